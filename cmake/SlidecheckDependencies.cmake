@@ -1,0 +1,13 @@
+# Locates slidecheck's dependencies (all Debian 12 packages; scripts/setup.sh installs them).
+# Also used by the installed package config, so it only creates what is missing.
+find_package(PkgConfig REQUIRED)
+if(NOT TARGET PkgConfig::GMP)
+  pkg_check_modules(GMP REQUIRED IMPORTED_TARGET GLOBAL gmp)
+endif()
+if(NOT TARGET PkgConfig::MPFR)
+  pkg_check_modules(MPFR REQUIRED IMPORTED_TARGET GLOBAL mpfr)
+endif()
+find_package(Boost 1.74 REQUIRED)
+# CGAL 5.5 is header-only; only CORE::Expr is used, which needs nothing but GMP and MPFR.
+# Its CMake config is not used because it adds global flags (-frounding-math) to consumers.
+find_path(SLIDECHECK_CGAL_INCLUDE_DIR CGAL/CORE_Expr.h REQUIRED)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages slidecheck needs to build and test.
+# Idempotent: when everything is present it prints nothing and exits 0.
+# Exit codes: 0 all present, 1 a package could not be installed (named in the message).
+set -euo pipefail
+
+# Each package and what slidecheck uses it for (README, "Dependencies", says the same).
+packages=(
+  g++                 # C++20 compiler
+  cmake               # build system (3.25 on Debian 12)
+  ninja-build         # parallel builds
+  pkg-config          # locates GMP and MPFR
+  libboost-dev        # Boost.Multiprecision: MPFR floats and GMP rationals (et_off)
+  libboost-test-dev   # Boost.Test, the unit-test framework (shared library)
+  libgmp-dev          # exact integers and rationals under Boost.Multiprecision and CGAL
+  libmpfr-dev         # correctly rounded high-precision binary floats
+  libcgal-dev         # CORE::Expr exact real algebraic numbers (header-only CGAL 5.5)
+  librapidcheck-dev   # property-based tests with shrinking
+  libtbb-dev          # multi-threaded runs over queries
+  libcli11-dev        # command-line parsing of the slidecheck CLI
+  nlohmann-json3-dev  # JSON-lines query files and machine-readable output
+  libfmt-dev          # formatting of reports and messages
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  # dpkg-query prints "install ok installed" only for a fully installed package.
+  if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "setup: not root and no sudo; install as root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get update -qq >/tmp/slidecheck-setup-apt.log 2>&1; then
+  echo "setup: apt-get update failed (see /tmp/slidecheck-setup-apt.log); continuing with the cached lists" >&2
+fi
+if ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >>/tmp/slidecheck-setup-apt.log 2>&1; then
+  still=()
+  for p in "${missing[@]}"; do
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || still+=("$p")
+  done
+  echo "setup: could not install: ${still[*]} (apt log: /tmp/slidecheck-setup-apt.log)" >&2
+  tail -n 5 /tmp/slidecheck-setup-apt.log >&2
+  exit 1
+fi
+echo "setup: installed ${#missing[@]} package(s)" >&2

@@ -1,0 +1,18 @@
+#pragma once
+/// Each subcommand of the slidecheck CLI lives in a file of its own and registers itself
+/// here. A command's callback returns its exit code (verify/errors.hpp); it throws
+/// InputError for malformed input, which main() prints and turns into exit code 2.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace slidecheck::cli {
+
+/// Set by the chosen subcommand's callback; main() returns it.
+using CommandAction = std::function<int()>;
+
+void register_version(CLI::App& app, CommandAction& action);
+void register_check_scene(CLI::App& app, CommandAction& action);
+
+}  // namespace slidecheck::cli

@@ -1,0 +1,37 @@
+// The slidecheck command-line tool: one subcommand per job (see commands.hpp).
+#include "commands.hpp"
+
+#include <slidecheck/reference/config.hpp>
+#include <slidecheck/verify/errors.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace slidecheck;
+  CLI::App app{
+      "slidecheck: exact verification of floating-point swept-sphere collision detection and "
+      "collide-and-slide response.\n\n"
+      "Exit codes: 0 ok; 1 failures found; 2 malformed input or command line; 3 internal error."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", SLIDECHECK_VERSION_STRING);
+
+  cli::CommandAction action;
+  cli::register_version(app, action);
+  cli::register_check_scene(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help or the usage error
+    return rc == 0 ? verify::exit_ok : verify::exit_bad_input;
+  }
+  try {
+    return action ? action() : verify::exit_bad_input;
+  } catch (const verify::InputError& e) {
+    std::cerr << "slidecheck: error: " << e.what() << '\n';
+    return verify::exit_bad_input;
+  } catch (const std::exception& e) {
+    std::cerr << "slidecheck: internal error: " << e.what() << '\n';
+    return verify::exit_internal_error;
+  }
+}

@@ -20,6 +20,7 @@ packages=(
   libcli11-dev        # command-line parsing of the slidecheck CLI
   nlohmann-json3-dev  # JSON-lines query files and machine-readable output
   libfmt-dev          # formatting of reports and messages
+  libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
 )
 
 missing=()

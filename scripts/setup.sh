@@ -21,6 +21,7 @@ packages=(
   nlohmann-json3-dev  # JSON-lines query files and machine-readable output
   libfmt-dev          # formatting of reports and messages
   libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
+  libzip-dev          # reads .pk3 (zip) archives of Quake III maps
 )
 
 missing=()

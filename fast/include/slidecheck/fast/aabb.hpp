@@ -1,0 +1,83 @@
+#pragma once
+/// Axis-aligned boxes in float or double with outward rounding: the conservative bounds the
+/// BVH broadphase is built on. A box computed here always contains the exact set it bounds
+/// (proven per operation below, checked exactly in tests/fast/test_aabb.cpp), so a broadphase
+/// that rejects on box disjointness can never skip a triangle the exact detection would hit.
+
+#include <slidecheck/reference/geometry.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <limits>
+
+namespace slidecheck::fast {
+
+template <class F>
+concept HardwareFloat = std::same_as<F, float> || std::same_as<F, double>;
+
+/// Outward rounding without changing the FPU rounding mode: a result r = RN(x) of one IEEE
+/// operation satisfies |r - x| <= ulp/2, so nextafter(r, -inf) <= x <= nextafter(r, +inf),
+/// binade boundaries included (the gap below a power of two is the smaller ulp, and RN's error
+/// there is bounded by half of that smaller gap on the lower side).
+template <HardwareFloat F> F round_down(F r) { return std::nextafter(r, -std::numeric_limits<F>::infinity()); }
+template <HardwareFloat F> F round_up(F r) { return std::nextafter(r, std::numeric_limits<F>::infinity()); }
+
+template <HardwareFloat F>
+struct Aabb {
+  Vec3<F> lo{std::numeric_limits<F>::infinity(), std::numeric_limits<F>::infinity(),
+             std::numeric_limits<F>::infinity()};
+  Vec3<F> hi{-std::numeric_limits<F>::infinity(), -std::numeric_limits<F>::infinity(),
+             -std::numeric_limits<F>::infinity()};
+
+  bool empty() const { return !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z); }
+
+  /// Grows to contain p exactly (no arithmetic, so no rounding).
+  void extend(const Vec3<F>& p) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+  void extend(const Aabb& b) {
+    extend(b.lo);
+    extend(b.hi);
+  }
+};
+
+/// True when the closed boxes share a point. Empty boxes (and NaN bounds) overlap nothing.
+template <HardwareFloat F>
+bool overlaps(const Aabb<F>& a, const Aabb<F>& b) {
+  return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+         b.lo.z <= a.hi.z;
+}
+
+/// The exact bounds of a triangle (its vertices are already representable).
+template <HardwareFloat F>
+Aabb<F> triangle_bounds(const Triangle<F>& t) {
+  Aabb<F> b;
+  b.extend(t.p0);
+  b.extend(t.p1);
+  b.extend(t.p2);
+  return b;
+}
+
+/// Bounds of every point within `radius` of the segment from `start` to `start + displacement`:
+/// contains the exact swept sphere although start + displacement and +-radius round.
+template <HardwareFloat F>
+Aabb<F> swept_sphere_bounds(const Vec3<F>& start, const Vec3<F>& displacement, F radius) {
+  const F s[3] = {start.x, start.y, start.z};
+  const F d[3] = {displacement.x, displacement.y, displacement.z};
+  F lo[3], hi[3];
+  for (int i = 0; i < 3; ++i) {
+    const F end = s[i] + d[i];  // rounded: widen both ways before use
+    const F min_c = std::min(s[i], round_down(end));
+    const F max_c = std::max(s[i], round_up(end));
+    lo[i] = round_down(min_c - radius);
+    hi[i] = round_up(max_c + radius);
+  }
+  Aabb<F> b;
+  b.lo = {lo[0], lo[1], lo[2]};
+  b.hi = {hi[0], hi[1], hi[2]};
+  return b;
+}
+
+}  // namespace slidecheck::fast

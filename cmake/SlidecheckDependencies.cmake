@@ -7,6 +7,11 @@ endif()
 if(NOT TARGET PkgConfig::MPFR)
   pkg_check_modules(MPFR REQUIRED IMPORTED_TARGET GLOBAL mpfr)
 endif()
+# libzip reads .pk3 archives (slidecheck::corpora links it privately; a static library's
+# consumers still need the target).
+if(NOT TARGET PkgConfig::LIBZIP)
+  pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET GLOBAL libzip)
+endif()
 find_package(Boost 1.74 REQUIRED)
 # CGAL 5.5 is header-only; only CORE::Expr is used, which needs nothing but GMP and MPFR.
 # Its CMake config is not used because it adds global flags (-frounding-math) to consumers.

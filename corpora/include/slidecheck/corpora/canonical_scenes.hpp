@@ -1,0 +1,52 @@
+#pragma once
+/// Canonical scenes: the hand-designed hard cases every algorithm is verified on (floors, ramps,
+/// stairs, obtuse and acute corners, creases, room corners, wedges, slivers, huge triangles,
+/// seams and T-junctions, terrain, a closed room), generated deterministically at any scale
+/// and offset from the origin.
+///
+/// Each shape is defined in "unit" coordinates, about a metre across a feature, with the moving
+/// sphere meant to have radius 0.5 at scale 1. Every unit coordinate is a dyadic rational (a
+/// small integer times a power of two), so the exact placed coordinate unit*scale + offset is
+/// computed exactly in rationals and rounded ONCE to the declared precision.
+///
+/// Orientation: triangles are counter-clockwise seen from the open side (the side the character
+/// moves in), so their front faces (p1-p0)x(p2-p0) point into free space, as Fauerby's
+/// front-face culling expects.
+
+#include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/verify/hexfloat.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slidecheck::corpora {
+
+/// One canonical shape: its name, a sentence saying what it tests, and its unit geometry.
+struct CanonicalShape {
+  std::string name;
+  std::string purpose;
+  IndexedMesh<double> unit_mesh;
+  /// A point of free space (unit coordinates) strictly in front of every triangle: documents
+  /// and, in the tests, proves the orientation of every face.
+  Vec3<double> free_point;
+};
+
+/// Every canonical shape, in a fixed order.
+const std::vector<CanonicalShape>& canonical_shapes();
+
+/// The shape called `name`; throws std::invalid_argument naming the known shapes otherwise.
+const CanonicalShape& canonical_shape(std::string_view name);
+
+/// The shape placed in the world: every coordinate is exactly unit*scale + offset (offset added
+/// to x, y and z), rounded once to nearest-even in `precision`. Triangles that become
+/// degenerate through rounding are kept (and counted by the scene checks): that collapse is
+/// part of what a far offset does to a level.
+IndexedMesh<double> place_canonical(const CanonicalShape& shape, double scale, double offset,
+                                    verify::Precision precision);
+
+/// The scales and offsets of the standard canonical corpus (issue 5: 1e-2 to 1e2, 0 to 1e6).
+const std::vector<double>& canonical_scales();
+const std::vector<double>& canonical_offsets();
+
+}  // namespace slidecheck::corpora

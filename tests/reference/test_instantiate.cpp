@@ -2,7 +2,9 @@
 // type-specific break fails the build rather than a later, unrelated test.
 #include <support/number_types.hpp>
 
+#include <slidecheck/reference/fauerby_detection.hpp>
 #include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/reference/mesh_detection.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -34,6 +36,58 @@ SLIDECHECK_INSTANTIATE_SQRT(float)
 SLIDECHECK_INSTANTIATE_SQRT(double)
 SLIDECHECK_INSTANTIATE_SQRT(Mpfr)
 SLIDECHECK_INSTANTIATE_SQRT(Real)
+
+// Detection (issue 3): root objects, the exact sweep, eSpace and the mesh level for every
+// type; Fauerby's faithful detection and root evaluation for the types with a square root.
+#define SLIDECHECK_INSTANTIATE_DETECTION_ALL(T)                                                          \
+  template struct QuadraticRoot<T>;                                                                      \
+  template struct SweptSphere<T>;                                                                        \
+  template struct DetectionResult<T>;                                                                    \
+  template int compare_by_sign_analysis<T>(const QuadraticRoot<T>&, const QuadraticRoot<T>&);            \
+  template int compare<T>(const QuadraticRoot<T>&, const QuadraticRoot<T>&);                             \
+  template int compare<T>(const QuadraticRoot<T>&, const T&);                                            \
+  template int sign_at_root<T>(const T&, const T&, const QuadraticRoot<T>&);                             \
+  template Vec3<T> to_espace<T>(const Vec3<T>&, const EllipsoidRadii<T>&);                               \
+  template Vec3<T> from_espace<T>(const Vec3<T>&, const EllipsoidRadii<T>&);                             \
+  template Vec3<T> normal_from_espace<T>(const Vec3<T>&, const EllipsoidRadii<T>&);                      \
+  template Triangle<T> to_espace<T>(const Triangle<T>&, const EllipsoidRadii<T>&);                       \
+  template IndexedMesh<T> to_espace<T>(const IndexedMesh<T>&, const EllipsoidRadii<T>&);                 \
+  template SweptSphere<T> to_espace<T>(const Vec3<T>&, const Vec3<T>&, const EllipsoidRadii<T>&);        \
+  template DetectionResult<T> from_espace<T>(DetectionResult<T>, const EllipsoidRadii<T>&);              \
+  template struct exact::ClosestPoint<T>;                                                                \
+  template exact::ClosestPoint<T> exact::closest_point<T>(const Vec3<T>&, const Triangle<T>&);           \
+  template T exact::point_triangle_squared_distance<T>(const Vec3<T>&, const Triangle<T>&);              \
+  template DetectionResult<T> exact::sweep_sphere_triangle<T, NullTracer>(                               \
+      const SweptSphere<T>&, const Triangle<T>&, const exact::SweepOptions&, std::size_t, NullTracer&&); \
+  template DetectionResult<T> exact::sweep_sphere_triangle_filtered<T>(                                  \
+      const SweptSphere<T>&, const Triangle<T>&, const exact::SweepOptions&, std::size_t);              \
+  template exact::Box exact::swept_box<T>(const Vec3<T>&, const Vec3<T>&, const Vec3<T>&);               \
+  template exact::BoxFilter::BoxFilter(const IndexedMesh<T>&);                                           \
+  template DetectionResult<T> exact::sweep_sphere_mesh<T, NullTracer>(                                   \
+      const SweptSphere<T>&, const IndexedMesh<T>&, const exact::SweepOptions&, const exact::BoxFilter*, \
+      NullTracer&&);                                                                                     \
+  template DetectionResult<T> exact::sweep_ellipsoid_mesh<T, NullTracer>(                                \
+      const Vec3<T>&, const Vec3<T>&, const EllipsoidRadii<T>&, const IndexedMesh<T>&,                   \
+      const exact::SweepOptions&, const exact::BoxFilter*, NullTracer&&);
+
+#define SLIDECHECK_INSTANTIATE_DETECTION_SQRT(T)                                                         \
+  template T evaluate<T>(const QuadraticRoot<T>&);                                                       \
+  template int compare_by_evaluation<T>(const QuadraticRoot<T>&, const QuadraticRoot<T>&);               \
+  template struct fauerby::CollisionPacket<T>;                                                           \
+  template DetectionResult<T> fauerby::check_triangle<T, NullTracer>(                                    \
+      const fauerby::CollisionPacket<T>&, const Triangle<T>&, std::size_t, NullTracer&&);                \
+  template DetectionResult<T> fauerby::check_mesh<T, NullTracer>(const fauerby::CollisionPacket<T>&,     \
+                                                                 const IndexedMesh<T>&, NullTracer&&);
+
+SLIDECHECK_INSTANTIATE_DETECTION_ALL(float)
+SLIDECHECK_INSTANTIATE_DETECTION_ALL(double)
+SLIDECHECK_INSTANTIATE_DETECTION_ALL(Mpfr)
+SLIDECHECK_INSTANTIATE_DETECTION_ALL(Rational)
+SLIDECHECK_INSTANTIATE_DETECTION_ALL(Real)
+SLIDECHECK_INSTANTIATE_DETECTION_SQRT(float)
+SLIDECHECK_INSTANTIATE_DETECTION_SQRT(double)
+SLIDECHECK_INSTANTIATE_DETECTION_SQRT(Mpfr)
+SLIDECHECK_INSTANTIATE_DETECTION_SQRT(Real)
 
 }  // namespace slidecheck
 

@@ -48,6 +48,8 @@ struct NumberTraits<MpfrFloat<Digits10>> {
   static int sign(const T& x) { return (x > 0) - (x < 0); }
   static T from_double(double x) { return T(x); }  // exact: precision_bits > 53
   static bool is_finite(const T& x) { return boost::multiprecision::isfinite(x); }
+  using Parameter = T;
+  static T from_parameter(const T& t) { return t; }
 };
 
 template <>
@@ -67,6 +69,11 @@ struct NumberTraits<Rational> {
     return T(x);
   }
   static bool is_finite(const T&) { return true; }
+  using Parameter = T;
+  static T from_parameter(const T& t) { return t; }
 };
 
 }  // namespace slidecheck
+
+// Exact integers, the scaled-integer stage of exact rational detection.
+#include <slidecheck/reference/numbers_integer.hpp>

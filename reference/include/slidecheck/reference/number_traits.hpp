@@ -39,6 +39,9 @@ struct NumberTraits<T> {
   /// Converts a double: exact for double, rounded to nearest even for float.
   static T from_double(double x) { return static_cast<T>(x); }
   static bool is_finite(const T& x) { return std::isfinite(x); }
+  /// The type of an algorithm's own parameters (bisection times and the like): T itself.
+  using Parameter = T;
+  static T from_parameter(const T& t) { return t; }
 };
 
 template <class T>
@@ -62,6 +65,13 @@ template <Number T> int sign(const T& x) { return NumberTraits<T>::sign(x); }
 template <Number T> bool is_finite(const T& x) { return NumberTraits<T>::is_finite(x); }
 /// Brings an input coordinate into T: exact for every T except float (rounded to nearest).
 template <Number T> T from_double(double x) { return NumberTraits<T>::from_double(x); }
+
+/// The type in which an algorithm computes its own parameters, such as the times of a
+/// numerical root search: T, except for Real, where a time built by repeated arithmetic
+/// would be an ever deeper expression DAG (every exact comparison then re-evaluates it);
+/// there the parameter is an exact Rational, turned into a single leaf on use.
+template <Number T> using parameter_t = typename NumberTraits<T>::Parameter;
+template <Number T> T from_parameter(const parameter_t<T>& t) { return NumberTraits<T>::from_parameter(t); }
 
 }  // namespace num
 }  // namespace slidecheck

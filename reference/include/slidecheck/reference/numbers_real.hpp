@@ -30,11 +30,14 @@ struct NumberTraits<Real> {
     return T(x);
   }
   static bool is_finite(const T&) { return true; }
+  /// Parameters are exact rationals, each a single leaf when brought into Real.
+  using Parameter = Rational;
+  static T from_parameter(const Rational& q) { return T(CORE::BigRat(q.backend().data())); }
 };
 
 namespace num {
 /// Rational -> Real, exactly.
-inline Real to_real(const Rational& q) { return Real(CORE::BigRat(q.backend().data())); }
+inline Real to_real(const Rational& q) { return NumberTraits<Real>::from_parameter(q); }
 }  // namespace num
 
 }  // namespace slidecheck

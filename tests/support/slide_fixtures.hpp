@@ -1,0 +1,68 @@
+#pragma once
+// Shared helpers of the response tests: canonical scenes in any number type, inputs, and the
+// exact clearance checks (resting positions and travelled segments against r^2).
+#include <slidecheck/corpora/canonical_scenes.hpp>
+#include <slidecheck/reference/segment_triangle_distance.hpp>
+#include <slidecheck/reference/slide_result.hpp>
+#include <slidecheck/verify/convert.hpp>
+
+#include <optional>
+#include <string>
+
+namespace slidecheck::test {
+
+template <Number T>
+IndexedMesh<T> canonical_mesh(const std::string& name) {
+  return convert_mesh<T>(corpora::canonical_shape(name).unit_mesh, [](double x) { return num::from_double<T>(x); });
+}
+
+template <Number T>
+SlideInput<T> sphere_input(Vec3<double> start, Vec3<double> velocity, double radius, Vec3<double> gravity = {}) {
+  auto v = [](const Vec3<double>& p) { return Vec3<T>::from_double(p.x, p.y, p.z); };
+  const T r = num::from_double<T>(radius);
+  return {v(start), v(velocity), {{r, r, r}}, v(gravity)};
+}
+
+/// Where a result breaks the clearance invariant, exactly in T: a resting position closer
+/// than r to a triangle (penetration) or a travelled segment passing closer than r.
+struct ClearanceViolation {
+  std::string what;  ///< "penetration" or "path_penetration"
+  std::size_t position = 0, triangle = 0;
+};
+
+template <Number T>
+std::optional<ClearanceViolation> first_clearance_violation(const SlideResult<T>& result, const IndexedMesh<T>& mesh,
+                                                            const T& radius) {
+  const T r2 = radius * radius;
+  const std::vector<Vec3<T>> path = result.path();
+  for (std::size_t i = 0; i < path.size(); ++i)
+    for (std::size_t k = 0; k < mesh.triangle_count(); ++k) {
+      if (point_triangle_squared_distance(path[i], mesh.triangle(k)) < r2) return ClearanceViolation{"penetration", i, k};
+      if (i + 1 < path.size() && segment_triangle_squared_distance(path[i], path[i + 1], mesh.triangle(k)) < r2)
+        return ClearanceViolation{"path_penetration", i, k};
+    }
+  return std::nullopt;
+}
+
+/// The exact clearance check of any result: results in float, double or MPFR are converted
+/// to rationals exactly (they are binary numbers), the mesh's double coordinates likewise;
+/// Real results are checked in Real. So the verdict never depends on a rounding.
+template <Number T>
+std::optional<ClearanceViolation> exact_clearance_violation(const SlideResult<T>& result, const std::string& scene,
+                                                            double radius) {
+  if constexpr (std::is_same_v<T, Real> || std::is_same_v<T, Rational>) {
+    return first_clearance_violation(result, canonical_mesh<T>(scene), num::from_double<T>(radius));
+  } else {
+    SlideResult<Rational> exact;
+    auto q = [](const T& x) { return verify::to_rational(x); };
+    exact.final_position = convert_vec<Rational>(result.final_position, q);
+    for (const SlidePass<T>& p : result.passes) {
+      SlidePass<Rational> e;
+      for (const Vec3<T>& v : p.path) e.path.push_back(convert_vec<Rational>(v, q));
+      exact.passes.push_back(std::move(e));
+    }
+    return first_clearance_violation(exact, canonical_mesh<Rational>(scene), num::from_double<Rational>(radius));
+  }
+}
+
+}  // namespace slidecheck::test

@@ -4,6 +4,11 @@
 
 #include <slidecheck/reference/fauerby_detection.hpp>
 #include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/reference/fauerby_response.hpp>
+#include <slidecheck/reference/linahan_response.hpp>
+#include <slidecheck/reference/monter_response.hpp>
+#include <slidecheck/reference/pseudo_distance_response.hpp>
+#include <slidecheck/reference/segment_triangle_distance.hpp>
 #include <slidecheck/reference/mesh_detection.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -78,6 +83,29 @@ SLIDECHECK_INSTANTIATE_SQRT(Real)
       const fauerby::CollisionPacket<T>&, const Triangle<T>&, std::size_t, NullTracer&&);                \
   template DetectionResult<T> fauerby::check_mesh<T, NullTracer>(const fauerby::CollisionPacket<T>&,     \
                                                                  const IndexedMesh<T>&, NullTracer&&);
+
+#define SLIDECHECK_INSTANTIATE_RESPONSE(T)                                                               \
+  template struct SlideResult<T>;                                                                        \
+  template DetectionResult<T> linahan::check_mesh<T, NullTracer>(const fauerby::CollisionPacket<T>&,     \
+                                                                 const IndexedMesh<T>&, NullTracer&&);   \
+  template SlideResult<T> fauerby::collide_and_slide<T, NullTracer>(                                     \
+      const SlideInput<T>&, const IndexedMesh<T>&, const fauerby::Tolerances&, NullTracer&&);            \
+  template SlideResult<T> linahan::collide_and_slide<T, NullTracer>(                                     \
+      const SlideInput<T>&, const IndexedMesh<T>&, const linahan::Tolerances&, NullTracer&&);            \
+  template SlideResult<T> monter::collide_and_slide<T, NullTracer>(                                      \
+      const SlideInput<T>&, const IndexedMesh<T>&, const monter::Tolerances&, NullTracer&&);             \
+  template SlideResult<T> pseudo_distance::collide_and_slide<T, NullTracer>(                             \
+      const SlideInput<T>&, const IndexedMesh<T>&, const pseudo_distance::Tolerances&, NullTracer&&);    \
+  template ClosestPoint<T> closest_point_on_triangle<T>(const Vec3<T>&, const Triangle<T>&);             \
+  template T segment_triangle_squared_distance<T>(const Vec3<T>&, const Vec3<T>&, const Triangle<T>&);
+
+SLIDECHECK_INSTANTIATE_RESPONSE(float)
+SLIDECHECK_INSTANTIATE_RESPONSE(double)
+SLIDECHECK_INSTANTIATE_RESPONSE(Mpfr)
+SLIDECHECK_INSTANTIATE_RESPONSE(Real)
+template ClosestPoint<Rational> closest_point_on_triangle<Rational>(const Vec3<Rational>&, const Triangle<Rational>&);
+template Rational segment_triangle_squared_distance<Rational>(const Vec3<Rational>&, const Vec3<Rational>&,
+                                                              const Triangle<Rational>&);
 
 SLIDECHECK_INSTANTIATE_DETECTION_ALL(float)
 SLIDECHECK_INSTANTIATE_DETECTION_ALL(double)

@@ -14,5 +14,6 @@ using CommandAction = std::function<int()>;
 
 void register_version(CLI::App& app, CommandAction& action);
 void register_check_scene(CLI::App& app, CommandAction& action);
+void register_corpus(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

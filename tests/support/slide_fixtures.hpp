@@ -30,10 +30,11 @@ struct ClearanceViolation {
   std::size_t position = 0, triangle = 0;
 };
 
+/// `slack` (default 0: exact) lowers the bound to r^2 - slack.
 template <Number T>
 std::optional<ClearanceViolation> first_clearance_violation(const SlideResult<T>& result, const IndexedMesh<T>& mesh,
-                                                            const T& radius) {
-  const T r2 = radius * radius;
+                                                            const T& radius, const T& slack = T(0)) {
+  const T r2 = radius * radius - slack;
   const std::vector<Vec3<T>> path = result.path();
   for (std::size_t i = 0; i < path.size(); ++i)
     for (std::size_t k = 0; k < mesh.triangle_count(); ++k) {
@@ -47,11 +48,13 @@ std::optional<ClearanceViolation> first_clearance_violation(const SlideResult<T>
 /// The exact clearance check of any result: results in float, double or MPFR are converted
 /// to rationals exactly (they are binary numbers), the mesh's double coordinates likewise;
 /// Real results are checked in Real. So the verdict never depends on a rounding.
+/// `slack` lowers the bound to r^2 - slack (see first_clearance_violation); 0 is exact.
 template <Number T>
 std::optional<ClearanceViolation> exact_clearance_violation(const SlideResult<T>& result, const std::string& scene,
-                                                            double radius) {
+                                                            double radius, double slack = 0) {
   if constexpr (std::is_same_v<T, Real> || std::is_same_v<T, Rational>) {
-    return first_clearance_violation(result, canonical_mesh<T>(scene), num::from_double<T>(radius));
+    return first_clearance_violation(result, canonical_mesh<T>(scene), num::from_double<T>(radius),
+                                     num::from_double<T>(slack));
   } else {
     SlideResult<Rational> exact;
     auto q = [](const T& x) { return verify::to_rational(x); };
@@ -61,7 +64,8 @@ std::optional<ClearanceViolation> exact_clearance_violation(const SlideResult<T>
       for (const Vec3<T>& v : p.path) e.path.push_back(convert_vec<Rational>(v, q));
       exact.passes.push_back(std::move(e));
     }
-    return first_clearance_violation(exact, canonical_mesh<Rational>(scene), num::from_double<Rational>(radius));
+    return first_clearance_violation(exact, canonical_mesh<Rational>(scene), num::from_double<Rational>(radius),
+                                     num::from_double<Rational>(slack));
   }
 }
 

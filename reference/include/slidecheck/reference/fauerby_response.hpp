@@ -54,11 +54,7 @@ Vec3<T> collide_with_world(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espac
   namespace ev = trace::response;
   const T unit_scale = num::from_double<T>(tol.units_per_meter) / T(100);
   const T very_close_distance = num::from_double<T>(tol.very_close_distance) * unit_scale;
-  auto stop = [&](StopReason why, const Vec3<T>& at, int iteration) {
-    pass.stop = why;
-    if constexpr (tracing_enabled<Tracer>) tracer(ev::Stop<T>{pass_index, iteration, why, at});
-    return at;
-  };
+  const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
 
   for (int depth = 0;; ++depth) {
     if (depth > tol.max_recursion_depth) return stop(StopReason::recursion_cap, pos, depth);

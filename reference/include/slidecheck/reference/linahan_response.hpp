@@ -44,11 +44,7 @@ Vec3<T> sphere_sweep(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh
   using response_detail::normalized_or_flag;
   namespace ev = trace::response;
   const T eps = num::from_double<T>(tol.very_close_distance);
-  auto stop = [&](StopReason why, const Vec3<T>& at, int iteration) {
-    pass.stop = why;
-    if constexpr (tracing_enabled<Tracer>) tracer(ev::Stop<T>{pass_index, iteration, why, at});
-    return at;
-  };
+  const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
 
   Vec3<T> dest = pos + vel;
   Vec3<T> first_normal;

@@ -50,11 +50,7 @@ Vec3<T> move_sphere(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh,
   const T min_remaining = num::from_double<T>(tol.min_remaining_velocity);
   const T push_out = num::from_double<T>(tol.push_out_distance);
   const T extension = num::from_double<T>(tol.reflection_extension);
-  auto stop = [&](StopReason why, const Vec3<T>& at, int iteration) {
-    pass.stop = why;
-    if constexpr (tracing_enabled<Tracer>) tracer(ev::Stop<T>{pass_index, iteration, why, at});
-    return at;
-  };
+  const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
 
   for (int depth = 0;; ++depth) {
     if (depth > tol.max_recursion_depth) return stop(StopReason::recursion_cap, pos, depth);

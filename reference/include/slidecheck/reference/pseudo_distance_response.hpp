@@ -119,11 +119,7 @@ Vec3<T> slide(Vec3<T> pos, const Vec3<T>& vel, const IndexedMesh<T>& espace_mesh
   const T contact = num::from_double<T>(tol.contact_distance);
   const T bias = num::from_double<T>(tol.normal_bias);
   const T min_movement = num::from_double<T>(tol.min_movement);
-  auto stop = [&](StopReason why, const Vec3<T>& at, int iteration) {
-    pass.stop = why;
-    if constexpr (tracing_enabled<Tracer>) tracer(ev::Stop<T>{pass_index, iteration, why, at});
-    return at;
-  };
+  const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
   if (espace_mesh.triangle_count() == 0) {
     pass.path.push_back(pos + vel);
     return stop(StopReason::reached_destination, pos + vel, 0);

@@ -114,3 +114,18 @@ struct Stop {
 };
 
 }  // namespace slidecheck::trace::response
+
+namespace slidecheck::response_detail {
+
+/// The stop step every response loop shares: records why the pass ended, traces it, and
+/// returns the position it ended at (`return stop(why, at, iteration);`).
+template <Number T, class Tracer>
+auto pass_stopper(SlidePass<T>& pass, int pass_index, Tracer& tracer) {
+  return [&pass, pass_index, &tracer](StopReason why, const Vec3<T>& at, int iteration) {
+    pass.stop = why;
+    if constexpr (tracing_enabled<Tracer>) tracer(trace::response::Stop<T>{pass_index, iteration, why, at});
+    return at;
+  };
+}
+
+}  // namespace slidecheck::response_detail

@@ -61,10 +61,7 @@ Vec3<T> collide_with_world(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espac
 
     const CollisionPacket<T> packet = CollisionPacket<T>::make(pos, vel);
     const DetectionResult<T> hit = check_mesh(packet, espace_mesh, tracer);
-    ++pass.iterations;
-    if constexpr (tracing_enabled<Tracer>)
-      tracer(ev::CollisionQuery<T>{pass_index, depth, pos, vel, hit.hit, hit.triangle,
-                                   hit.hit ? *hit.time_value : T(0), hit.hit ? *hit.travel_distance : T(0)});
+    response_detail::record_query(hit, pos, vel, pass, pass_index, depth, tracer);
     if (!hit.hit) {
       pos = pos + vel;
       pass.path.push_back(pos);

@@ -51,10 +51,7 @@ Vec3<T> sphere_sweep(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh
   for (int i = 0; i < 3; ++i) {
     const fauerby::CollisionPacket<T> packet = fauerby::CollisionPacket<T>::make(pos, vel);
     const DetectionResult<T> stats = linahan::check_mesh(packet, espace_mesh, tracer);
-    ++pass.iterations;
-    if constexpr (tracing_enabled<Tracer>)
-      tracer(ev::CollisionQuery<T>{pass_index, i, pos, vel, stats.hit, stats.triangle,
-                                   stats.hit ? *stats.time_value : T(0), stats.hit ? *stats.travel_distance : T(0)});
+    response_detail::record_query(stats, pos, vel, pass, pass_index, i, tracer);
     if (!stats.hit) {
       pass.path.push_back(dest);
       return stop(StopReason::reached_destination, dest, i);

@@ -128,4 +128,15 @@ auto pass_stopper(SlidePass<T>& pass, int pass_index, Tracer& tracer) {
   };
 }
 
+/// Counts a Fauerby-family collision query in the pass and traces it with its answer.
+template <Number T, class Tracer>
+void record_query(const DetectionResult<T>& hit, const Vec3<T>& pos, const Vec3<T>& vel, SlidePass<T>& pass,
+                  int pass_index, int iteration, Tracer& tracer) {
+  ++pass.iterations;
+  if constexpr (tracing_enabled<Tracer>)
+    tracer(trace::response::CollisionQuery<T>{pass_index, iteration, pos, vel, hit.hit, hit.triangle,
+                                              hit.hit ? *hit.time_value : T(0),
+                                              hit.hit ? *hit.travel_distance : T(0)});
+}
+
 }  // namespace slidecheck::response_detail

@@ -15,5 +15,7 @@ using CommandAction = std::function<int()>;
 void register_version(CLI::App& app, CommandAction& action);
 void register_check_scene(CLI::App& app, CommandAction& action);
 void register_corpus(CLI::App& app, CommandAction& action);
+void register_verify(CLI::App& app, CommandAction& action);
+void register_replay(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

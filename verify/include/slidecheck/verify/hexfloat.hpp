@@ -4,6 +4,7 @@
 /// exactly. Input accepts hexfloats (exact, or an error) and decimals (rounded once,
 /// correctly, to the target precision by std::from_chars, which is locale-independent).
 
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@ enum class Precision { single_float, double_float };
 
 /// "float" or "double".
 std::string_view precision_name(Precision p);
+inline std::ostream& operator<<(std::ostream& os, Precision p) { return os << precision_name(p); }
 /// Parses "float" or "double"; throws std::invalid_argument otherwise.
 Precision parse_precision(std::string_view text);
 

@@ -12,7 +12,7 @@
 #include <slidecheck/reference/geometry.hpp>
 
 #include <cstddef>
-#include <iosfwd>
+#include <ostream>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +30,7 @@ inline constexpr Algorithm all_algorithms[] = {Algorithm::fauerby, Algorithm::li
 
 /// "fauerby", "linahan", "monter", "pseudo_distance" or "robust".
 std::string_view algorithm_name(Algorithm a);
+inline std::ostream& operator<<(std::ostream& os, Algorithm a) { return os << algorithm_name(a); }
 /// The algorithm with that name, or nothing.
 std::optional<Algorithm> find_algorithm(std::string_view name);
 

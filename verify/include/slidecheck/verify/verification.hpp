@@ -1,0 +1,159 @@
+#pragma once
+/// What `slidecheck verify` finds about one query run by one algorithm in one precision: the
+/// failures (architecture.md, "Failure classes"), the per-step local error (level B) and the
+/// run itself. Every other part of the verifier speaks these types: the level A checks
+/// (invariants.hpp) and level B re-evaluation (local_error.hpp) fill them in, the runner
+/// (verify_query.hpp) assembles a QueryRecord, and the reports (report.hpp) and case files
+/// (case_file.hpp) read it. The JSON form is documented in docs/verify.md.
+
+#include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/verify/hexfloat.hpp>
+#include <slidecheck/verify/query_io.hpp>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slidecheck::verify {
+
+/// The failure classes the verifier counts (architecture.md). `lost_motion`, `stuck` and
+/// `jitter` need the ideal trajectory (level C, issue 7) and are not produced yet.
+enum class FailureClass {
+  penetration,       ///< a resting position overlaps a triangle: exact distance < r
+  path_penetration,  ///< a travelled segment comes closer than r to a triangle
+  tunnelling,        ///< ... and crosses the triangle, ending on its other side
+  missed_hit,        ///< float detection found no contact where exact detection does
+  spurious_hit,      ///< float detection found a contact where exact detection finds none
+  wrong_triangle,    ///< both hit, but a different first triangle
+  wrong_feature,     ///< same triangle, different feature (face, edge, vertex) or index
+  decision_flip,     ///< a response decision (a comparison) taken the other way than exactly
+  nonfinite,         ///< a NaN or infinity in a position
+  iteration_cap,     ///< the algorithm's iteration or recursion cap was reached
+  lost_motion,       ///< (issue 7)
+  stuck,             ///< (issue 7)
+  jitter,            ///< (issue 7)
+};
+
+/// Every class, in the order above (the order of report columns).
+inline constexpr FailureClass all_failure_classes[] = {
+    FailureClass::penetration,   FailureClass::path_penetration, FailureClass::tunnelling,
+    FailureClass::missed_hit,    FailureClass::spurious_hit,     FailureClass::wrong_triangle,
+    FailureClass::wrong_feature, FailureClass::decision_flip,    FailureClass::nonfinite,
+    FailureClass::iteration_cap, FailureClass::lost_motion,      FailureClass::stuck,
+    FailureClass::jitter};
+
+std::string_view to_string(FailureClass c);
+std::optional<FailureClass> find_failure_class(std::string_view name);
+inline std::ostream& operator<<(std::ostream& os, FailureClass c) { return os << to_string(c); }
+
+/// Where in a run a step or failure is: the pass (0 the move, 1 gravity), the iteration
+/// (collision query) within it, and the global step number (the index of the traced event in
+/// the run, from 0), which orders everything.
+struct StepLocation {
+  int pass = 0;
+  int iteration = 0;
+  int step = 0;
+};
+
+/// One failure found in a run.
+struct Failure {
+  FailureClass kind{};
+  StepLocation where;      ///< the step it shows at (level A: the resting position or segment)
+  std::size_t triangle = 0;
+  bool has_triangle = false;
+  /// penetration and path classes: r - distance, in scene units (double rounding of the exact
+  /// value; for an ellipsoid the distance is measured in eSpace and scaled by the smallest radius).
+  double depth = 0;
+  std::string detail;  ///< one line for people, numbers in hexfloat
+};
+
+/// The local error of one value a traced step computed, against that step re-evaluated
+/// exactly from the step's own float inputs (level B).
+struct StepValueError {
+  std::string step;      ///< event name, e.g. "near_point"
+  std::string quantity;  ///< e.g. "near_point.x", "time"
+  StepLocation where;
+  double computed = 0;   ///< the float value (widened exactly to double)
+  double correctly_rounded = 0;  ///< the exact value rounded to the run's precision
+  std::int64_t ulps = 0;
+  double bits = 0;
+  double relative_error = 0;  ///< or absolute when the exact value is 0 (`exact_is_zero`)
+  bool exact_is_zero = false;
+};
+
+/// One decision of a traced step (a comparison, a branch, a chosen triangle or feature) and
+/// whether the exact re-evaluation from the same inputs takes it the same way.
+struct DecisionCheck {
+  std::string step;      ///< event name
+  std::string decision;  ///< e.g. "hit", "triangle", "feature", "moved", "velocity_too_small"
+  StepLocation where;
+  std::string float_outcome, exact_outcome;
+  bool agrees = true;
+  /// How far the exact decision was from its threshold, in ULPs of the run's precision: the
+  /// ULP distance between the two exactly computed quantities the decision compares, each
+  /// rounded to the precision (0 for an exact tie). -1 when not defined for the decision.
+  std::int64_t margin_ulps = -1;
+  /// Set when the exact outcome could not be proven within the budget (never guessed).
+  bool undecided = false;
+};
+
+/// The first decision where float and exact part ways.
+struct DivergentStep {
+  StepLocation where;
+  std::string step, decision;
+  std::int64_t margin_ulps = -1;
+};
+
+/// Everything `slidecheck verify` records about one (query, algorithm, precision).
+struct QueryRecord {
+  // What was run.
+  std::string query_id;
+  std::string query_file;   ///< as given on the command line
+  std::string scene_file;   ///< resolved path
+  Query query;              ///< the inputs (written as hexfloat)
+  Algorithm algorithm = Algorithm::fauerby;
+  Precision precision = Precision::single_float;
+
+  // What the float run did.
+  Vec3<double> final_position;               ///< widened exactly from the run's precision
+  std::vector<Vec3<double>> resting_positions;  ///< the start, then every resting position
+  int iterations = 0;
+  std::vector<std::string> stop_reasons;  ///< per pass
+
+  // What the verifier found.
+  std::vector<Failure> failures;
+  std::optional<DivergentStep> first_divergent;
+  std::vector<StepValueError> step_errors;
+  std::vector<DecisionCheck> decisions;
+  /// Least exact clearance (distance - r) over every resting position, rounded to double (the
+  /// smallest radius scales it for ellipsoids); negative when penetrating.
+  double min_clearance = 0;
+  /// The query's start already overlaps a triangle: the inputs are invalid and no other
+  /// check ran (counted apart, not as a failure of the algorithm).
+  bool invalid_start = false;
+  /// Decisions that could not be proven within the budget (counted, never guessed).
+  int undecided = 0;
+  /// The scene triangles the float run was given (ascending; empty: all of them). Kept in
+  /// memory for case files, not written to JSON.
+  std::vector<std::size_t> run_triangles;
+  /// Wall time of the whole verification of this record, seconds (not in byte-stable output).
+  double seconds = 0;
+
+  bool failed() const { return !failures.empty(); }
+  bool has(FailureClass c) const;
+};
+
+/// The JSON form of a record (docs/verify.md): numbers of the inputs and positions as hexfloat
+/// strings, metrics as JSON numbers, `seconds` left out when `with_timing` is false so that
+/// records are byte-identical across runs.
+nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing = false);
+/// Reads a record back; throws InputError naming `file` and `line` when malformed.
+QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, std::size_t line);
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,66 @@
+#pragma once
+/// Verification of one query: run the algorithm in float or double (traced), then check the
+/// float outputs exactly (level A, invariants.hpp) and re-evaluate every traced step exactly
+/// (level B, local_error.hpp), and assemble the QueryRecord (verification.hpp).
+///
+/// Speed: a query touches a few triangles of a map of tens of thousands. The float algorithm
+/// is run on the triangles whose boxes meet a generous box around the query's reach (in scene
+/// order, so ties resolve as on the whole mesh); afterwards every collision query the run made
+/// is checked to lie inside that box, and the query is run again on the whole mesh if one does
+/// not. A triangle outside every swept box cannot be touched, so the result is bit-identical
+/// to the whole-mesh run (tests/verify/test_verify_query.cpp compares them).
+
+#include <slidecheck/verify/algorithms.hpp>
+#include <slidecheck/verify/scene.hpp>
+#include <slidecheck/verify/triangle_index.hpp>
+#include <slidecheck/verify/verification.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace slidecheck::verify {
+
+/// A scene read once and shared read-only by every query and thread that uses it. A run in
+/// float sees the scene rounded once to float (a double scene's coordinates may not be
+/// floats), and level A checks the float outputs against the mesh the run was given: the
+/// rounding of the input is not the algorithm's error.
+struct SceneContext {
+  std::string file;
+  Scene scene;
+
+  explicit SceneContext(std::string path, Scene s);
+  /// The scene's mesh as a run in `p` sees it (exact doubles), and its index.
+  const IndexedMesh<double>& mesh(Precision p) const;
+  const TriangleIndex& index(Precision p) const;
+
+ private:
+  std::unique_ptr<TriangleIndex> index_;
+  IndexedMesh<double> float_mesh_;                ///< only for a double scene
+  std::unique_ptr<TriangleIndex> float_index_;   ///< likewise
+};
+
+/// Reads and validates a scene file (InputError on problems) and indexes it.
+std::shared_ptr<const SceneContext> load_scene_context(const std::string& path);
+
+/// What to run and check.
+struct VerifyQueryOptions {
+  bool level_b = true;  ///< re-evaluate every traced step (level B); level A always runs
+  bool cull = true;     ///< run on the reachable triangles only (see the file comment)
+  /// When set, receives every trace event of the float run as a line of text (replay).
+  std::vector<std::string>* trace_lines = nullptr;
+};
+
+/// The query in `precision` with `algorithm` and the query's own tolerances when `algorithm`
+/// is the query's algorithm, else that algorithm's defaults. The query's numbers are rounded
+/// once to `precision` (and so are the scene's, for a double scene run in float); the record
+/// holds the rounded query that was actually run. Never throws for a bad run: a NaN, a cap or
+/// an undecidable step is a recorded outcome. Throws std::invalid_argument for an
+/// unimplemented algorithm or an unknown tolerance name.
+QueryRecord verify_query(const SceneContext& scene, const Query& query, const std::string& query_file,
+                         Algorithm algorithm, Precision precision, const VerifyQueryOptions& options = {});
+
+/// The tolerances a query runs with under `algorithm` (see verify_query).
+AlgorithmTolerances tolerances_for(const Query& query, Algorithm algorithm);
+
+}  // namespace slidecheck::verify

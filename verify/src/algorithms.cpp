@@ -1,0 +1,127 @@
+#include <slidecheck/verify/algorithms.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace slidecheck::verify {
+namespace {
+
+/// One named tolerance: how to read and write it in a Tolerances struct.
+template <class Tol>
+struct Field {
+  const char* name;
+  double Tol::*real = nullptr;
+  int Tol::*integer = nullptr;
+  double get(const Tol& t) const { return real ? t.*real : static_cast<double>(t.*integer); }
+};
+
+template <class Tol>
+std::vector<Field<Tol>> fields();
+
+template <>
+std::vector<Field<fauerby::Tolerances>> fields() {
+  using T = fauerby::Tolerances;
+  return {{"units_per_meter", &T::units_per_meter},
+          {"very_close_distance", &T::very_close_distance},
+          {"max_recursion_depth", nullptr, &T::max_recursion_depth}};
+}
+template <>
+std::vector<Field<linahan::Tolerances>> fields() {
+  return {{"very_close_distance", &linahan::Tolerances::very_close_distance}};
+}
+template <>
+std::vector<Field<monter::Tolerances>> fields() {
+  using T = monter::Tolerances;
+  return {{"min_remaining_velocity", &T::min_remaining_velocity},
+          {"push_out_distance", &T::push_out_distance},
+          {"reflection_extension", &T::reflection_extension},
+          {"max_recursion_depth", nullptr, &T::max_recursion_depth}};
+}
+template <>
+std::vector<Field<pseudo_distance::Tolerances>> fields() {
+  using T = pseudo_distance::Tolerances;
+  return {{"contact_distance", &T::contact_distance},
+          {"normal_bias", &T::normal_bias},
+          {"min_movement", &T::min_movement},
+          {"root_steps", nullptr, &T::root_steps},
+          {"minimum_steps", nullptr, &T::minimum_steps}};
+}
+
+AlgorithmTolerances defaults(Algorithm a) {
+  switch (a) {
+    case Algorithm::fauerby: return fauerby::Tolerances{};
+    case Algorithm::linahan: return linahan::Tolerances{};
+    case Algorithm::monter: return monter::Tolerances{};
+    case Algorithm::pseudo_distance: return pseudo_distance::Tolerances{};
+    case Algorithm::robust: break;
+  }
+  throw std::invalid_argument("algorithm '" + std::string(algorithm_name(a)) +
+                              "' is not implemented yet (issue 10)");
+}
+
+}  // namespace
+
+bool is_implemented(Algorithm a) { return a != Algorithm::robust; }
+
+std::vector<std::pair<std::string, double>> tolerance_defaults(Algorithm a) {
+  std::vector<std::pair<std::string, double>> out;
+  std::visit(
+      [&](const auto& t) {
+        for (const auto& f : fields<std::remove_cvref_t<decltype(t)>>()) out.emplace_back(f.name, f.get(t));
+      },
+      defaults(a));
+  return out;
+}
+
+AlgorithmTolerances make_tolerances(Algorithm a, const std::map<std::string, double>& overrides) {
+  AlgorithmTolerances tol = defaults(a);
+  std::visit(
+      [&](auto& t) {
+        const auto known = fields<std::remove_cvref_t<decltype(t)>>();
+        for (const auto& [name, value] : overrides) {
+          const auto* field = [&]() -> const Field<std::remove_cvref_t<decltype(t)>>* {
+            for (const auto& f : known)
+              if (name == f.name) return &f;
+            return nullptr;
+          }();
+          if (field == nullptr) {
+            std::string list;
+            for (const auto& f : known) list += (list.empty() ? "" : ", ") + std::string(f.name);
+            throw std::invalid_argument("unknown tolerance '" + name + "' for " + std::string(algorithm_name(a)) +
+                                        " (known: " + list + ")");
+          }
+          if (!std::isfinite(value) || value < 0)
+            throw std::invalid_argument("tolerance '" + name + "' must be finite and not negative");
+          if (field->real != nullptr) {
+            t.*(field->real) = value;
+          } else {
+            if (value != std::floor(value) || value > 1e6)
+              throw std::invalid_argument("tolerance '" + name + "' must be a whole number up to 1e6");
+            t.*(field->integer) = static_cast<int>(value);
+          }
+        }
+      },
+      tol);
+  return tol;
+}
+
+std::map<std::string, double> tolerance_values(const AlgorithmTolerances& tol) {
+  std::map<std::string, double> out;
+  std::visit(
+      [&](const auto& t) {
+        for (const auto& f : fields<std::remove_cvref_t<decltype(t)>>()) out[f.name] = f.get(t);
+      },
+      tol);
+  return out;
+}
+
+Algorithm algorithm_of(const AlgorithmTolerances& tol) {
+  switch (tol.index()) {
+    case 0: return Algorithm::fauerby;
+    case 1: return Algorithm::linahan;
+    case 2: return Algorithm::monter;
+    default: return Algorithm::pseudo_distance;
+  }
+}
+
+}  // namespace slidecheck::verify

@@ -178,6 +178,14 @@ Precision parse_precision(std::string_view text) {
 
 std::string to_hex(double x) { return hex_text(x); }
 std::string to_hex(float x) { return hex_text(x); }
+template <class F>
+std::string exact_text_of(F x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  return hex_text(x);
+}
+std::string exact_text(double x) { return exact_text_of(x); }
+std::string exact_text(float x) { return exact_text_of(x); }
 std::string to_decimal(double x) { return decimal_text(x); }
 std::string to_decimal(float x) { return decimal_text(x); }
 

@@ -18,13 +18,6 @@ constexpr std::string_view class_names[] = {
     "decision_flip",  "nonfinite",        "iteration_cap", "lost_motion", "stuck",     "jitter"};
 static_assert(std::size(class_names) == std::size(all_failure_classes));
 
-/// A double as exact text: hexfloat when finite, else "nan", "inf" or "-inf" (JSON has no
-/// non-finite numbers and a float run may produce them).
-std::string exact_text(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  return to_hex(x);
-}
 double from_exact_text(const std::string& s) {
   if (s == "nan") return std::nan("");
   if (s == "inf") return HUGE_VAL;

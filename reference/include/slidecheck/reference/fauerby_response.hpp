@@ -86,7 +86,7 @@ Vec3<T> collide_with_world(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espac
     if constexpr (tracing_enabled<Tracer>) {
       tracer(ev::NearPoint<T>{pass_index, depth, nearest_distance, nearest_distance - very_close_distance,
                               new_base_point, moved});
-      tracer(ev::TouchPoint<T>{pass_index, depth, intersection_point, new_base_point});
+      tracer(ev::TouchPoint<T>{pass_index, depth, intersection_point, new_base_point, *hit.contact_point});
     }
 
     // The sliding plane, tangent to the sphere at the (adjusted) intersection point.

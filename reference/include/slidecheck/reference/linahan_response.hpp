@@ -72,7 +72,7 @@ Vec3<T> sphere_sweep(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh
     const Plane<T> sliding_plane = Plane<T>::from_point_normal(*stats.contact_point, normal);
     pass.planes.push_back({stats.triangle, stats.feature, stats.feature_index, *stats.contact_point, normal});
     if constexpr (tracing_enabled<Tracer>) {
-      tracer(ev::TouchPoint<T>{pass_index, i, *stats.contact_point, touch_point});
+      tracer(ev::TouchPoint<T>{pass_index, i, *stats.contact_point, touch_point, *stats.contact_point});
       tracer(ev::SlidingPlane<T>{pass_index, i, *stats.contact_point, normal, undefined});
     }
     if (undefined && !num::is_ieee_binary_v<T>) return stop(StopReason::undefined_operation, pos, i);

@@ -71,7 +71,7 @@ Vec3<T> move_sphere(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh,
     const Vec3<T> normal = normalized_or_flag(new_center - *hit.contact_point, undefined);
     if constexpr (tracing_enabled<Tracer>) {
       tracer(ev::NearPoint<T>{pass_index, depth, length(legal_vel), length(legal_vel), new_center, true});
-      tracer(ev::TouchPoint<T>{pass_index, depth, *hit.contact_point, new_center});
+      tracer(ev::TouchPoint<T>{pass_index, depth, *hit.contact_point, new_center, *hit.contact_point});
       tracer(ev::SlidingPlane<T>{pass_index, depth, *hit.contact_point, normal, undefined});
     }
     pass.planes.push_back({hit.triangle, hit.feature, hit.feature_index, *hit.contact_point, normal});

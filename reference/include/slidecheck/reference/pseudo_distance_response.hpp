@@ -168,7 +168,7 @@ Vec3<T> slide(Vec3<T> pos, const Vec3<T>& vel, const IndexedMesh<T>& espace_mesh
     if constexpr (tracing_enabled<Tracer>) {
       tracer(ev::NearPoint<T>{pass_index, iteration, length(move) * t_free, length(move) * t_free, new_pos,
                               num::sign(t_free) > 0});
-      tracer(ev::TouchPoint<T>{pass_index, iteration, touch.point, new_pos});
+      tracer(ev::TouchPoint<T>{pass_index, iteration, touch.point, new_pos, touch.point});
       tracer(ev::SlidingPlane<T>{pass_index, iteration, touch.point, normal, undefined});
     }
     if (undefined && !num::is_ieee_binary_v<T>) return stop(StopReason::undefined_operation, new_pos, iteration);

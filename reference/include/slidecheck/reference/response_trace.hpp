@@ -43,6 +43,10 @@ struct TouchPoint {
   int pass{}, iteration{};
   Vec3<T> intersection_point;  ///< on the triangle
   Vec3<T> touch_point;         ///< the sphere centre used for the plane normal
+  /// The contact point as detection returned it: an input of the step, so level B can
+  /// re-evaluate Fauerby's pull-back (intersection_point = contact - unit(V) veryCloseDistance)
+  /// from the event alone. Equal to intersection_point in linahan, monter, pseudo_distance.
+  Vec3<T> contact_point;
 };
 
 template <class T>

@@ -33,6 +33,11 @@ class NumberError : public std::invalid_argument {
 std::string to_hex(double x);
 std::string to_hex(float x);
 
+/// Exact text for any value a float run can produce: to_hex when finite, else "nan", "inf"
+/// or "-inf" (traces, records and replay print these; JSON has no non-finite numbers).
+std::string exact_text(double x);
+std::string exact_text(float x);
+
 /// The shortest decimal that reads back to the same value (std::to_chars): for people,
 /// next to the hexfloat. Throws std::invalid_argument for NaN and infinities.
 std::string to_decimal(double x);

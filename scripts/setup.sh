@@ -22,6 +22,7 @@ packages=(
   libfmt-dev          # formatting of reports and messages
   libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
   libzip-dev          # reads .pk3 (zip) archives of Quake III maps
+  gnuplot-nox         # draws the plots of the HTML reports (SVG)
 )
 
 missing=()

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   cli::register_version(app, action);
   cli::register_check_scene(app, action);
   cli::register_corpus(app, action);
+  cli::register_verify(app, action);
+  cli::register_replay(app, action);
 
   try {
     app.parse(argc, argv);

@@ -16,6 +16,7 @@
 #include <slidecheck/verify/verification.hpp>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,14 +31,16 @@ struct SceneContext {
   Scene scene;
 
   explicit SceneContext(std::string path, Scene s);
-  /// The scene's mesh as a run in `p` sees it (exact doubles), and its index.
+  /// The scene's mesh as a run in `p` sees it (exact doubles), and its index. The first
+  /// float use of a double scene rounds it; InputError when a vertex overflows float.
   const IndexedMesh<double>& mesh(Precision p) const;
   const TriangleIndex& index(Precision p) const;
 
  private:
   std::unique_ptr<TriangleIndex> index_;
-  IndexedMesh<double> float_mesh_;                ///< only for a double scene
-  std::unique_ptr<TriangleIndex> float_index_;   ///< likewise
+  /// A double scene rounded once to float and indexed, built on first use (thread-safe).
+  mutable std::unique_ptr<std::once_flag> float_once_ = std::make_unique<std::once_flag>();
+  mutable std::unique_ptr<TriangleIndex> float_index_;
 };
 
 /// Reads and validates a scene file (InputError on problems) and indexes it.
@@ -47,6 +50,9 @@ std::shared_ptr<const SceneContext> load_scene_context(const std::string& path);
 struct VerifyQueryOptions {
   bool level_b = true;  ///< re-evaluate every traced step (level B); level A always runs
   bool cull = true;     ///< run on the reachable triangles only (see the file comment)
+  /// Level B re-evaluates Fauerby's detection steps for every triangle, not only the two
+  /// that decide the answer (LocalErrorOptions::every_triangle; replay sets it).
+  bool every_triangle = false;
   /// When set, receives every trace event of the float run as a line of text (replay).
   std::vector<std::string>* trace_lines = nullptr;
 };

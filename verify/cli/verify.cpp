@@ -1,0 +1,123 @@
+// `slidecheck verify`: every query of a corpus x algorithm x precision, float run beside
+// exact checks (docs/verify.md); the summary on stdout, records, cases and reports in --out.
+#include "commands.hpp"
+
+#include <slidecheck/verify/algorithms.hpp>
+#include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/verify_run.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace slidecheck::cli {
+
+namespace {
+
+struct VerifyArgs {
+  std::vector<std::string> corpus;
+  std::string algorithms = "all";
+  std::string precisions = "float,double";
+  std::string out = "slidecheck-results";
+  bool resume = false, overwrite = false, no_level_b = false, quiet = false, json = false;
+  int threads = 0;
+  std::size_t limit = 0;
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+int run(const VerifyArgs& a) {
+  verify::VerifyRunOptions o;
+  o.corpus = a.corpus;
+  if (a.algorithms != "query") {
+    if (a.algorithms == "all") {
+      for (const verify::Algorithm alg : verify::all_algorithms)
+        if (verify::is_implemented(alg)) o.algorithms.push_back(alg);
+    } else {
+      for (const std::string& name : split_commas(a.algorithms)) {
+        const auto alg = verify::find_algorithm(name);
+        if (!alg) throw verify::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance; all; query)");
+        o.algorithms.push_back(*alg);
+      }
+    }
+    if (o.algorithms.empty()) throw verify::InputError("--algorithm", 0, "no algorithm chosen");
+  }
+  o.precisions.clear();
+  for (const std::string& name : split_commas(a.precisions)) {
+    try {
+      o.precisions.push_back(verify::parse_precision(name));
+    } catch (const std::invalid_argument&) {
+      throw verify::InputError("--precision", 0, "unknown precision '" + name + "' (float, double)");
+    }
+  }
+  o.out = a.out;
+  o.resume = a.resume;
+  o.overwrite = a.overwrite;
+  o.threads = a.threads;
+  o.level_b = !a.no_level_b;
+  o.progress = !a.quiet;
+  o.limit = a.limit;
+  const verify::VerifyRunResult r = verify::run_verify(o);
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["out"] = a.out;
+    j["records"] = r.records.size();
+    j["resumed"] = r.resumed;
+    j["tasks_run"] = r.tasks_run;
+    std::size_t failing = 0;
+    for (const auto& rec : r.records) failing += rec.failed();
+    j["failing"] = failing;
+    j["seconds"] = r.seconds;
+    j["warnings"] = r.warnings;
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << r.summary_text;
+    if (r.resumed > 0) std::cout << "resumed " << r.resumed << " records from " << a.out << "/records.jsonl\n";
+    for (const std::string& w : r.warnings) std::cout << "warning: " << w << '\n';
+    std::cout << "results in " << a.out << "/ (records.jsonl, cases/, summary.csv, steps.csv, failures.csv, report.html)\n";
+  }
+  return r.any_failure() ? verify::exit_failures_found : verify::exit_ok;
+}
+
+}  // namespace
+
+void register_verify(CLI::App& app, CommandAction& action) {
+  auto args = std::make_shared<VerifyArgs>();
+  auto* cmd = app.add_subcommand(
+      "verify",
+      "Run float and double collide-and-slide over a corpus and check every result exactly: level A invariants "
+      "(penetration, path penetration, tunnelling) and level B per-step round-off and decisions (docs/verify.md). "
+      "Exit 0 when nothing failed, 1 when something did, 2 on bad input (nothing run), 3 on an internal error "
+      "(finished records kept; --resume continues).");
+  cmd->add_option("--corpus", args->corpus, "Query files (.jsonl) or directories searched for them (repeatable)")
+      ->required();
+  cmd->add_option("--algorithm", args->algorithms,
+                  "all, a comma list (fauerby,linahan,monter,pseudo_distance), or 'query' (each query's own)")
+      ->capture_default_str();
+  cmd->add_option("--precision", args->precisions, "Comma list of float, double")->capture_default_str();
+  cmd->add_option("--out", args->out, "Output directory")->capture_default_str();
+  cmd->add_flag("--resume", args->resume, "Continue the interrupted run in --out");
+  cmd->add_flag("--overwrite", args->overwrite, "Replace the run in --out");
+  cmd->add_option("--threads", args->threads, "Worker threads (0: all cores); outputs do not depend on it")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_flag("--no-level-b", args->no_level_b, "Only the level A invariants (faster)");
+  cmd->add_option("--limit", args->limit, "Only the first N tasks (0: all)")->capture_default_str();
+  cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
+  cmd->add_flag("--json", args->json, "Print a JSON object (counts, output directory) instead of the summary");
+  cmd->callback([&action, args] {
+    if (args->resume && args->overwrite) throw CLI::ValidationError("--resume and --overwrite exclude each other");
+    action = [args] { return run(*args); };
+  });
+}
+
+}  // namespace slidecheck::cli

@@ -1,0 +1,370 @@
+// `slidecheck verify` as a library call (verify_run.hpp, docs/verify.md): read and check every
+// input, then run the tasks in chunks (parallel inside a chunk, TBB), writing each chunk's
+// case files and record lines before the next starts, and the summaries and reports at the end.
+#include <slidecheck/verify/verify_run.hpp>
+
+#include <slidecheck/verify/build_info.hpp>
+#include <slidecheck/verify/case_file.hpp>
+#include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/report.hpp>
+#include <slidecheck/verify/verify_query.hpp>
+
+#include <nlohmann/json.hpp>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace slidecheck::verify {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kRunFormat = "slidecheck-verify-run 1";
+
+/// One query of the corpus with where it came from.
+struct QueryInput {
+  std::string file;  ///< the query file
+  std::size_t line = 0;
+  Query query;
+  std::shared_ptr<const SceneContext> scene;
+};
+
+/// One (query, algorithm, precision).
+struct Task {
+  const QueryInput* input = nullptr;
+  Algorithm algorithm{};
+  Precision precision{};
+};
+
+/// The 1-based line of each query of a query file (parse_queries skips blank lines).
+std::vector<std::size_t> query_lines(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::size_t> lines;
+  std::string text;
+  for (std::size_t n = 1; std::getline(in, text); ++n)
+    if (text.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(n);
+  return lines;
+}
+
+/// A file appended to line by line, each batch flushed and synced to disk before returning,
+/// so that a killed run keeps every line it reported complete.
+class SyncedAppender {
+ public:
+  explicit SyncedAppender(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error(path + ": cannot open for appending");
+  }
+  SyncedAppender(const SyncedAppender&) = delete;
+  SyncedAppender& operator=(const SyncedAppender&) = delete;
+  ~SyncedAppender() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  void append(const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+      if (n < 0) throw std::runtime_error(path_ + ": write failed");
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd_) != 0) throw std::runtime_error(path_ + ": fsync failed");
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+json run_description(const VerifyRunOptions& o, const std::vector<std::string>& files, std::size_t tasks) {
+  json j;
+  j["format"] = kRunFormat;
+  j["tool"] = build_info().version;
+  j["query_files"] = files;
+  if (o.algorithms.empty()) {
+    j["algorithms"] = "query";
+  } else {
+    j["algorithms"] = json::array();
+    for (const Algorithm a : o.algorithms) j["algorithms"].push_back(std::string(algorithm_name(a)));
+  }
+  j["precisions"] = json::array();
+  for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
+  j["level_b"] = o.level_b;
+  j["tasks"] = tasks;
+  return j;
+}
+
+/// The files a run writes into its output directory, besides cases/.
+constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt", "summary.csv",
+                                     "steps.csv", "failures.csv",  "report.html"};
+
+/// Reads the complete lines of a previous run's records.jsonl, checks each against the task
+/// list and truncates a torn last line away.
+std::vector<QueryRecord> read_previous_records(const std::string& path, const std::vector<Task>& tasks) {
+  std::vector<QueryRecord> out;
+  if (!fs::exists(path)) return out;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::size_t pos = 0, line = 0, complete_bytes = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a torn last line: redone
+    ++line;
+    const std::string content = text.substr(pos, end - pos);
+    json j;
+    try {
+      j = json::parse(content);
+    } catch (const json::exception& e) {
+      throw InputError(path, line, std::string("not a JSON record: ") + e.what());
+    }
+    QueryRecord r = record_from_json(j, path, line);
+    if (out.size() >= tasks.size()) throw InputError(path, line, "more records than the run has tasks");
+    const Task& t = tasks[out.size()];
+    if (r.query_file != t.input->file || r.query_id != t.input->query.id || r.algorithm != t.algorithm ||
+        r.precision != t.precision)
+      throw InputError(path, line,
+                       "record is for query '" + r.query_id + "' of " + r.query_file + " (" +
+                           std::string(algorithm_name(r.algorithm)) + ", " + std::string(precision_name(r.precision)) +
+                           ") but the run's task " + std::to_string(out.size() + 1) + " is query '" +
+                           t.input->query.id + "' of " + t.input->file + " (" +
+                           std::string(algorithm_name(t.algorithm)) + ", " +
+                           std::string(precision_name(t.precision)) + ")");
+    out.push_back(std::move(r));
+    pos = end + 1;
+    complete_bytes = pos;
+  }
+  if (complete_bytes < text.size()) fs::resize_file(path, complete_bytes);
+  return out;
+}
+
+}  // namespace
+
+bool VerifyRunResult::any_failure() const {
+  return std::any_of(records.begin(), records.end(), [](const QueryRecord& r) { return r.failed(); });
+}
+
+std::vector<std::string> find_query_files(const std::string& corpus) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(corpus, ec);
+  if (ec || !fs::exists(st)) throw InputError(corpus, 0, "no such file or directory");
+  if (fs::is_regular_file(st)) return {corpus};
+  if (!fs::is_directory(st)) throw InputError(corpus, 0, "neither a query file nor a directory");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(corpus, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
+  if (ec) throw InputError(corpus, 0, "cannot list the directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw InputError(corpus, 0, "no query files (*.jsonl) in this directory");
+  return files;
+}
+
+VerifyRunResult run_verify(const VerifyRunOptions& o) {
+  if (o.precisions.empty()) throw InputError("--precision", 0, "no precision chosen");
+  for (const Algorithm a : o.algorithms)
+    if (!is_implemented(a))
+      throw InputError("--algorithm", 0,
+                       "'" + std::string(algorithm_name(a)) + "' is not implemented yet (robust comes with issue 10)");
+  if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
+  if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
+
+  // 1. Read and check every input before anything runs.
+  std::vector<std::string> files;
+  for (const std::string& c : o.corpus)
+    for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
+  std::map<std::string, std::shared_ptr<const SceneContext>> scenes;
+  std::vector<QueryInput> inputs;
+  for (const std::string& file : files) {
+    std::vector<Query> queries = read_queries(file);
+    const std::vector<std::size_t> lines = query_lines(file);
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      QueryInput in;
+      in.file = file;
+      in.line = k < lines.size() ? lines[k] : 0;
+      in.query = std::move(queries[k]);
+      const std::string scene_path = resolve_scene_path(file, in.query);
+      auto it = scenes.find(scene_path);
+      if (it == scenes.end()) {
+        try {
+          it = scenes.emplace(scene_path, load_scene_context(scene_path)).first;
+        } catch (const InputError& e) {
+          throw InputError(e.file(), e.line(),
+                           e.problem() + " (the scene of query '" + in.query.id + "', " + file + ":" +
+                               std::to_string(in.line) + ")");
+        }
+      }
+      in.scene = it->second;
+      inputs.push_back(std::move(in));
+    }
+  }
+  std::vector<Task> tasks;
+  for (const QueryInput& in : inputs) {
+    std::vector<Algorithm> algorithms = o.algorithms;
+    if (algorithms.empty()) algorithms.push_back(in.query.algorithm);
+    for (const Algorithm a : algorithms) {
+      if (!is_implemented(a))
+        throw InputError(in.file, in.line,
+                         "algorithm '" + std::string(algorithm_name(a)) + "' is not implemented yet (issue 10)");
+      try {
+        (void)tolerances_for(in.query, a);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(in.file, in.line, e.what());
+      }
+      for (const Precision p : o.precisions) {
+        if (p == Precision::single_float) {
+          (void)in.scene->index(p);  // rounds a double scene to float once; InputError if it cannot
+          const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity,
+                                      &in.query.radii.radii};
+          for (const Vec3<double>* v : vs)
+            for (const double x : {v->x, v->y, v->z})
+              if (!std::isfinite(static_cast<float>(x)))
+                throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float");
+          const Vec3<double>& r = in.query.radii.radii;
+          if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
+            throw InputError(in.file, in.line, "a radius rounds to 0 in float");
+        }
+        tasks.push_back({&in, a, p});
+      }
+    }
+  }
+  if (o.limit > 0 && tasks.size() > o.limit) tasks.resize(o.limit);
+
+  // 2. The output directory: a new run, a resumed one, or a replaced one.
+  const fs::path out(o.out);
+  const json description = run_description(o, files, tasks.size());
+  const std::string records_path = (out / "records.jsonl").string();
+  VerifyRunResult result;
+  const bool existing = fs::exists(out / "run.json") || fs::exists(out / "records.jsonl");
+  if (o.resume) {
+    if (!fs::exists(out / "run.json")) throw InputError(o.out, 0, "--resume: there is no run here (no run.json)");
+    json previous;
+    try {
+      std::ifstream in(out / "run.json");
+      previous = json::parse(in);
+    } catch (const json::exception& e) {
+      throw InputError((out / "run.json").string(), 0, std::string("not a run description: ") + e.what());
+    }
+    if (previous != description)
+      throw InputError((out / "run.json").string(), 0,
+                       "--resume: this run was made with other inputs or options (" + previous.dump() +
+                           "); run again with the same command line, or use --overwrite");
+    result.records = read_previous_records(records_path, tasks);
+    result.resumed = result.records.size();
+  } else {
+    if (existing && !o.overwrite)
+      throw InputError(o.out, 0,
+                       "holds a verification run already: use --resume to continue it or --overwrite to replace it");
+    if (o.overwrite) {
+      for (const char* f : kRunFiles) fs::remove(out / f);
+      fs::remove_all(out / "cases");
+    }
+    fs::create_directories(out);
+    write_text_file((out / "run.json").string(), description.dump(2) + "\n");
+  }
+  fs::create_directories(out / "cases");
+
+  // 3. Run the remaining tasks in chunks.
+  const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  SyncedAppender records_file(records_path);
+  const std::size_t chunk = std::max<std::size_t>(64, 16 * static_cast<std::size_t>(threads));
+  const auto started = std::chrono::steady_clock::now();
+  auto last_progress = started;
+  std::size_t failing = 0;
+  for (const QueryRecord& r : result.records) failing += r.failed();
+  for (std::size_t begin = result.records.size(); begin < tasks.size(); begin += chunk) {
+    const std::size_t end = std::min(tasks.size(), begin + chunk);
+    std::vector<QueryRecord> done(end - begin);
+    std::vector<std::exception_ptr> errors(end - begin);
+    tbb::parallel_for(std::size_t(0), end - begin, [&](std::size_t k) {
+      const Task& t = tasks[begin + k];
+      try {
+        done[k] = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision,
+                               VerifyQueryOptions{o.level_b});
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
+    std::string lines;
+    for (std::size_t k = 0; k < done.size(); ++k) {
+      if (errors[k]) {
+        // Keep the records before the broken task, then report it (exit 3; --resume redoes it).
+        records_file.append(lines);
+        const Task& t = tasks[begin + k];
+        try {
+          std::rethrow_exception(errors[k]);
+        } catch (const std::exception& e) {
+          throw std::runtime_error("query '" + t.input->query.id + "' of " + t.input->file + " (" +
+                                   std::string(algorithm_name(t.algorithm)) + ", " +
+                                   std::string(precision_name(t.precision)) + "): " + e.what());
+        }
+      }
+      QueryRecord& r = done[k];
+      if (r.failed()) {
+        const Task& t = tasks[begin + k];
+        const SceneContext& sc = *t.input->scene;
+        const CaseFile c = make_case(r, tolerance_values(tolerances_for(t.input->query, t.algorithm)), sc.scene,
+                                     sc.mesh(t.precision), r.run_triangles);
+        write_case_file((out / "cases" / case_file_name(r)).string(), c);
+        ++failing;
+      }
+      lines += to_json(r).dump() + "\n";
+    }
+    records_file.append(lines);
+    result.tasks_run += done.size();
+    for (QueryRecord& r : done) result.records.push_back(std::move(r));
+    const auto now = std::chrono::steady_clock::now();
+    if (o.progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
+      const double secs = std::chrono::duration<double>(now - started).count();
+      std::cerr << "verify: " << end << "/" << tasks.size() << " runs, " << failing << " failing, "
+                << static_cast<long long>(secs > 0 ? double(result.tasks_run) / secs : 0) << " runs/s\n";
+      last_progress = now;
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  // 4. Summaries and reports, from every record (resumed ones included).
+  const Summary summary = summarize(result.records);
+  std::ostringstream text;
+  print_summary(text, summary);
+  result.summary_text = text.str();
+  write_text_file((out / "summary.txt").string(), result.summary_text);
+  write_csv(out.string(), summary, result.records);
+  ReportOptions ro;
+  std::string corpus_text;
+  for (const std::string& c : o.corpus) corpus_text += (corpus_text.empty() ? "" : ", ") + c;
+  std::string algorithms_text;
+  for (const Algorithm a : o.algorithms)
+    algorithms_text += (algorithms_text.empty() ? "" : ", ") + std::string(algorithm_name(a));
+  std::string precisions_text;
+  for (const Precision p : o.precisions)
+    precisions_text += (precisions_text.empty() ? "" : ", ") + std::string(precision_name(p));
+  ro.facts = {{"corpus", corpus_text},
+              {"query files", std::to_string(files.size())},
+              {"algorithms", algorithms_text.empty() ? "each query's own" : algorithms_text},
+              {"precisions", precisions_text},
+              {"level B", o.level_b ? "on" : "off"},
+              {"tasks", std::to_string(tasks.size())},
+              {"slidecheck", build_info().version}};
+  ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };
+  result.warnings = write_html_report(out.string(), summary, result.records, ro);
+  return result;
+}
+
+}  // namespace slidecheck::verify

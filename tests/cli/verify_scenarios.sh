@@ -35,7 +35,8 @@ torn)
   keep=$((n / 2))
   mkdir -p "$work/cut"
   cp -r "$work/full/run.json" "$work/full/cases" "$work/cut/"
-  { head -n "$keep" "$work/full/records.jsonl"; sed -n "$((keep + 1))p" "$work/full/records.jsonl" | head -c 40; } >"$work/cut/records.jsonl"
+  # cut reads its whole input (head -c would close the pipe early: SIGPIPE under pipefail).
+  { head -n "$keep" "$work/full/records.jsonl"; sed -n "$((keep + 1))p" "$work/full/records.jsonl" | cut -c1-40 | tr -d '\n'; } >"$work/cut/records.jsonl"
   run --corpus "$corpus" --out "$work/cut" --threads 2 --resume
   cmp "$work/full/records.jsonl" "$work/cut/records.jsonl" || fail "resumed records differ from a full run"
   cmp "$work/full/summary.txt" "$work/cut/summary.txt" || fail "resumed summary differs"

@@ -20,11 +20,9 @@ namespace slidecheck::verify {
 namespace {
 
 /// How far beyond the query's own reach the culled mesh extends, relative to the largest
-/// coordinate magnitude of the reach box: a float run's decisions about a triangle are off by
-/// at most a few ULPs of the coordinates (2^-24 relative in float), so a triangle 2^-8 of the
-/// magnitude away from every swept box cannot be reported as hit by round-off. The post-run
-/// check (every collision query's swept box inside the culled box) is what makes culling safe;
-/// this margin only makes a rerun on the whole mesh rare.
+/// coordinate magnitude (query_reach_box). The post-run check (every collision query's swept
+/// box inside the culled box) is what makes culling safe; this margin only makes a rerun on
+/// the whole mesh rare.
 constexpr double cull_relative_margin = 0x1p-8;
 
 IndexedMesh<double> rounded_to_float(const IndexedMesh<double>& m) {
@@ -58,30 +56,6 @@ double at(const Vec3<double>& v, int j) { return j == 0 ? v.x : j == 1 ? v.y : v
 
 bool finite(const Vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 double max_abs(const Vec3<double>& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
-
-/// The box the query can reach: start, start + displacement, and that plus gravity, grown by
-/// the length of the whole move (slides may turn; monter lengthens its reflection, bounded by
-/// the recursion cap times its extension, which is far below a move's length for sane
-/// tolerances; the post-run check catches any excursion), twice the largest radius, and the
-/// relative margin above.
-exact::Box reach_box(const Vec3<double>& start, const Vec3<double>& move, const Vec3<double>& gravity,
-                     const Vec3<double>& radii) {
-  const Vec3<double> pts[3] = {start, start + move, start + move + gravity};
-  exact::Box b;
-  for (int j = 0; j < 3; ++j) {
-    b.lo[j] = std::min({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
-    b.hi[j] = std::max({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
-  }
-  const double path = length(move) + length(gravity);
-  double magnitude = 0;
-  for (int j = 0; j < 3; ++j) magnitude = std::max({magnitude, std::fabs(b.lo[j]), std::fabs(b.hi[j])});
-  const double grow = path + 2 * max_abs(radii) + cull_relative_margin * (magnitude + path);
-  for (int j = 0; j < 3; ++j) {
-    b.lo[j] -= grow;
-    b.hi[j] += grow;
-  }
-  return b;
-}
 
 /// True when every collision query of the run swept a box (eSpace base point and velocity,
 /// the unit sphere, mapped back to R3 by the radii, grown by a relative 2^-20 for the mapping's
@@ -182,7 +156,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   std::vector<std::size_t> original_index;
   bool culled = false;
   if (options.cull) {
-    const exact::Box box = reach_box(q.start, q.displacement, q.gravity, q.radii.radii);
+    const exact::Box box = query_reach_box(q);
     CulledMesh part = index.culled_mesh(box);
     if (part.original_index.size() < index.triangle_count()) {
       mesh = narrow_mesh<F>(part.sub);
@@ -255,6 +229,27 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
 }
 
 }  // namespace
+
+exact::Box query_reach_box(const Query& q) {
+  const Vec3<double> pts[3] = {q.start, q.start + q.displacement, q.start + q.displacement + q.gravity};
+  exact::Box b;
+  for (int j = 0; j < 3; ++j) {
+    b.lo[j] = std::min({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
+    b.hi[j] = std::max({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
+  }
+  // Slides turn, but never travel further than the move (monter's lengthened reflection adds
+  // its extension per iteration, far below a move for sane tolerances; the post-run check
+  // catches any excursion).
+  const double path = length(q.displacement) + length(q.gravity);
+  double magnitude = 0;
+  for (int j = 0; j < 3; ++j) magnitude = std::max({magnitude, std::fabs(b.lo[j]), std::fabs(b.hi[j])});
+  const double grow = path + 2 * max_abs(q.radii.radii) + cull_relative_margin * (magnitude + path);
+  for (int j = 0; j < 3; ++j) {
+    b.lo[j] -= grow;
+    b.hi[j] += grow;
+  }
+  return b;
+}
 
 SceneContext::SceneContext(std::string path, Scene s)
     : file(std::move(path)), scene(std::move(s)), index_(std::make_unique<TriangleIndex>(scene.mesh)) {}

@@ -283,20 +283,32 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   SyncedAppender records_file(records_path);
-  const std::size_t chunk = std::max<std::size_t>(64, 16 * static_cast<std::size_t>(threads));
+  // Chunks bound what a kill can lose (the tasks of one chunk) and amortise the fsync.
+  const std::size_t chunk = std::max<std::size_t>(128, 64 * static_cast<std::size_t>(threads));
   const auto started = std::chrono::steady_clock::now();
   auto last_progress = started;
   std::size_t failing = 0;
   for (const QueryRecord& r : result.records) failing += r.failed();
   for (std::size_t begin = result.records.size(); begin < tasks.size(); begin += chunk) {
     const std::size_t end = std::min(tasks.size(), begin + chunk);
+    // Each task is verified, its case file written and its record line made in parallel; the
+    // lines are appended in task order afterwards.
     std::vector<QueryRecord> done(end - begin);
+    std::vector<std::string> done_lines(end - begin);
     std::vector<std::exception_ptr> errors(end - begin);
     tbb::parallel_for(std::size_t(0), end - begin, [&](std::size_t k) {
       const Task& t = tasks[begin + k];
       try {
-        done[k] = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision,
-                               VerifyQueryOptions{o.level_b});
+        QueryRecord& r = done[k];
+        r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision,
+                         VerifyQueryOptions{o.level_b});
+        if (r.failed()) {
+          const SceneContext& sc = *t.input->scene;
+          const CaseFile c = make_case(r, tolerance_values(tolerances_for(t.input->query, t.algorithm)), sc.scene,
+                                       sc.mesh(t.precision), r.run_triangles);
+          write_case_file((out / "cases" / case_file_name(r)).string(), c);
+        }
+        done_lines[k] = to_json(r).dump() + "\n";
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -315,16 +327,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
                                    std::string(precision_name(t.precision)) + "): " + e.what());
         }
       }
-      QueryRecord& r = done[k];
-      if (r.failed()) {
-        const Task& t = tasks[begin + k];
-        const SceneContext& sc = *t.input->scene;
-        const CaseFile c = make_case(r, tolerance_values(tolerances_for(t.input->query, t.algorithm)), sc.scene,
-                                     sc.mesh(t.precision), r.run_triangles);
-        write_case_file((out / "cases" / case_file_name(r)).string(), c);
-        ++failing;
-      }
-      lines += to_json(r).dump() + "\n";
+      failing += done[k].failed();
+      lines += done_lines[k];
     }
     records_file.append(lines);
     result.tasks_run += done.size();

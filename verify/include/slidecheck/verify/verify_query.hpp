@@ -66,6 +66,13 @@ struct VerifyQueryOptions {
 QueryRecord verify_query(const SceneContext& scene, const Query& query, const std::string& query_file,
                          Algorithm algorithm, Precision precision, const VerifyQueryOptions& options = {});
 
+/// The box a query can reach, from which the float run's triangles are culled: start,
+/// start + displacement and that plus gravity, grown by the length of the whole move, twice
+/// the largest radius and 2^-8 of the largest coordinate magnitude (round-off in a float
+/// decision is a few ULPs of the coordinates, so a triangle that far from every swept box is
+/// never reported as hit). Culling is then proven per run (verify_query.cpp).
+exact::Box query_reach_box(const Query& query);
+
 /// The tolerances a query runs with under `algorithm` (see verify_query).
 AlgorithmTolerances tolerances_for(const Query& query, Algorithm algorithm);
 

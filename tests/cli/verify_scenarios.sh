@@ -5,6 +5,8 @@
 #   kill          a run killed with SIGKILL mid-way keeps its complete lines and resumes
 #   replay        every case file replays, reproducing its classes and first divergent step
 #   refuse        an existing run is never overwritten without --resume/--overwrite
+#   level_c       --level-c finds stuck and lost_motion (tests/data/verify/far_from_origin) and
+#                 their cases replay with the ideal trajectory, reproduced
 # Usage: verify_scenarios.sh SLIDECHECK CORPUS_DIR WORK_DIR SCENARIO
 set -euo pipefail
 slidecheck=$1 corpus=$2 work=$3 scenario=$4
@@ -79,5 +81,21 @@ refuse)
   [ "$rc" = 2 ] || fail "verify over an existing run exited $rc, expected 2"
   grep -q -- "--resume" "$work/refuse.out" || fail "the message does not mention --resume"
   echo "refuse: an existing run is kept" ;;
+level_c)
+  run --corpus "$corpus" --out "$work/c" --threads 2 --level-c --algorithm fauerby --precision float,double
+  grep -q '"classes":\["stuck"\]' "$work/c/records.jsonl" || fail "no stuck record"
+  grep -q '"classes":\["lost_motion"\]' "$work/c/records.jsonl" || fail "no lost_motion record"
+  grep -q '"level C", "on' "$work/c/report.html" 2>/dev/null || grep -q 'level C' "$work/c/report.html" || fail "the report does not say level C ran"
+  count=0
+  for c in "$work"/c/cases/*.case; do
+    [ -e "$c" ] || fail "no case file"
+    rc=0; "$slidecheck" replay "$c" >"$work/replay.out" 2>&1 || rc=$?
+    [ "$rc" = 1 ] || { cat "$work/replay.out"; fail "replay of $(basename "$c") exited $rc"; }
+    grep -q "ideal trajectory (level C): every decision proven" "$work/replay.out" || { cat "$work/replay.out"; fail "no level C in replay"; }
+    grep -q -- "-> reproduced" "$work/replay.out" || { cat "$work/replay.out"; fail "$(basename "$c") not reproduced"; }
+    count=$((count + 1))
+  done
+  [ "$count" = 2 ] || fail "expected 2 cases (stuck, lost_motion in float), got $count"
+  echo "level_c: $count level C cases reproduced" ;;
 *) fail "unknown scenario $scenario" ;;
 esac

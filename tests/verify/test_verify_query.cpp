@@ -5,9 +5,12 @@
 // - Resting positions are located at the trace step that produced them.
 // - nonfinite and iteration_cap are found on constructed cases and not on their fixed twins;
 //   so are penetration (veryCloseDistance 0 lets float round into the floor) and invalid starts.
+// - Level C: stuck and lost_motion far from the origin in float and not in double; the first
+//   decision apart from the ideal run reported at the float run's step.
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/verify/hexfloat.hpp>
+#include <slidecheck/verify/query_io.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -261,6 +264,72 @@ BOOST_AUTO_TEST_CASE(query_is_rounded_once_to_the_precision) {
   BOOST_TEST(other.query.algorithm == Algorithm::fauerby);
   BOOST_CHECK_THROW(verify_query(scene, q, "q.jsonl", Algorithm::robust, Precision::double_float),
                     std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_double) {
+  // tests/data/verify/far_from_origin: at 1e6 the float spacing is 2^-4, so a 1 cm move is
+  // lost entirely (stuck) and a 9 cm one is cut to 6.25 cm (lost_motion); double keeps both,
+  // and a 1 m move is fine in both. The ideal runs from the same rounded inputs.
+  const std::string dir = std::string(SLIDECHECK_TEST_DATA) + "/verify/far_from_origin";
+  const auto scene = load_scene_context(dir + "/floor.scene");
+  const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
+  BOOST_REQUIRE_EQUAL(qs.size(), 3u);
+  VerifyQueryOptions o;
+  o.level_c = true;
+  for (const Algorithm a : seed_algorithms) {
+    const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
+    BOOST_TEST(creep.has(FailureClass::stuck), a);
+    BOOST_TEST(!creep.has(FailureClass::lost_motion), a);
+    BOOST_REQUIRE(creep.ideal.has_value());
+    BOOST_TEST(creep.ideal->fully_proven);
+    BOOST_TEST(creep.ideal->float_travel == 0);
+    BOOST_TEST(creep.ideal->ideal_travel == creep.query.displacement.x, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(!creep.ideal->divergent.has_value());  // no decision differs: the sum rounds away
+    const QueryRecord step = verify_query(*scene, qs[1], "q.jsonl", a, Precision::single_float, o);
+    BOOST_TEST(step.has(FailureClass::lost_motion), a);
+    BOOST_TEST(step.ideal->float_travel == 0.0625);
+    const QueryRecord metre = verify_query(*scene, qs[2], "q.jsonl", a, Precision::single_float, o);
+    BOOST_TEST(!metre.failed(), a);
+    for (const Query& q : qs) {
+      const QueryRecord d = verify_query(*scene, q, "q.jsonl", a, Precision::double_float, o);
+      BOOST_TEST(!d.failed(), a << " " << q.id);
+      BOOST_TEST(d.ideal->final_distance < 1e-9);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(level_c_divergence_at_the_ideal_zero_over_zero) {
+  // corpora/builtin obtuse-climb run by fauerby: the ideal gravity pass pushes twice into the
+  // same plane and divides 0 by 0 (undefined_operation, the fauerby-zero-over-zero
+  // regression); the float run rounds past the tie and goes on. The divergence is reported at
+  // the float run's gravity-pass step, and no lost_motion is charged against an undefined end.
+  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/builtin";
+  const auto scene = load_scene_context(dir + "/obtuse_corner.scene");
+  const Query q = sphere_query("obtuse-climb", {-1, 0, 0.5}, {2, 0, 0}, 0.5, Algorithm::monter);
+  Query climb = q;
+  climb.gravity = {0, 0, -0.25};
+  VerifyQueryOptions o;
+  o.level_c = true;
+  std::vector<std::string> trace;
+  o.trace_lines = &trace;
+  for (const Precision p : precisions) {
+    trace.clear();
+    const QueryRecord r = verify_query(*scene, climb, "q.jsonl", Algorithm::fauerby, p, o);
+    BOOST_REQUIRE(r.ideal.has_value());
+    BOOST_TEST(r.ideal->fully_proven);
+    BOOST_TEST(r.ideal->stop_reasons.back() == "undefined_operation");
+    BOOST_REQUIRE(r.ideal->divergent.has_value());
+    const IdealDivergence& d = *r.ideal->divergent;
+    BOOST_TEST(d.what == "stop");
+    BOOST_TEST(d.float_outcome == "reached_destination");
+    BOOST_TEST(d.ideal_outcome == "undefined_operation");
+    BOOST_TEST(d.where.pass == 1);
+    BOOST_REQUIRE(static_cast<std::size_t>(d.where.step) < trace.size());
+    BOOST_TEST(trace[d.where.step].rfind("stop pass=1", 0) == 0, trace[d.where.step]);
+    BOOST_TEST(!r.has(FailureClass::lost_motion));
+    BOOST_TEST(!r.has(FailureClass::stuck));
+    BOOST_TEST(r.ideal->final_distance > 0.1);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

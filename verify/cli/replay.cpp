@@ -25,7 +25,12 @@ struct ReplayArgs {
   std::string file;
   bool all_steps = false;
   bool json = false;
+  bool level_c = false;
 };
+
+std::string vec_text(const Vec3<double>& v) {
+  return "(" + verify::exact_text(v.x) + ", " + verify::exact_text(v.y) + ", " + verify::exact_text(v.z) + ")";
+}
 
 std::string classes_text(const std::vector<verify::FailureClass>& classes) {
   std::string s;
@@ -59,11 +64,17 @@ int run(const ReplayArgs& a) {
   verify::VerifyQueryOptions options;
   options.every_triangle = true;
   options.trace_lines = &trace;
+  options.level_c = c.ideal.has_value() || a.level_c;
   const verify::QueryRecord r = verify::verify_query(scene, c.query, a.file, c.algorithm, c.precision, options);
 
+  // Level C classes count only when the case was recorded with level C.
+  auto level_c_class = [](verify::FailureClass k) {
+    return k == verify::FailureClass::lost_motion || k == verify::FailureClass::stuck ||
+           k == verify::FailureClass::jitter;
+  };
   std::vector<verify::FailureClass> classes;
   for (const verify::FailureClass k : verify::all_failure_classes)
-    if (r.has(k)) classes.push_back(k);
+    if (r.has(k) && (c.ideal || !level_c_class(k))) classes.push_back(k);
   const bool same_classes = classes == c.classes;
   const bool same_divergent = r.first_divergent.has_value() == c.first_divergent.has_value() &&
                               (!r.first_divergent || r.first_divergent->where.step == c.first_divergent->where.step);
@@ -112,6 +123,25 @@ int run(const ReplayArgs& a) {
     for (auto [it, end] = failures.equal_range(step); it != end; ++it)
       out << "         FAILURE " << failure_text(*it->second, c) << '\n';
   }
+  if (r.ideal) {
+    const verify::IdealSummary& s = *r.ideal;
+    out << "ideal trajectory (level C): " << (s.fully_proven ? "every decision proven" : "NOT fully proven") << ", "
+        << s.unproven << " unproven decisions" << (s.error.empty() ? "" : ", error: " + s.error) << '\n';
+    out << "  ideal end " << vec_text(s.final_position) << ", float end " << vec_text(r.final_position)
+        << ", apart " << verify::exact_text(s.final_distance) << '\n';
+    out << "  travel |end - start|: float " << verify::exact_text(s.float_travel) << ", ideal "
+        << verify::exact_text(s.ideal_travel) << "; stops: float";
+    for (const auto& x : r.stop_reasons) out << ' ' << x;
+    out << ", ideal";
+    for (const auto& x : s.stop_reasons) out << ' ' << x;
+    out << '\n';
+    if (s.divergent)
+      out << "  first decision apart from the ideal run: step " << s.divergent->where.step << " (pass "
+          << s.divergent->where.pass << ", iteration " << s.divergent->where.iteration << "): " << s.divergent->what
+          << ", float " << s.divergent->float_outcome << " | ideal " << s.divergent->ideal_outcome << '\n';
+    else
+      out << "  the float run takes every decision the ideal run takes\n";
+  }
   out << "failures (" << r.failures.size() << "):\n";
   for (const auto& f : r.failures) out << "  " << failure_text(f, c) << '\n';
   out << "first divergent: " << divergent_text(r.first_divergent) << '\n';
@@ -136,6 +166,8 @@ void register_replay(CLI::App& app, CommandAction& action) {
       "the case still fails, 0 when it no longer does, 2 on a malformed case file.");
   cmd->add_option("CASE", args->file, "A .case file")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--all-steps", args->all_steps, "Show the exact value of every step and every decision");
+  cmd->add_flag("--level-c", args->level_c,
+                "Run level C (the ideal trajectory) even when the case was recorded without it");
   cmd->add_flag("--json", args->json, "Print the record, the trace and whether the case was reproduced as JSON");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }

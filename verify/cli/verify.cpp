@@ -21,7 +21,8 @@ struct VerifyArgs {
   std::string algorithms = "all";
   std::string precisions = "float,double";
   std::string out = "slidecheck-results";
-  bool resume = false, overwrite = false, no_level_b = false, quiet = false, json = false;
+  bool resume = false, overwrite = false, no_level_b = false, level_c = false, quiet = false, json = false;
+  verify::LevelCOptions level_c_options;
   int threads = 0;
   std::size_t limit = 0;
 };
@@ -64,6 +65,8 @@ int run(const VerifyArgs& a) {
   o.overwrite = a.overwrite;
   o.threads = a.threads;
   o.level_b = !a.no_level_b;
+  o.level_c = a.level_c;
+  o.level_c_options = a.level_c_options;
   o.progress = !a.quiet;
   o.limit = a.limit;
   const verify::VerifyRunResult r = verify::run_verify(o);
@@ -111,6 +114,21 @@ void register_verify(CLI::App& app, CommandAction& action) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--no-level-b", args->no_level_b, "Only the level A invariants (faster)");
+  cmd->add_flag("--level-c", args->level_c,
+                "Also run the ideal trajectory (level C, docs/level-c.md) and compare: first divergent decision, "
+                "final position, lost_motion and stuck");
+  cmd->add_option("--lost-motion-fraction", args->level_c_options.lost_motion_fraction,
+                  "lost_motion when the ideal run ends this fraction of the requested move further from the start")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--stuck-fraction", args->level_c_options.stuck_fraction,
+                  "stuck when the float run travels at most this fraction of the ideal travel")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--exact-timeout", args->level_c_options.exact_timeout_seconds,
+                  "Seconds one exact (CORE) zero test may take; over it the decision is counted undecided")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--limit", args->limit, "Only the first N tasks (0: all)")->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->add_flag("--json", args->json, "Print a JSON object (counts, output directory) instead of the summary");

@@ -33,6 +33,7 @@ CaseFile make_case(const QueryRecord& record, const std::map<std::string, double
     if (record.has(k)) c.classes.push_back(k);
   c.first_divergent = record.first_divergent;
   c.failures = record.failures;
+  c.ideal = record.ideal;
   c.query = record.query;
   c.query.algorithm = record.algorithm;
   c.query.tolerances = tolerances;
@@ -95,10 +96,12 @@ void write_case_file(const std::string& path, const CaseFile& c) {
   r.precision = c.precision;
   r.failures = c.failures;
   r.first_divergent = c.first_divergent;
+  r.ideal = c.ideal;
   const nlohmann::ordered_json rj = to_json(r);
   j["classes"] = rj["classes"];
   j["first_divergent"] = rj["first_divergent"];
   j["failures"] = rj["failures"];
+  if (c.ideal) j["ideal"] = rj["ideal"];
   j["query"] = nlohmann::ordered_json::parse(query_to_json_line(c.query));
   nlohmann::ordered_json lines = nlohmann::ordered_json::array();
   std::istringstream text(scene_to_string(c.scene));
@@ -149,8 +152,10 @@ CaseFile read_case_file(const std::string& path) {
     rj["first_divergent"] = j.at("first_divergent");
     rj["failures"] = j.at("failures");
     rj["query"] = j.at("query");
+    if (j.contains("ideal")) rj["ideal"] = j["ideal"];
     const QueryRecord r = record_from_json(rj, path, 0);
     c.first_divergent = r.first_divergent;
+    c.ideal = r.ideal;
     c.failures = r.failures;
     for (const auto& name : j.at("classes")) {
       const auto k = find_failure_class(name.get<std::string>());

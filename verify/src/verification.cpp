@@ -115,6 +115,27 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
                           {"relative_error", metric(s.relative_error)},
                           {"exact_is_zero", s.exact_is_zero}});
   j["step_errors"] = steps;
+  if (r.ideal) {
+    const IdealSummary& s = *r.ideal;
+    ojson o;
+    o["fully_proven"] = s.fully_proven;
+    o["unproven"] = s.unproven;
+    o["error"] = s.error;
+    o["final_position"] = vec(s.final_position);
+    o["iterations"] = s.iterations;
+    o["stop_reasons"] = s.stop_reasons;
+    if (s.divergent)
+      o["divergent"] = ojson{{"where", location(s.divergent->where)},
+                             {"what", s.divergent->what},
+                             {"float", s.divergent->float_outcome},
+                             {"ideal", s.divergent->ideal_outcome}};
+    else
+      o["divergent"] = nullptr;
+    o["float_travel"] = metric(s.float_travel);
+    o["ideal_travel"] = metric(s.ideal_travel);
+    o["final_distance"] = metric(s.final_distance);
+    j["ideal"] = o;
+  }
   if (with_timing) j["seconds"] = r.seconds;
   // ordered_json keeps the documented key order; convert for the public type.
   return j;
@@ -167,6 +188,25 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
                                              from_exact_text(o.at("correctly_rounded").get<std::string>()),
                                              o.at("ulps").get<std::int64_t>(), metric_from(o.at("bits")),
                                              metric_from(o.at("relative_error")), o.at("exact_is_zero").get<bool>()});
+    if (j.contains("ideal")) {
+      const json& o = j["ideal"];
+      IdealSummary s;
+      s.fully_proven = o.at("fully_proven").get<bool>();
+      s.unproven = o.at("unproven").get<int>();
+      s.error = o.at("error").get<std::string>();
+      s.final_position = vec_from(o.at("final_position"));
+      s.iterations = o.at("iterations").get<int>();
+      s.stop_reasons = o.at("stop_reasons").get<std::vector<std::string>>();
+      if (!o.at("divergent").is_null()) {
+        const json& d = o["divergent"];
+        s.divergent = IdealDivergence{location_from(d.at("where")), d.at("what").get<std::string>(),
+                                      d.at("float").get<std::string>(), d.at("ideal").get<std::string>()};
+      }
+      s.float_travel = metric_from(o.at("float_travel"));
+      s.ideal_travel = metric_from(o.at("ideal_travel"));
+      s.final_distance = metric_from(o.at("final_distance"));
+      r.ideal = std::move(s);
+    }
     if (j.contains("seconds")) r.seconds = j["seconds"].get<double>();
     return r;
   } catch (const InputError&) {

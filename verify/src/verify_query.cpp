@@ -3,6 +3,7 @@
 #include <slidecheck/verify/verify_query.hpp>
 
 #include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/ideal_trajectory.hpp>
 #include <slidecheck/verify/invariants.hpp>
 #include <slidecheck/verify/local_error.hpp>
 #include <slidecheck/verify/scene_io.hpp>
@@ -121,6 +122,104 @@ std::vector<StepLocation> stop_locations(const std::vector<TraceEvent<F>>& event
   return out;
 }
 
+/// The step of the float run's collision query (pass, iteration), else of the pass's stop.
+template <IeeeBinary F>
+StepLocation query_location(const std::vector<TraceEvent<F>>& events, int pass, int iteration) {
+  std::optional<StepLocation> stop;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (const auto* q = std::get_if<trace::response::CollisionQuery<F>>(&events[i]))
+      if (q->pass == pass && q->iteration == iteration) return {pass, iteration, static_cast<int>(i)};
+    if (const auto* s = std::get_if<trace::response::Stop<F>>(&events[i]))
+      if (s->pass == pass) stop = StepLocation{pass, iteration, static_cast<int>(i)};
+  }
+  return stop.value_or(StepLocation{pass, iteration, 0});
+}
+
+/// Level C: the ideal trajectory on the run's triangles, compared with the float run.
+template <IeeeBinary F>
+void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const IndexedMesh<F>& mesh,
+                        const std::vector<std::size_t>& original_index, const TracedRun<F>& run,
+                        const std::vector<StepLocation>& stops, const LevelCOptions& options) {
+  IndexedMesh<double> exact_mesh;
+  exact_mesh.triangles = mesh.triangles;
+  for (const Vec3<F>& v : mesh.vertices) exact_mesh.vertices.push_back(widen(v));
+  const Query& q = r.query;
+  const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  IdealOptions io;
+  io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
+  const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
+
+  IdealSummary s;
+  s.fully_proven = ideal.fully_proven();
+  s.unproven = static_cast<int>(ideal.decisions.undecided());
+  s.error = ideal.error;
+  s.final_position = ideal.final_position.rounded;
+  s.iterations = ideal.iterations;
+  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
+
+  // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and
+  // feature was hit), then whether the pass stopped for the same reason.
+  const auto& fp = run.result.passes;
+  const auto& ip = ideal.passes;
+  for (std::size_t p = 0; p < std::max(fp.size(), ip.size()) && !s.divergent; ++p) {
+    const int pass = static_cast<int>(p);
+    if (p >= fp.size() || p >= ip.size()) {
+      s.divergent = IdealDivergence{query_location(run.events, pass, 0), "passes", std::to_string(fp.size()),
+                                    std::to_string(ip.size())};
+      break;
+    }
+    const auto& fplanes = fp[p].planes;
+    const auto& iplanes = ip[p].planes;
+    for (std::size_t i = 0; i < std::max(fplanes.size(), iplanes.size()); ++i) {
+      const int it = static_cast<int>(i);
+      if (i >= fplanes.size() || i >= iplanes.size()) {
+        s.divergent = IdealDivergence{query_location(run.events, pass, it), "hit", i < fplanes.size() ? "hit" : "miss",
+                                      i < iplanes.size() ? "hit" : "miss"};
+        break;
+      }
+      const std::size_t ft = scene_triangle(fplanes[i].triangle), itri = scene_triangle(iplanes[i].triangle);
+      if (ft != itri) {
+        s.divergent =
+            IdealDivergence{query_location(run.events, pass, it), "triangle", std::to_string(ft), std::to_string(itri)};
+        break;
+      }
+      if (fplanes[i].feature != iplanes[i].feature || fplanes[i].feature_index != iplanes[i].feature_index) {
+        s.divergent = IdealDivergence{
+            query_location(run.events, pass, it), "feature",
+            std::string(to_string(fplanes[i].feature)) + " " + std::to_string(fplanes[i].feature_index),
+            std::string(to_string(iplanes[i].feature)) + " " + std::to_string(iplanes[i].feature_index)};
+        break;
+      }
+    }
+    if (!s.divergent && fp[p].stop != ip[p].stop)
+      s.divergent = IdealDivergence{p < stops.size() ? stops[p] : query_location(run.events, pass, 0), "stop",
+                                    std::string(to_string(fp[p].stop)), std::string(to_string(ip[p].stop))};
+  }
+
+  s.float_travel = length(r.final_position - q.start);
+  s.ideal_travel = length(s.final_position - q.start);
+  s.final_distance = length(r.final_position - s.final_position);
+  r.undecided += s.unproven;
+  const double requested = length(q.displacement) + length(q.gravity);
+  // A NaN float end travels nowhere measurable: nonfinite says it already. An ideal run that
+  // divides by zero (undefined_operation) has no defined end to fall short of.
+  const bool ideal_defined =
+      std::none_of(ip.begin(), ip.end(), [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
+  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) &&
+      s.ideal_travel - s.float_travel > options.lost_motion_fraction * requested) {
+    Failure f;
+    const bool stuck = s.float_travel <= options.stuck_fraction * s.ideal_travel;
+    f.kind = stuck ? FailureClass::stuck : FailureClass::lost_motion;
+    f.where = stops.empty() ? StepLocation{} : stops.back();
+    f.detail = std::string(stuck ? "the float run barely moves" : "the float run travels less") + ": |end - start| " +
+               exact_text(s.float_travel) + " in " + std::string(precision_name(r.precision)) + ", " +
+               exact_text(s.ideal_travel) + " ideal (requested move " + exact_text(requested) + ")";
+    r.failures.push_back(std::move(f));
+  }
+  r.ideal = std::move(s);
+}
+
 template <IeeeBinary F>
 QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::string& query_file, Algorithm algorithm,
                       Precision precision, const VerifyQueryOptions& options) {
@@ -222,6 +321,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
     r.first_divergent = local.first_divergent;
     r.undecided = local.undecided;
   }
+  if (options.level_c) compare_with_ideal(r, tol, mesh, original_index, run, stops, options.level_c_options);
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -105,6 +105,11 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   j["precisions"] = json::array();
   for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
   j["level_b"] = o.level_b;
+  j["level_c"] = o.level_c;
+  if (o.level_c)
+    j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
+                            {"stuck_fraction", o.level_c_options.stuck_fraction},
+                            {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   j["tasks"] = tasks;
   return j;
 }
@@ -300,8 +305,11 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
       const Task& t = tasks[begin + k];
       try {
         QueryRecord& r = done[k];
-        r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision,
-                         VerifyQueryOptions{o.level_b});
+        VerifyQueryOptions vo;
+        vo.level_b = o.level_b;
+        vo.level_c = o.level_c;
+        vo.level_c_options = o.level_c_options;
+        r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
         if (r.failed()) {
           const SceneContext& sc = *t.input->scene;
           const CaseFile c = make_case(r, tolerance_values(tolerances_for(t.input->query, t.algorithm)), sc.scene,
@@ -364,6 +372,10 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
               {"algorithms", algorithms_text.empty() ? "each query's own" : algorithms_text},
               {"precisions", precisions_text},
               {"level B", o.level_b ? "on" : "off"},
+              {"level C", o.level_c ? "on (lost_motion beyond " + number_text(o.level_c_options.lost_motion_fraction) +
+                                          " of the move, stuck below " +
+                                          number_text(o.level_c_options.stuck_fraction) + " of the ideal travel)"
+                                    : "off"},
               {"tasks", std::to_string(tasks.size())},
               {"slidecheck", build_info().version}};
   ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };

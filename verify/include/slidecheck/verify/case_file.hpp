@@ -8,6 +8,7 @@
 ///      "algorithm": "fauerby", "precision": "float",
 ///      "classes": ["penetration"], "first_divergent": {...} | null,
 ///      "failures": [...],                      // as in the record
+///      "ideal": {...},                         // level C as in the record, when it ran
 ///      "query": {...},                         // a query line; algorithm = the one run, every
 ///                                              // tolerance written out with its value
 ///      "scene": {"source_file": "...", "triangle_indices": [...], "lines": [...]}}
@@ -34,6 +35,8 @@ struct CaseFile {
   std::vector<FailureClass> classes;
   std::optional<DivergentStep> first_divergent;
   std::vector<Failure> failures;
+  /// Level C as recorded (`verify --level-c`); replay runs level C when it is present.
+  std::optional<IdealSummary> ideal;
   Query query;  ///< scene field: the source scene file as the record named it
   Scene scene;
   std::string source_scene_file;

@@ -22,8 +22,8 @@
 
 namespace slidecheck::verify {
 
-/// The failure classes the verifier counts (architecture.md). `lost_motion`, `stuck` and
-/// `jitter` need the ideal trajectory (level C, issue 7) and are not produced yet.
+/// The failure classes the verifier counts (architecture.md). `lost_motion` and `stuck` come
+/// from level C (`verify --level-c`); `jitter` needs multi-frame queries and is not produced yet.
 enum class FailureClass {
   penetration,       ///< a resting position overlaps a triangle: exact distance < r
   path_penetration,  ///< a travelled segment comes closer than r to a triangle
@@ -35,9 +35,9 @@ enum class FailureClass {
   decision_flip,     ///< a response decision (a comparison) taken the other way than exactly
   nonfinite,         ///< a NaN or infinity in a position
   iteration_cap,     ///< the algorithm's iteration or recursion cap was reached
-  lost_motion,       ///< (issue 7)
-  stuck,             ///< (issue 7)
-  jitter,            ///< (issue 7)
+  lost_motion,       ///< level C: the float run travels measurably less far than the ideal one
+  stuck,             ///< level C: the float run barely moves where the ideal one travels
+  jitter,            ///< (not produced yet: needs queries repeated over frames)
 };
 
 /// Every class, in the order above (the order of report columns).
@@ -110,6 +110,30 @@ struct DivergentStep {
   std::int64_t margin_ulps = -1;
 };
 
+/// Where the float run first takes another decision than the ideal trajectory (level C):
+/// the pass and iteration (collision query) of the float run, and what differs.
+struct IdealDivergence {
+  StepLocation where;        ///< the float run's collision_query (or stop) event there
+  std::string what;          ///< "triangle", "feature", "hit" (one hits, the other not), "stop", "passes"
+  std::string float_outcome, ideal_outcome;
+};
+
+/// Level C of one record: the float run against the ideal trajectory of the same algorithm
+/// from the same (rounded) inputs on the same triangles (ideal_trajectory.hpp).
+struct IdealSummary {
+  bool fully_proven = false;  ///< every decision and output rounding proven, run complete
+  int unproven = 0;           ///< decisions not proven within the budget (taken as ties)
+  std::string error;          ///< non-empty: the ideal run failed and is incomplete
+  Vec3<double> final_position;  ///< the ideal end, rounded to nearest double
+  int iterations = 0;
+  std::vector<std::string> stop_reasons;
+  /// The first differing decision, walking both runs' passes and sliding planes in order.
+  std::optional<IdealDivergence> divergent;
+  /// |end - start| of the float and the ideal run, and |float end - ideal end| (doubles
+  /// computed from the rounded positions: statistics, compared against thresholds).
+  double float_travel = 0, ideal_travel = 0, final_distance = 0;
+};
+
 /// Everything `slidecheck verify` records about one (query, algorithm, precision).
 struct QueryRecord {
   // What was run.
@@ -139,6 +163,8 @@ struct QueryRecord {
   bool invalid_start = false;
   /// Decisions that could not be proven within the budget (counted, never guessed).
   int undecided = 0;
+  /// Level C, when it was run.
+  std::optional<IdealSummary> ideal;
   /// The scene triangles the float run was given (ascending; empty: all of them). Kept in
   /// memory for case files, not written to JSON.
   std::vector<std::size_t> run_triangles;

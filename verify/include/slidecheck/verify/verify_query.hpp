@@ -46,6 +46,20 @@ struct SceneContext {
 /// Reads and validates a scene file (InputError on problems) and indexes it.
 std::shared_ptr<const SceneContext> load_scene_context(const std::string& path);
 
+/// Level C settings (docs/level-c.md): the thresholds of lost_motion and stuck, named here so
+/// that a report can say what "measurably less" meant, and the exact budget.
+struct LevelCOptions {
+  /// lost_motion: the ideal run ends at least this fraction of the requested move
+  /// (|displacement| + |gravity|) further from the start than the float run.
+  double lost_motion_fraction = 1e-2;
+  /// stuck (instead of lost_motion): the float run travels at most this fraction of the
+  /// ideal travel, while lost_motion's condition holds.
+  double stuck_fraction = 1e-2;
+  /// Wall-time budget of one exact (CORE) zero test, seconds (certified::Options); a decision
+  /// over budget is counted as undecided, never guessed.
+  double exact_timeout_seconds = 2.0;
+};
+
 /// What to run and check.
 struct VerifyQueryOptions {
   bool level_b = true;  ///< re-evaluate every traced step (level B); level A always runs
@@ -53,6 +67,12 @@ struct VerifyQueryOptions {
   /// Level B re-evaluates Fauerby's detection steps for every triangle, not only the two
   /// that decide the answer (LocalErrorOptions::every_triangle; replay sets it).
   bool every_triangle = false;
+  /// Level C: the ideal trajectory of the same algorithm from the same (rounded) inputs on
+  /// the same triangles, compared decision by decision with the float run, then by final
+  /// position (lost_motion, stuck). Off by default: about a millisecond per query at the
+  /// median, up to exact_timeout_seconds per deep exact tie.
+  bool level_c = false;
+  LevelCOptions level_c_options;
   /// When set, receives every trace event of the float run as a line of text (replay).
   std::vector<std::string>* trace_lines = nullptr;
 };

@@ -15,6 +15,7 @@
 /// last complete line (a torn last line is dropped and redone).
 
 #include <slidecheck/verify/verification.hpp>
+#include <slidecheck/verify/verify_query.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -32,6 +33,8 @@ struct VerifyRunOptions {
   bool overwrite = false;                 ///< replace an existing run in `out`
   int threads = 0;                        ///< 0: all cores
   bool level_b = true;
+  bool level_c = false;                   ///< the ideal trajectory per task (VerifyQueryOptions)
+  LevelCOptions level_c_options;
   bool progress = true;                   ///< progress lines on stderr
   std::size_t limit = 0;                  ///< stop after this many tasks (0: all)
 };

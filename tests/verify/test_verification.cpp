@@ -84,6 +84,34 @@ BOOST_AUTO_TEST_CASE(record_json_round_trip_is_bit_exact) {
   BOOST_TEST(to_json(r)["classes"].dump() == R"(["penetration","nonfinite"])");
   BOOST_TEST(!to_json(r).contains("seconds"));
   BOOST_TEST(to_json(r, true).contains("seconds"));
+  BOOST_TEST(!to_json(r).contains("ideal"));  // written only when level C ran
+}
+
+BOOST_AUTO_TEST_CASE(level_c_summary_round_trips) {
+  QueryRecord r = sample_record();
+  IdealSummary s;
+  s.fully_proven = false;
+  s.unproven = 2;
+  s.final_position = {0x1.8p-3, -0.0, 0x1p+20};
+  s.iterations = 4;
+  s.stop_reasons = {"reached_destination", "undefined_operation"};
+  s.divergent = IdealDivergence{{1, 2, 40}, "stop", "reached_destination", "undefined_operation"};
+  s.float_travel = 0x1p-4;
+  s.ideal_travel = 0x1.70a3d8p-4;
+  s.final_distance = std::numeric_limits<double>::infinity();
+  r.ideal = s;
+  const std::string line = to_json(r).dump();
+  const QueryRecord back = record_from_json(nlohmann::json::parse(line), "records.jsonl", 1);
+  BOOST_REQUIRE(back.ideal.has_value());
+  BOOST_TEST(back.ideal->unproven == 2);
+  BOOST_TEST(same_bits(back.ideal->final_position.y, -0.0));
+  BOOST_TEST(back.ideal->stop_reasons == s.stop_reasons);
+  BOOST_REQUIRE(back.ideal->divergent.has_value());
+  BOOST_TEST(back.ideal->divergent->where.step == 40);
+  BOOST_TEST(back.ideal->divergent->ideal_outcome == "undefined_operation");
+  BOOST_TEST(same_bits(back.ideal->ideal_travel, 0x1.70a3d8p-4));
+  BOOST_TEST(std::isinf(back.ideal->final_distance));
+  BOOST_TEST(to_json(back).dump() == line);
 }
 
 BOOST_AUTO_TEST_CASE(malformed_records_name_file_and_line) {

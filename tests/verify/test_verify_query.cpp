@@ -4,7 +4,8 @@
 //   every algorithm, float and double).
 // - Resting positions are located at the trace step that produced them.
 // - nonfinite and iteration_cap are found on constructed cases and not on their fixed twins;
-//   so are penetration (veryCloseDistance 0 lets float round into the floor) and invalid starts.
+//   so are penetration (veryCloseDistance 0 lets float round into the floor), wrong_triangle
+//   (two floors 2^-30 apart), decision_flip (pseudo_distance's root search) and invalid starts.
 // - Level C: stuck and lost_motion far from the origin in float and not in double; the first
 //   decision apart from the ideal run reported at the float run's step.
 #include <slidecheck/corpora/canonical_scenes.hpp>
@@ -264,6 +265,44 @@ BOOST_AUTO_TEST_CASE(query_is_rounded_once_to_the_precision) {
   BOOST_TEST(other.query.algorithm == Algorithm::fauerby);
   BOOST_CHECK_THROW(verify_query(scene, q, "q.jsonl", Algorithm::robust, Precision::double_float),
                     std::invalid_argument);
+}
+
+/// Two stacked floor triangles, the upper one `gap` above the lower (triangle 0 at z = 0).
+IndexedMesh<double> two_floors(double gap) {
+  IndexedMesh<double> m;
+  m.vertices = {{-2, -2, 0}, {2, -2, 0}, {0, 2, 0}, {-2, -2, gap}, {2, -2, gap}, {0, 2, gap}};
+  m.triangles = {{0, 1, 2}, {3, 4, 5}};
+  return m;
+}
+
+BOOST_AUTO_TEST_CASE(wrong_triangle_when_float_cannot_tell_two_floors_apart) {
+  // The upper floor 2^-30 above the lower is hit first, exactly; float computes the same time
+  // of impact for both and keeps the lower index: wrong_triangle. 2^-4 apart float tells.
+  const SceneContext close = context("close", two_floors(0x1p-30), Precision::single_float);
+  const SceneContext apart = context("apart", two_floors(0x1p-4), Precision::single_float);
+  const Query drop = sphere_query("drop", {0, 0, 1}, {0, 0, -2}, 0.5, Algorithm::fauerby);
+  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
+    const QueryRecord r = verify_query(close, drop, "q.jsonl", a, Precision::single_float);
+    BOOST_TEST(r.has(FailureClass::wrong_triangle), a);
+    BOOST_REQUIRE(r.first_divergent.has_value());
+    BOOST_TEST(r.first_divergent->decision == "triangle");
+    BOOST_TEST(!r.has(FailureClass::penetration));  // the wrong floor is 2^-30 below: harmless here
+    BOOST_TEST(!verify_query(apart, drop, "q.jsonl", a, Precision::single_float).failed(), a);
+    BOOST_TEST(!verify_query(close, drop, "q.jsonl", a, Precision::double_float).has(FailureClass::wrong_triangle), a);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(decision_flip_in_pseudo_distance_root_search_float_not_double) {
+  // pseudo_distance's bisection drives its bracket to within an ulp of the contact
+  // threshold, where float takes the last comparison the other way than exact arithmetic.
+  const SceneContext apart = context("apart", two_floors(0x1p-4), Precision::single_float);
+  const Query drop = sphere_query("drop", {0, 0, 1}, {0, 0, -2}, 0.5, Algorithm::pseudo_distance);
+  const QueryRecord f = verify_query(apart, drop, "q.jsonl", Algorithm::pseudo_distance, Precision::single_float);
+  BOOST_TEST(f.has(FailureClass::decision_flip));
+  BOOST_REQUIRE(f.first_divergent.has_value());
+  BOOST_TEST(f.first_divergent->step == "root_search");
+  const QueryRecord d = verify_query(apart, drop, "q.jsonl", Algorithm::pseudo_distance, Precision::double_float);
+  BOOST_TEST(!d.failed());
 }
 
 BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_double) {

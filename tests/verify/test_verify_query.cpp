@@ -1,7 +1,7 @@
 // verify_query (verify_query.hpp): the record of one (query, algorithm, precision).
-// - Culling is invisible: the record of a run on the reachable triangles equals, byte for
-//   byte, the record of the run on the whole mesh (canonical walks and a 3200-triangle terrain,
-//   every algorithm, float and double).
+// - Culling is invisible: the record of a run on the reachable triangles equals the record of
+//   the run on the whole mesh, step numbers compared by the events they name (canonical walks
+//   and a 3200-triangle terrain, every algorithm, float and double).
 // - Resting positions are located at the trace step that produced them.
 // - nonfinite and iteration_cap are found on constructed cases and not on their fixed twins;
 //   so are penetration (veryCloseDistance 0 lets float round into the floor), wrong_triangle

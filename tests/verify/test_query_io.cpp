@@ -112,6 +112,24 @@ SLIDECHECK_BAD_QUERY(unknown_field, edit(R"("radius")", R"("velocity":[0,0,0],"r
 SLIDECHECK_BAD_QUERY(duplicate_field, edit(R"("radius":"0x1p-1")", R"("radius":"0x1p-1","radius":2)"), "field 'radius' given twice")
 SLIDECHECK_BAD_QUERY(tolerances_not_object, edit(R"({"very_close_distance":0.005})", "[0.005]"), "field 'tolerances': expected an object")
 SLIDECHECK_BAD_QUERY(tolerance_not_number, edit("0.005", R"("small")"), "field 'tolerances.very_close_distance'")
+SLIDECHECK_BAD_QUERY(zero_frames, edit(R"("radius")", R"("frames":0,"radius")"), "field 'frames': must be from 1 to 10000, got 0")
+SLIDECHECK_BAD_QUERY(too_many_frames, edit(R"("radius")", R"("frames":10001,"radius")"), "field 'frames': must be from 1 to 10000")
+SLIDECHECK_BAD_QUERY(fractional_frames, edit(R"("radius")", R"("frames":1.5,"radius")"), "field 'frames': expected an integer, got 1.5")
+SLIDECHECK_BAD_QUERY(string_frames, edit(R"("radius")", R"("frames":"3","radius")"), "field 'frames': expected an integer, got string")
+
+BOOST_AUTO_TEST_CASE(frames_round_trip_and_default) {
+  Query q;
+  q.id = "push";
+  q.scene = "s.scene";
+  q.set_radius(0.5);
+  BOOST_TEST(verify::query_to_json_line(q).find("frames") == std::string::npos);  // default 1: not written
+  q.frames = 8;
+  const std::string line = verify::query_to_json_line(q);
+  BOOST_TEST(line.find(R"("frames":8)") != std::string::npos);
+  BOOST_TEST(verify::parse_query_line(line, "q.jsonl", 1).frames == 8);
+  q.frames = 0;
+  BOOST_CHECK_THROW(verify::query_to_json_line(q), std::invalid_argument);
+}
 
 BOOST_AUTO_TEST_CASE(file_level_errors) {
   try {

@@ -371,4 +371,52 @@ BOOST_AUTO_TEST_CASE(level_c_divergence_at_the_ideal_zero_over_zero) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(frames_join_into_one_run) {
+  // A sphere pushed straight down onto the floor for 6 frames: every frame's pass in order,
+  // the trace's pass numbers renumbered frame after frame, steps increasing, and level B's
+  // rows located in the joined run. Linahan settles exactly at eps above the floor, and so
+  // does its float run: no jitter even with a zero threshold.
+  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/builtin";
+  const auto scene = load_scene_context(dir + "/floor.scene");
+  Query q = sphere_query("push", {0.1875, 0.3125, 1}, {0, 0, -2}, 0.3, Algorithm::linahan);
+  q.frames = 6;
+  VerifyQueryOptions o;
+  o.level_c = true;
+  o.level_c_options.jitter_fraction = 0;
+  std::vector<std::string> trace;
+  o.trace_lines = &trace;
+  for (const Precision p : precisions) {
+    trace.clear();
+    const QueryRecord r = verify_query(*scene, q, "q.jsonl", Algorithm::linahan, p, o);
+    BOOST_TEST(r.stop_reasons.size() == 6u);
+    BOOST_TEST(!r.has(FailureClass::jitter));
+    BOOST_REQUIRE(r.ideal.has_value());
+    BOOST_TEST(r.ideal->stop_reasons.size() == 6u);
+    BOOST_TEST(r.ideal->fully_proven);
+    std::size_t last_pass_lines = 0;
+    for (const std::string& line : trace) last_pass_lines += line.find(" pass=5 ") != std::string::npos;
+    BOOST_TEST(last_pass_lines > 0u);  // the sixth frame's events carry pass 5
+    int previous = -1;
+    for (const DecisionCheck& d : r.decisions) {
+      BOOST_TEST(d.where.step >= previous);
+      BOOST_REQUIRE(static_cast<std::size_t>(d.where.step) < trace.size());
+      // Response events carry their (renumbered) pass; detection events carry none.
+      if (trace[d.where.step].find(" pass=") != std::string::npos)
+        BOOST_TEST(trace[d.where.step].find(" pass=" + std::to_string(d.where.pass) + " ") != std::string::npos,
+                   trace[d.where.step]);
+      previous = d.where.step;
+    }
+    BOOST_TEST(r.decisions.size() >= 6u);  // at least each frame's hit decision
+    // The frames end where the single-frame runs chained by hand end.
+    Query one = q;
+    one.frames = 1;
+    Vec3<double> at = q.start;
+    for (int k = 0; k < 6; ++k) {
+      one.start = at;
+      at = verify_query(*scene, one, "q.jsonl", Algorithm::linahan, p).final_position;
+    }
+    BOOST_TEST((at == r.final_position));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -125,6 +125,11 @@ void register_verify(CLI::App& app, CommandAction& action) {
                   "stuck when the float run travels at most this fraction of the ideal travel")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--jitter-fraction", args->level_c_options.jitter_fraction,
+                  "jitter when the ideal run has settled but the float run's last frame moves more than this "
+                  "fraction of one frame's move (queries with frames > 1)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--exact-timeout", args->level_c_options.exact_timeout_seconds,
                   "Seconds one exact (CORE) zero test may take; over it the decision is counted undecided")
       ->check(CLI::PositiveNumber)

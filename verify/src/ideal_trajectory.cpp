@@ -2,6 +2,7 @@
 // with proof (ideal_trajectory.hpp, docs/level-c.md).
 #include <slidecheck/verify/ideal_trajectory.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -71,26 +72,31 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
   session.set_where("at the start (before the first traced step)");
   const auto to_c = [](double v) { return Certified(v); };
   try {
-    const SlideInput<Certified> cin{convert_vec<Certified>(in.start, to_c), convert_vec<Certified>(in.velocity, to_c),
-                                    {convert_vec<Certified>(in.radii.radii, to_c)},
-                                    convert_vec<Certified>(in.gravity, to_c)};
+    SlideInput<Certified> cin{convert_vec<Certified>(in.start, to_c), convert_vec<Certified>(in.velocity, to_c),
+                              {convert_vec<Certified>(in.radii.radii, to_c)}, convert_vec<Certified>(in.gravity, to_c)};
     const IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
-    const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session});
-    session.set_where("rounding the outputs");
     const int bits = session.options().max_precision_bits;
-    for (const SlidePass<Certified>& p : r.passes) {
-      IdealPass ip;
-      ip.iterations = p.iterations;
-      ip.stop = p.stop;
-      for (const Vec3<Certified>& q : p.path) ip.path.push_back(round_point(q, bits));
-      for (const SlidingPlaneHit<Certified>& h : p.planes) {
-        bool proven = true;
-        ip.planes.push_back({h.triangle, h.feature, h.feature_index, rounded(h.origin, proven), rounded(h.normal, proven)});
+    for (int frame = 0; frame < std::max(1, options.frames); ++frame) {
+      session.set_where("frame " + std::to_string(frame) + ", at its start");
+      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session});
+      session.set_where("rounding the outputs of frame " + std::to_string(frame));
+      for (const SlidePass<Certified>& p : r.passes) {
+        IdealPass ip;
+        ip.iterations = p.iterations;
+        ip.stop = p.stop;
+        for (const Vec3<Certified>& q : p.path) ip.path.push_back(round_point(q, bits));
+        for (const SlidingPlaneHit<Certified>& h : p.planes) {
+          bool proven = true;
+          ip.planes.push_back(
+              {h.triangle, h.feature, h.feature_index, rounded(h.origin, proven), rounded(h.normal, proven)});
+        }
+        out.passes.push_back(std::move(ip));
       }
-      out.passes.push_back(std::move(ip));
+      out.frame_ends.push_back(round_point(r.final_position, bits));
+      out.iterations += r.iterations();
+      cin.start = r.final_position;  // the next frame starts at this frame's exact end
     }
-    out.final_position = round_point(r.final_position, bits);
-    out.iterations = r.iterations();
+    out.final_position = out.frame_ends.back();
   } catch (const std::exception& e) {
     out.error = e.what();
   }

@@ -20,7 +20,7 @@ using json = nlohmann::json;
 
 constexpr std::string_view algorithm_names[] = {"fauerby", "linahan", "monter", "pseudo_distance", "robust"};
 constexpr std::string_view known_fields[] = {"id",     "scene",   "algorithm", "start",     "displacement",
-                                             "radius", "radii",   "gravity",   "tolerances"};
+                                             "radius", "radii",   "gravity",   "tolerances", "frames"};
 
 /// Reports problems of one line as InputError(file, line, "field 'x': problem").
 struct LineContext {
@@ -107,6 +107,8 @@ std::optional<std::pair<std::string, std::string>> range_problem(const Query& q)
     if (!num::is_finite(c)) return {{field, "must be finite"}};
     if (!(c > 0.0)) return {{field, "must be > 0, got " + to_hex(c) + " (" + to_decimal(c) + ")"}};
   }
+  if (q.frames < 1 || q.frames > max_frames)
+    return {{"frames", "must be an integer from 1 to " + std::to_string(max_frames) + ", got " + std::to_string(q.frames)}};
   for (const auto& [name, value] : q.tolerances) {
     if (name.empty()) return {{"tolerances", "a tolerance name is empty"}};
     if (!num::is_finite(value)) return {{"tolerances." + name, "must be finite"}};
@@ -162,6 +164,15 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
     if (!t.is_object()) ctx.fail_field("tolerances", std::string("expected an object, got ") + t.type_name());
     for (const auto& [name, value] : t.items()) q.tolerances[name] = number_field(ctx, value, "tolerances." + name);
   }
+  if (j.contains("frames")) {
+    const json& f = j["frames"];
+    if (!f.is_number_integer())
+      ctx.fail_field("frames", std::string("expected an integer, got ") + (f.is_number() ? f.dump() : f.type_name()));
+    const long long n = f.get<long long>();
+    if (n < 1 || n > max_frames)
+      ctx.fail_field("frames", "must be from 1 to " + std::to_string(max_frames) + ", got " + std::to_string(n));
+    q.frames = static_cast<int>(n);
+  }
   if (const auto problem = range_problem(q)) ctx.fail_field(problem->first, problem->second);
   return q;
 }
@@ -212,6 +223,9 @@ std::string query_to_json_line(const Query& q) {
     nlohmann::ordered_json t = nlohmann::ordered_json::object();
     for (const auto& [name, value] : q.tolerances) t[name] = to_hex(value);
     j["tolerances"] = t;
+  }
+  if (q.frames > 1) {
+    j["frames"] = q.frames;
   }
   return j.dump();
 }

@@ -122,6 +122,44 @@ std::vector<StepLocation> stop_locations(const std::vector<TraceEvent<F>>& event
   return out;
 }
 
+/// The float run of every frame of the query on `mesh`: the frames' passes joined in order and
+/// their events joined, response events renumbered to the joined pass (frame k's pass p is
+/// k * passes_per_frame + p), so the joined run reads like one long run. `frames` keeps each
+/// frame's own run (level B re-evaluates them one by one) and `offsets` where its events start.
+template <IeeeBinary F>
+struct FramedRun {
+  TracedRun<F> joined;
+  std::vector<TracedRun<F>> frames;
+  std::vector<SlideInput<F>> inputs;
+  std::vector<int> offsets, pass_offsets;
+};
+
+template <IeeeBinary F>
+FramedRun<F> run_frames(const AlgorithmTolerances& tol, SlideInput<F> in, const IndexedMesh<F>& mesh, int frames) {
+  FramedRun<F> out;
+  for (int k = 0; k < frames; ++k) {
+    out.inputs.push_back(in);
+    out.frames.push_back(run_traced<F>(tol, in, mesh));
+    in.start = out.frames.back().result.final_position;
+  }
+  for (const TracedRun<F>& f : out.frames) {
+    const int pass_offset = static_cast<int>(out.joined.result.passes.size());
+    out.offsets.push_back(static_cast<int>(out.joined.events.size()));
+    out.pass_offsets.push_back(pass_offset);
+    for (TraceEvent<F> e : f.events) {
+      std::visit(
+          [&](auto& ev) {
+            if constexpr (requires { ev.pass; }) ev.pass += pass_offset;
+          },
+          e);
+      out.joined.events.push_back(std::move(e));
+    }
+    out.joined.result.passes.insert(out.joined.result.passes.end(), f.result.passes.begin(), f.result.passes.end());
+    out.joined.result.final_position = f.result.final_position;
+  }
+  return out;
+}
+
 /// The step of the float run's collision query (pass, iteration), else of the pass's stop.
 template <IeeeBinary F>
 StepLocation query_location(const std::vector<TraceEvent<F>>& events, int pass, int iteration) {
@@ -138,8 +176,9 @@ StepLocation query_location(const std::vector<TraceEvent<F>>& events, int pass, 
 /// Level C: the ideal trajectory on the run's triangles, compared with the float run.
 template <IeeeBinary F>
 void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const IndexedMesh<F>& mesh,
-                        const std::vector<std::size_t>& original_index, const TracedRun<F>& run,
+                        const std::vector<std::size_t>& original_index, const FramedRun<F>& framed,
                         const std::vector<StepLocation>& stops, const LevelCOptions& options) {
+  const TracedRun<F>& run = framed.joined;
   IndexedMesh<double> exact_mesh;
   exact_mesh.triangles = mesh.triangles;
   for (const Vec3<F>& v : mesh.vertices) exact_mesh.vertices.push_back(widen(v));
@@ -147,6 +186,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
+  io.frames = q.frames;
   const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
 
   IdealSummary s;
@@ -201,7 +241,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   s.ideal_travel = length(s.final_position - q.start);
   s.final_distance = length(r.final_position - s.final_position);
   r.undecided += s.unproven;
-  const double requested = length(q.displacement) + length(q.gravity);
+  const double requested = q.frames * (length(q.displacement) + length(q.gravity));
   // A NaN float end travels nowhere measurable: nonfinite says it already. An ideal run that
   // divides by zero (undefined_operation) has no defined end to fall short of.
   const bool ideal_defined =
@@ -216,6 +256,23 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
                exact_text(s.float_travel) + " in " + std::string(precision_name(r.precision)) + ", " +
                exact_text(s.ideal_travel) + " ideal (requested move " + exact_text(requested) + ")";
     r.failures.push_back(std::move(f));
+  }
+  // jitter: the ideal run has settled (its last two frames end at the same double) while the
+  // float run still moves measurably in its last frame.
+  const std::size_t n = framed.frames.size();
+  if (n >= 2 && ideal.error.empty() && ideal_defined && ideal.frame_ends.size() == n) {
+    const bool ideal_settled = ideal.frame_ends[n - 1].rounded == ideal.frame_ends[n - 2].rounded;
+    const double last_move = length(widen(framed.frames[n - 1].result.final_position) -
+                                    widen(framed.frames[n - 2].result.final_position));
+    if (ideal_settled && std::isfinite(last_move) &&
+        last_move > options.jitter_fraction * (length(q.displacement) + length(q.gravity))) {
+      Failure f;
+      f.kind = FailureClass::jitter;
+      f.where = stops.empty() ? StepLocation{} : stops.back();
+      f.detail = "the ideal run settles by frame " + std::to_string(n - 1) + " but the float run still moves " +
+                 exact_text(last_move) + " in its last frame";
+      r.failures.push_back(std::move(f));
+    }
   }
   r.ideal = std::move(s);
 }
@@ -250,7 +307,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
 
   // The float run, on the reachable triangles when that is provably the same run.
   const TriangleIndex& index = sc.index(precision);
-  TracedRun<F> run;
+  FramedRun<F> framed;
   IndexedMesh<F> mesh;
   std::vector<std::size_t> original_index;
   bool culled = false;
@@ -259,16 +316,17 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
     CulledMesh part = index.culled_mesh(box);
     if (part.original_index.size() < index.triangle_count()) {
       mesh = narrow_mesh<F>(part.sub);
-      run = run_traced<F>(tol, in, mesh);
-      culled = queries_inside(run.events, q.radii.radii, box);
+      framed = run_frames<F>(tol, in, mesh, q.frames);
+      culled = queries_inside(framed.joined.events, q.radii.radii, box);
       if (culled) original_index = std::move(part.original_index);
     }
   }
   if (!culled) {
     mesh = narrow_mesh<F>(index.mesh());
-    run = run_traced<F>(tol, in, mesh);
+    framed = run_frames<F>(tol, in, mesh, q.frames);
   }
   r.run_triangles = original_index;
+  const TracedRun<F>& run = framed.joined;
 
   // The run itself.
   const SlideResult<F>& result = run.result;
@@ -310,18 +368,29 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       r.failures.push_back(std::move(f));
     }
 
-  // Level B.
+  // Level B, frame by frame, its steps and passes moved to the joined run's numbering.
   if (options.level_b) {
     LocalErrorOptions lo;
     lo.every_triangle = options.every_triangle;
-    LocalError local = check_local_error<F>(tol, in, mesh, run, original_index, lo);
-    r.step_errors = std::move(local.values);
-    r.decisions = std::move(local.decisions);
-    r.failures.insert(r.failures.end(), local.failures.begin(), local.failures.end());
-    r.first_divergent = local.first_divergent;
-    r.undecided = local.undecided;
+    for (std::size_t k = 0; k < framed.frames.size(); ++k) {
+      LocalError local = check_local_error<F>(tol, framed.inputs[k], mesh, framed.frames[k], original_index, lo);
+      const int step_offset = framed.offsets[k], pass_offset = framed.pass_offsets[k];
+      auto shift = [&](StepLocation& w) {
+        w.step += step_offset;
+        w.pass += pass_offset;
+      };
+      for (StepValueError& v : local.values) shift(v.where);
+      for (DecisionCheck& d : local.decisions) shift(d.where);
+      for (Failure& f : local.failures) shift(f.where);
+      if (local.first_divergent) shift(local.first_divergent->where);
+      r.step_errors.insert(r.step_errors.end(), local.values.begin(), local.values.end());
+      r.decisions.insert(r.decisions.end(), local.decisions.begin(), local.decisions.end());
+      r.failures.insert(r.failures.end(), local.failures.begin(), local.failures.end());
+      if (!r.first_divergent && local.first_divergent) r.first_divergent = local.first_divergent;
+      r.undecided += local.undecided;
+    }
   }
-  if (options.level_c) compare_with_ideal(r, tol, mesh, original_index, run, stops, options.level_c_options);
+  if (options.level_c) compare_with_ideal(r, tol, mesh, original_index, framed, stops, options.level_c_options);
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -340,7 +409,7 @@ exact::Box query_reach_box(const Query& q) {
   // Slides turn, but never travel further than the move (monter's lengthened reflection adds
   // its extension per iteration, far below a move for sane tolerances; the post-run check
   // catches any excursion).
-  const double path = length(q.displacement) + length(q.gravity);
+  const double path = q.frames * (length(q.displacement) + length(q.gravity));  // every frame's move
   double magnitude = 0;
   for (int j = 0; j < 3; ++j) magnitude = std::max({magnitude, std::fabs(b.lo[j]), std::fabs(b.hi[j])});
   const double grow = path + 2 * max_abs(q.radii.radii) + cull_relative_margin * (magnitude + path);

@@ -109,6 +109,7 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   if (o.level_c)
     j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
                             {"stuck_fraction", o.level_c_options.stuck_fraction},
+                            {"jitter_fraction", o.level_c_options.jitter_fraction},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   j["tasks"] = tasks;
   return j;

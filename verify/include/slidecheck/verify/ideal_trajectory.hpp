@@ -17,6 +17,9 @@ namespace slidecheck::verify {
 struct IdealOptions {
   /// Per-decision budget: MPFR precision ladder and exact adjudication limits.
   certified::Options numbers;
+  /// The move repeated this many times, each frame from the previous frame's exact end
+  /// (Query::frames); the passes of every frame are listed in order.
+  int frames = 1;
 };
 
 /// A resting position: each coordinate's enclosure (outward rounded to doubles, from an MPFR
@@ -38,7 +41,9 @@ struct IdealPass {
 };
 
 struct IdealTrajectory {
-  std::vector<IdealPass> passes;
+  std::vector<IdealPass> passes;  ///< every frame's passes, in order
+  /// The end of each frame (the last is final_position).
+  std::vector<IdealPoint> frame_ends;
   IdealPoint final_position;
   int iterations = 0;
   /// Decisions by how they were settled (filter, escalation, rational, core, undecided) and ties.

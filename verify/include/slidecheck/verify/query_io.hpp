@@ -7,7 +7,8 @@
 ///      "radius":"0x1p-1","gravity":["0x0p+0","0x0p+0","0x0p+0"],"tolerances":{"very_close_distance":"0x1.47ae147ae147bp-8"}}
 ///
 /// On input a number may also be a decimal string or a JSON number; a decimal is rounded
-/// once, to nearest-even, to double.
+/// once, to nearest-even, to double. An optional "frames": N (an integer, 1 to max_frames)
+/// repeats the move; it is written only when N > 1.
 
 #include <slidecheck/reference/geometry.hpp>
 
@@ -34,6 +35,9 @@ inline std::ostream& operator<<(std::ostream& os, Algorithm a) { return os << al
 /// The algorithm with that name, or nothing.
 std::optional<Algorithm> find_algorithm(std::string_view name);
 
+/// The most frames a query may repeat its move.
+inline constexpr int max_frames = 10000;
+
 struct Query {
   std::string id;     ///< unique within its file
   std::string scene;  ///< the scene file, as written: relative to the query file (or absolute)
@@ -46,6 +50,9 @@ struct Query {
   Algorithm algorithm = Algorithm::fauerby;
   /// Named tolerances overriding the algorithm's defaults (names checked by the algorithm).
   std::map<std::string, double> tolerances;
+  /// The move (and gravity pass) repeated this many times, each frame starting where the
+  /// previous one ended, as a character pushing into a corner does every frame (jitter).
+  int frames = 1;
 
   /// A sphere query of the given radius.
   void set_radius(double r) { radii.radii = {r, r, r}; ellipsoid = false; }

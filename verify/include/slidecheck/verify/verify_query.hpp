@@ -55,6 +55,10 @@ struct LevelCOptions {
   /// stuck (instead of lost_motion): the float run travels at most this fraction of the
   /// ideal travel, while lost_motion's condition holds.
   double stuck_fraction = 1e-2;
+  /// jitter (queries of several frames): the ideal run's last two frames end at the same
+  /// point while the float run's last frame still moves more than this fraction of one
+  /// frame's requested move.
+  double jitter_fraction = 1e-3;
   /// Wall-time budget of one exact (CORE) zero test, seconds (certified::Options); a decision
   /// over budget is counted as undecided, never guessed.
   double exact_timeout_seconds = 2.0;

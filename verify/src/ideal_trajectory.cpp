@@ -77,9 +77,10 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
     const IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
     const int bits = session.options().max_precision_bits;
     for (int frame = 0; frame < std::max(1, options.frames); ++frame) {
-      session.set_where("frame " + std::to_string(frame) + ", at its start");
+      if (frame > 0) session.set_where("frame " + std::to_string(frame) + ", at its start (before its first traced step)");
       const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session});
-      session.set_where("rounding the outputs of frame " + std::to_string(frame));
+      session.set_where(options.frames > 1 ? "rounding the outputs of frame " + std::to_string(frame)
+                                           : std::string("rounding the outputs"));
       for (const SlidePass<Certified>& p : r.passes) {
         IdealPass ip;
         ip.iterations = p.iterations;

@@ -292,6 +292,36 @@ BOOST_AUTO_TEST_CASE(wrong_triangle_when_float_cannot_tell_two_floors_apart) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(exact_ties_between_triangles_are_not_wrong_triangles) {
+  // An asymmetric roof: drops onto its ridge touch both triangles on their shared edge at
+  // exactly the same time, and float computes the two edge roots from the edge's two
+  // orientations, so it sometimes picks the higher index. Either is a first contact: the
+  // decision agrees (a tie).
+  IndexedMesh<double> roof;
+  roof.vertices = {{0, -2, 0}, {0, 2, 0}, {-2, 0, -1}, {3, 0, -0.5}};
+  roof.triangles = {{0, 1, 2}, {1, 0, 3}};
+  const SceneContext roof_scene = context("roof", roof);
+  const SceneContext* scene = &roof_scene;
+  std::size_t ties = 0, drops = 0;
+  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter})
+    for (const Precision p : precisions)
+      for (int k = -15; k <= 15; ++k) {
+        const double y = 0.11 * k;
+        const QueryRecord r =
+            verify_query(*scene, sphere_query("ridge", {0, y, 1.5}, {0, 0, -3}, 0.5, a), "q.jsonl", a, p);
+        ++drops;
+        BOOST_TEST(!r.has(FailureClass::wrong_triangle), a << " " << p << " y " << y);
+        for (const DecisionCheck& d : r.decisions)
+          if (d.decision == "triangle" && d.exact_outcome.find("tied exactly") != std::string::npos) {
+            ++ties;
+            BOOST_TEST(d.agrees);
+            BOOST_TEST(d.margin_ulps == 0);
+          }
+      }
+  BOOST_TEST_MESSAGE(ties << " of " << drops << " ridge drops took the other tied triangle");
+  BOOST_TEST(ties > 0u);
+}
+
 BOOST_AUTO_TEST_CASE(decision_flip_in_pseudo_distance_root_search_float_not_double) {
   // pseudo_distance's bisection drives its bracket to within an ulp of the contact
   // threshold, where float takes the last comparison the other way than exact arithmetic.

@@ -252,6 +252,17 @@ class Checker {
       // The margin: the float triangle's own exact time against the exact first contact's.
       std::int64_t m = -1;
       const DetectionResult<Q> own = exact::sweep_sphere_triangle_filtered(s, triangle_q(q.triangle), {}, q.triangle);
+      if (own.hit && compare(own.time, e.hit.time) == 0) {
+        // An exact tie: both triangles are first contacts at the same time (a seam or a
+        // crease touched on their shared edge or vertex). The exact rule's lowest index is a
+        // convention, and the responses derive the plane from the contact point, not the
+        // triangle: the float run's choice is as good, so it agrees (margin 0: a tie).
+        decide("collision_query", "triangle", at, std::to_string(scene_index(q.triangle)),
+               std::to_string(scene_index(e.hit.triangle)) + " (tied exactly with " +
+                   std::to_string(scene_index(q.triangle)) + ")",
+               0, FailureClass::wrong_triangle, scene_index(q.triangle), {}, true);
+        return;
+      }
       if (own.hit)
         m = ulp_gap<F>(round_surd<F>(time_surd(own.time)), round_surd<F>(time_surd(e.hit.time)));
       decide("collision_query", "triangle", at, std::to_string(scene_index(q.triangle)),

@@ -5,7 +5,7 @@
 #   kill          a run killed with SIGKILL mid-way keeps its complete lines and resumes
 #   replay        every case file replays, reproducing its classes and first divergent step
 #   refuse        an existing run is never overwritten without --resume/--overwrite
-#   level_c       --level-c finds stuck and lost_motion (tests/data/verify/far_from_origin) and
+#   level_c       --level-c finds stuck and lost_motion (corpora/regressions/float-far-from-origin-lost-motion) and
 #                 their cases replay with the ideal trajectory, reproduced
 # Usage: verify_scenarios.sh SLIDECHECK CORPUS_DIR WORK_DIR SCENARIO
 set -euo pipefail

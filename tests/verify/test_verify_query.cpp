@@ -336,10 +336,10 @@ BOOST_AUTO_TEST_CASE(decision_flip_in_pseudo_distance_root_search_float_not_doub
 }
 
 BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_double) {
-  // tests/data/verify/far_from_origin: at 1e6 the float spacing is 2^-4, so a 1 cm move is
+  // corpora/regressions/float-far-from-origin-lost-motion: at 1e6 the float spacing is 2^-4, so a 1 cm move is
   // lost entirely (stuck) and a 9 cm one is cut to 6.25 cm (lost_motion); double keeps both,
   // and a 1 m move is fine in both. The ideal runs from the same rounded inputs.
-  const std::string dir = std::string(SLIDECHECK_TEST_DATA) + "/verify/far_from_origin";
+  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-lost-motion";
   const auto scene = load_scene_context(dir + "/floor.scene");
   const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
   BOOST_REQUIRE_EQUAL(qs.size(), 3u);

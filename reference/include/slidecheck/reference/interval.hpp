@@ -109,6 +109,8 @@ Interval enclose(const T& x) {
     return x;
   } else if constexpr (num::is_ieee_binary_v<T>) {
     return Interval::point(static_cast<double>(x));
+  } else if constexpr (requires { x.lo(); x.hi(); }) {
+    return {x.lo(), x.hi()};  // Certified keeps an outward-rounded enclosure of its value
   } else if constexpr (requires(double& l, double& h) { x.doubleInterval(l, h); }) {
     double l = 0, h = 0;
     x.doubleInterval(l, h);

@@ -4,6 +4,7 @@
 // pure Rational (filter off), plus the index's candidate query alone. Time per iteration is
 // time per query; the counters give exact evaluations per query. Target (issue 6): the whole
 // verification of such a query at >= 1000 queries/s per core, so level A well under 100 us.
+#include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/verify/invariants.hpp>
 
 #include <benchmark/benchmark.h>
@@ -22,22 +23,8 @@ constexpr double radius = 0.5;
 
 double height(double x, double y) { return 0.3 * std::sin(x * 0.2) * std::cos(y * 0.15); }
 
-IndexedMesh<double> heightfield() {
-  IndexedMesh<double> m;
-  for (int i = 0; i < grid; ++i)
-    for (int j = 0; j < grid; ++j) {
-      // Float coordinates, as a float scene would hold (the verifier widens them exactly).
-      const float x = static_cast<float>(i), y = static_cast<float>(j);
-      m.vertices.push_back({x, y, static_cast<float>(height(x, y))});
-    }
-  auto v = [](int i, int j) { return static_cast<std::uint32_t>(i * grid + j); };
-  for (int i = 0; i + 1 < grid; ++i)
-    for (int j = 0; j + 1 < grid; ++j) {
-      m.triangles.push_back({v(i, j), v(i + 1, j), v(i + 1, j + 1)});
-      m.triangles.push_back({v(i, j), v(i + 1, j + 1), v(i, j + 1)});
-    }
-  return m;
-}
+/// The terrain whose surface height() describes (corpora::sine_heightfield, float heights).
+IndexedMesh<double> heightfield() { return corpora::sine_heightfield(grid - 1, 0.3, 0.2, 0.15); }
 
 struct Query {
   std::vector<Vec3<double>> path;

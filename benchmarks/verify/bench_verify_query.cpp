@@ -7,6 +7,7 @@
 // build --maps PK3 --map oa_dm3 --movements` writes; each query's scene is read), else a
 // synthetic 20k-triangle heightfield with character walks (60 fps, radius 0.5, gravity).
 // SLIDECHECK_BENCH_ALGORITHM picks the algorithm (default fauerby), precision is float.
+#include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/verify/query_io.hpp>
 #include <slidecheck/verify/scene_io.hpp>
@@ -30,21 +31,6 @@ struct Corpus {
   std::string name;
 };
 
-IndexedMesh<double> heightfield() {
-  constexpr int grid = 101;  // 100 x 100 cells, 2 triangles each
-  IndexedMesh<double> m;
-  for (int i = 0; i < grid; ++i)
-    for (int j = 0; j < grid; ++j)
-      m.vertices.push_back({double(i), double(j), double(static_cast<float>(0.3 * std::sin(i * 0.2) * std::cos(j * 0.15)))});
-  auto v = [](int i, int j) { return static_cast<std::uint32_t>(i * grid + j); };
-  for (int i = 0; i + 1 < grid; ++i)
-    for (int j = 0; j + 1 < grid; ++j) {
-      m.triangles.push_back({v(i, j), v(i + 1, j), v(i + 1, j + 1)});
-      m.triangles.push_back({v(i, j), v(i + 1, j + 1), v(i, j + 1)});
-    }
-  return m;
-}
-
 const Corpus& corpus() {
   static const Corpus c = [] {
     Corpus out;
@@ -65,7 +51,7 @@ const Corpus& corpus() {
     s.source = "bench_verify_query";
     s.licence = "CC0-1.0";
     s.precision = Precision::single_float;
-    s.mesh = heightfield();
+    s.mesh = corpora::sine_heightfield(100, 0.3, 0.2, 0.15);  // 20000 triangles
     auto scene = std::make_shared<const SceneContext>("heightfield.scene", s);
     const corpora::MovementScene ms{"heightfield.scene", &scene->scene.mesh, corpora::metric_character()};
     out.queries = corpora::random_walks(ms, 42, {16, 32, 1000});

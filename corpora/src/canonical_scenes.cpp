@@ -3,6 +3,7 @@
 #include <slidecheck/reference/numbers_mp.hpp>
 #include <slidecheck/verify/convert.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace slidecheck::corpora {
@@ -229,6 +230,21 @@ const std::vector<double>& canonical_scales() {
 const std::vector<double>& canonical_offsets() {
   static const std::vector<double> v{0, 1e2, 1e4, 1e6};
   return v;
+}
+
+IndexedMesh<double> sine_heightfield(int cells, double amplitude, double fx, double fy) {
+  const int n = cells + 1;
+  IndexedMesh<double> m;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      m.vertices.push_back({double(i), double(j), double(static_cast<float>(amplitude * std::sin(i * fx) * std::cos(j * fy)))});
+  auto v = [n](int i, int j) { return static_cast<std::uint32_t>(i * n + j); };
+  for (int i = 0; i + 1 < n; ++i)
+    for (int j = 0; j + 1 < n; ++j) {
+      m.triangles.push_back({v(i, j), v(i + 1, j), v(i + 1, j + 1)});
+      m.triangles.push_back({v(i, j), v(i + 1, j + 1), v(i, j + 1)});
+    }
+  return m;
 }
 
 }  // namespace slidecheck::corpora

@@ -42,22 +42,7 @@ SceneContext context(const std::string& name, IndexedMesh<double> mesh, Precisio
 
 /// A 40 x 40 cell heightfield (3200 triangles), float coordinates: big enough that a query
 /// reaches a small part of it.
-IndexedMesh<double> terrain() {
-  constexpr int n = 41;
-  IndexedMesh<double> m;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      const float z = static_cast<float>(0.25 * std::sin(i * 0.7) * std::cos(j * 0.45));
-      m.vertices.push_back({double(i), double(j), double(z)});
-    }
-  auto v = [](int i, int j) { return static_cast<std::uint32_t>(i * n + j); };
-  for (int i = 0; i + 1 < n; ++i)
-    for (int j = 0; j + 1 < n; ++j) {
-      m.triangles.push_back({v(i, j), v(i + 1, j), v(i + 1, j + 1)});
-      m.triangles.push_back({v(i, j), v(i + 1, j + 1), v(i, j + 1)});
-    }
-  return m;
-}
+IndexedMesh<double> terrain() { return corpora::sine_heightfield(40, 0.25, 0.7, 0.45); }
 
 Query sphere_query(const std::string& id, Vec3<double> start, Vec3<double> move, double r, Algorithm a) {
   Query q;

@@ -326,18 +326,6 @@ class Checker {
     return e.hit.hit && e.hit.triangle == triangle ? q : nullptr;
   }
 
-  static std::string_view plane_decision_name(trace::fauerby::PlaneDecision d) {
-    using D = trace::fauerby::PlaneDecision;
-    switch (d) {
-      case D::culled_back_face: return "culled_back_face";
-      case D::parallel_outside: return "parallel_outside";
-      case D::embedded: return "embedded";
-      case D::interval_outside: return "interval_outside";
-      case D::interval: return "interval";
-    }
-    return "unknown";
-  }
-
   void on(const trace::fauerby::PlaneInterval<F>& e) {
     using D = trace::fauerby::PlaneDecision;
     last_plane_ = &e;
@@ -378,7 +366,7 @@ class Checker {
         value(e.name, "t1", at, e.t1, clamp ? clamp01(hi) : hi);
       }
     }
-    note(e.name, "plane", at, std::string(plane_decision_name(e.decision)), std::string(plane_decision_name(exact_d)),
+    note(e.name, "plane", at, std::string(trace::fauerby::to_string(e.decision)), std::string(trace::fauerby::to_string(exact_d)),
          margin);
     if (num::sign(cc) == 0 || zero_velocity) return;
     const Surd n[3] = {Surd{Q(0), Q(c.x / cc), cc}, Surd{Q(0), Q(c.y / cc), cc}, Surd{Q(0), Q(c.z / cc), cc}};

@@ -8,18 +8,6 @@
 namespace slidecheck::verify {
 namespace {
 
-std::string_view plane_decision_name(trace::fauerby::PlaneDecision d) {
-  using D = trace::fauerby::PlaneDecision;
-  switch (d) {
-    case D::culled_back_face: return "culled_back_face";
-    case D::parallel_outside: return "parallel_outside";
-    case D::embedded: return "embedded";
-    case D::interval_outside: return "interval_outside";
-    case D::interval: return "interval";
-  }
-  return "unknown";
-}
-
 /// Appends ` key=value` pairs; numbers via exact_text (lossless %a; nan/inf as words).
 template <IeeeBinary F>
 struct Line {
@@ -73,7 +61,7 @@ std::string format_event(const TraceEvent<F>& e) {
           l.num("normal_dot_velocity", ev.normal_dot_velocity);
           l.num("t0", ev.t0);
           l.num("t1", ev.t1);
-          l.field("decision", plane_decision_name(ev.decision));
+          l.field("decision", trace::fauerby::to_string(ev.decision));
         } else if constexpr (std::is_same_v<E, fa::InsideTest<F>>) {
           l.integer("triangle", static_cast<long long>(ev.triangle));
           l.vec("point", ev.point);

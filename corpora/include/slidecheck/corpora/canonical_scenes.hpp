@@ -49,4 +49,9 @@ IndexedMesh<double> place_canonical(const CanonicalShape& shape, double scale, d
 const std::vector<double>& canonical_scales();
 const std::vector<double>& canonical_offsets();
 
+/// A cells x cells grid of unit squares (two triangles each, facing +z) with heights
+/// amplitude * sin(fx i) cos(fy j) rounded to float: a large float terrain of any size for
+/// benchmarks and tests (100 cells: 20000 triangles). Coordinates are exact floats.
+IndexedMesh<double> sine_heightfield(int cells, double amplitude, double fx, double fy);
+
 }  // namespace slidecheck::corpora

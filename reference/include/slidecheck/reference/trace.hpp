@@ -56,6 +56,18 @@ enum class PlaneDecision : unsigned char {
   interval,           ///< [t0, t1] clamped to [0, 1]
 };
 
+/// The decision's name, as traces and level B records write it.
+inline std::string_view to_string(PlaneDecision d) {
+  switch (d) {
+    case PlaneDecision::culled_back_face: return "culled_back_face";
+    case PlaneDecision::parallel_outside: return "parallel_outside";
+    case PlaneDecision::embedded: return "embedded";
+    case PlaneDecision::interval_outside: return "interval_outside";
+    case PlaneDecision::interval: return "interval";
+  }
+  return "unknown";
+}
+
 /// The triangle plane and the interval [t0, t1] in which the unit sphere meets it.
 template <class T>
 struct PlaneInterval {

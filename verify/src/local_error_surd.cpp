@@ -92,9 +92,13 @@ F round_surd(const Surd& x) {
   const Mpfr v = a + term;
   if (const std::optional<F> y = filtered<F>(v, error_bound(a, term))) return *y;
   // Near a boundary: bracket x between the midpoints around y exactly, moving y as needed.
+  // A few steps suffice when v is a good estimate; when a + b sqrt(q) cancels to far below
+  // the 257-bit error bound, v may be many binades off, and walking ULP by ULP would not end
+  // (found by `slidecheck search`: fauerby, float, far offsets): CORE rounds it exactly.
   F y = round_to_nearest<F>(v);
-  for (;;) {
-    if (!std::isfinite(y) || std::fabs(y) == std::numeric_limits<F>::max()) return round_to_nearest<F>(to_real(x));
+  for (int steps = 0;; ++steps) {
+    if (!std::isfinite(y) || std::fabs(y) == std::numeric_limits<F>::max() || steps > 8)
+      return round_to_nearest<F>(to_real(x));
     const F up = std::nextafter(y, std::numeric_limits<F>::infinity());
     const F down = std::nextafter(y, -std::numeric_limits<F>::infinity());
     const int above = compare(x, Q((to_rational(y) + to_rational(up)) / 2));

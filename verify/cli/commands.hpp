@@ -17,5 +17,7 @@ void register_check_scene(CLI::App& app, CommandAction& action);
 void register_corpus(CLI::App& app, CommandAction& action);
 void register_verify(CLI::App& app, CommandAction& action);
 void register_replay(CLI::App& app, CommandAction& action);
+void register_search(CLI::App& app, CommandAction& action);
+void register_shrink(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   cli::register_corpus(app, action);
   cli::register_verify(app, action);
   cli::register_replay(app, action);
+  cli::register_search(app, action);
+  cli::register_shrink(app, action);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,65 @@
+// The regression suite: every case file under corpora/regressions/ still fails the way it was
+// recorded (same failure classes, same first divergent step) for the algorithm and precision
+// it names. A case that stops failing is either a fix (then its algorithm must say so, and the
+// case moves to the list of fixed cases) or a change of behaviour nobody meant.
+#include <slidecheck/verify/case_file.hpp>
+#include <slidecheck/verify/case_replay.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+using namespace slidecheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path regressions = fs::path(SLIDECHECK_SOURCE_DIR) / "corpora/regressions";
+
+std::vector<fs::path> case_files() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(regressions))
+    if (e.is_regular_file() && e.path().extension() == ".case") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string classes_text(const std::vector<verify::FailureClass>& classes) {
+  std::string s;
+  for (const auto c : classes) s += std::string(verify::to_string(c)) + " ";
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_regression_case_still_fails_as_recorded) {
+  const auto files = case_files();
+  BOOST_TEST_REQUIRE(!files.empty());
+  for (const fs::path& p : files) {
+    BOOST_TEST_CONTEXT(fs::relative(p, regressions).string()) {
+      const verify::CaseFile c = verify::read_case_file(p.string());
+      BOOST_TEST(!c.classes.empty(), "a regression case records at least one failure class");
+      const verify::CaseReplay r = verify::replay_case(c, p.string());
+      BOOST_TEST(r.record.failed());
+      BOOST_TEST(r.same_classes, "classes now " << classes_text(r.classes) << "recorded " << classes_text(c.classes));
+      BOOST_TEST(r.same_divergent);
+    }
+  }
+  BOOST_TEST_MESSAGE(files.size() << " regression cases replayed");
+}
+
+// Every case directory holds at least one case file, so that nothing in corpora/regressions/
+// escapes the suite above.
+BOOST_AUTO_TEST_CASE(every_regression_directory_has_a_case_file) {
+  for (const auto& e : fs::directory_iterator(regressions)) {
+    if (!e.is_directory()) continue;
+    bool has_case = false;
+    for (const auto& f : fs::recursive_directory_iterator(e.path()))
+      has_case = has_case || f.path().extension() == ".case";
+    BOOST_TEST(has_case, e.path().filename().string() << " has no .case file");
+  }
+}

@@ -84,7 +84,7 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
   readme << "\nFiles: `case.case` (the minimal case, bit-exact), " << (m.shrunk ? "`original.case` (as found), " : "")
          << "`trace.txt` (its replay: the float trace with the exact re-evaluation under every step that differs, "
             "`>>` at the first divergent step).\n\n"
-         << "Reproduce: `slidecheck replay " << m.dir.filename().string() << "/case.case`. The regression suite "
+         << "Reproduce: `slidecheck replay " << (m.dir / "case.case").generic_string() << "`. The regression suite "
          << "(tests/corpora/test_regressions.cpp) replays it in every default test run and fails if it no longer "
             "fails this way; list the directory in corpora/manifest.json and corpora/MANIFEST.md.\n";
   write_text(m.dir / "README.md", readme.str());

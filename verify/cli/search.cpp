@@ -1,5 +1,6 @@
 // `slidecheck search`: generate candidates with RapidCheck until one fails with the wanted
 // class, shrink it, and write it as a regression case (docs/search.md).
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "minimal_case_output.hpp"
 
@@ -28,15 +29,8 @@ struct SearchArgs {
 
 int run(const SearchArgs& a) {
   verify::SearchOptions o;
-  const auto alg = verify::find_algorithm(a.algorithm);
-  if (!alg || !verify::is_implemented(*alg))
-    throw verify::InputError("--algorithm", 0, "unknown algorithm '" + a.algorithm + "' (fauerby, linahan, monter, pseudo_distance)");
-  o.algorithm = *alg;
-  try {
-    o.precision = verify::parse_precision(a.precision);
-  } catch (const std::invalid_argument&) {
-    throw verify::InputError("--precision", 0, "unknown precision '" + a.precision + "' (float, double)");
-  }
+  o.algorithm = algorithm_option(a.algorithm);
+  o.precision = precision_option(a.precision);
   if (a.property != "any") {
     o.property = verify::find_failure_class(a.property);
     if (!o.property) throw verify::InputError("--property", 0, "unknown failure class '" + a.property + "' (" + failure_class_list() + ", any)");
@@ -95,10 +89,7 @@ int run(const SearchArgs& a) {
   if (!r.found_at) {
     j["found"] = false;
     text << "no failure of the wanted class within the budget\n";
-    if (a.json)
-      std::cout << j.dump(2) << '\n';
-    else
-      std::cout << text.str();
+    print_result(j, text, a.json);
     return verify::exit_ok;
   }
   j["found"] = true;
@@ -120,10 +111,7 @@ int run(const SearchArgs& a) {
           " --budget " + std::to_string(a.budget);
   m.source = "slidecheck search (seed " + std::to_string(a.seed) + ", attempt " + std::to_string(*r.found_at) + ")";
   write_minimal_case(m, a.overwrite, j, text);
-  if (a.json)
-    std::cout << j.dump(2) << '\n';
-  else
-    std::cout << text.str();
+  print_result(j, text, a.json);
   return verify::exit_failures_found;
 }
 

@@ -1,6 +1,7 @@
 // `slidecheck shrink`: reduce a failing case (a case file, or a scene and a query) to a
 // minimal one that fails the same way: ddmin over triangles, then coordinate and move
 // simplification (docs/search.md).
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "minimal_case_output.hpp"
 
@@ -42,15 +43,8 @@ int run(const ShrinkArgs& a) {
   } else {
     if (a.queries.empty() || a.id.empty() || a.algorithm.empty())
       throw verify::InputError("shrink", 0, "give a CASE file, or --queries FILE --id ID --algorithm NAME");
-    const auto alg = verify::find_algorithm(a.algorithm);
-    if (!alg || !verify::is_implemented(*alg))
-      throw verify::InputError("--algorithm", 0, "unknown algorithm '" + a.algorithm + "' (fauerby, linahan, monter, pseudo_distance)");
-    verify::Precision p{};
-    try {
-      p = verify::parse_precision(a.precision);
-    } catch (const std::invalid_argument&) {
-      throw verify::InputError("--precision", 0, "unknown precision '" + a.precision + "' (float, double)");
-    }
+    const verify::Algorithm alg = algorithm_option(a.algorithm);
+    const verify::Precision p = precision_option(a.precision);
     const std::vector<verify::Query> queries = verify::read_queries(a.queries);
     const verify::Query* q = nullptr;
     for (const auto& x : queries)
@@ -58,7 +52,7 @@ int run(const ShrinkArgs& a) {
     if (!q) throw verify::InputError(a.queries, 0, "no query with id '" + a.id + "'");
     const std::string scene_path = a.scene.empty() ? verify::resolve_scene_path(a.queries, *q) : a.scene;
     const auto scene = verify::load_scene_context(scene_path);
-    record = verify::verify_query(*scene, *q, a.queries, *alg, p);
+    record = verify::verify_query(*scene, *q, a.queries, alg, p);
     start = verify::candidate_of(*scene, record);
     start.query.scene = "(embedded)";
     source = "shrunk from query '" + a.id + "' of " + a.queries + " on " + scene_path;
@@ -106,10 +100,7 @@ int run(const ShrinkArgs& a) {
   m.how = "slidecheck shrink " + (a.case_file.empty() ? "--queries " + a.queries + " --id " + a.id + " --algorithm " + a.algorithm + " --precision " + a.precision : a.case_file);
   m.source = source;
   write_minimal_case(m, a.overwrite, j, text);
-  if (a.json)
-    std::cout << j.dump(2) << '\n';
-  else
-    std::cout << text.str();
+  print_result(j, text, a.json);
   return verify::exit_failures_found;
 }
 

@@ -1,5 +1,6 @@
 // `slidecheck verify`: every query of a corpus x algorithm x precision, float run beside
 // exact checks (docs/verify.md); the summary on stdout, records, cases and reports in --out.
+#include "cli_options.hpp"
 #include "commands.hpp"
 
 #include <slidecheck/verify/algorithms.hpp>
@@ -54,11 +55,7 @@ int run(const VerifyArgs& a) {
   }
   o.precisions.clear();
   for (const std::string& name : split_commas(a.precisions)) {
-    try {
-      o.precisions.push_back(verify::parse_precision(name));
-    } catch (const std::invalid_argument&) {
-      throw verify::InputError("--precision", 0, "unknown precision '" + name + "' (float, double)");
-    }
+    o.precisions.push_back(precision_option(name));
   }
   o.out = a.out;
   o.resume = a.resume;

@@ -1,0 +1,33 @@
+// Option values several subcommands share (cli_options.hpp).
+#include "cli_options.hpp"
+
+#include <slidecheck/verify/algorithms.hpp>
+#include <slidecheck/verify/errors.hpp>
+
+#include <iostream>
+
+namespace slidecheck::cli {
+
+verify::Algorithm algorithm_option(const std::string& name, const std::string& option) {
+  const auto alg = verify::find_algorithm(name);
+  if (!alg || !verify::is_implemented(*alg))
+    throw verify::InputError(option, 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance)");
+  return *alg;
+}
+
+verify::Precision precision_option(const std::string& name, const std::string& option) {
+  try {
+    return verify::parse_precision(name);
+  } catch (const std::invalid_argument&) {
+    throw verify::InputError(option, 0, "unknown precision '" + name + "' (float, double)");
+  }
+}
+
+void print_result(const nlohmann::ordered_json& json, const std::ostringstream& text, bool as_json) {
+  if (as_json)
+    std::cout << json.dump(2) << '\n';
+  else
+    std::cout << text.str();
+}
+
+}  // namespace slidecheck::cli

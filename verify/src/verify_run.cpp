@@ -9,6 +9,8 @@
 #include <slidecheck/verify/report.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
+#include "run_inputs.hpp"
+
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -38,57 +40,11 @@ namespace {
 
 constexpr std::string_view kRunFormat = "slidecheck-verify-run 1";
 
-/// One query of the corpus with where it came from.
-struct QueryInput {
-  std::string file;  ///< the query file
-  std::size_t line = 0;
-  Query query;
-  std::shared_ptr<const SceneContext> scene;
-};
-
 /// One (query, algorithm, precision).
 struct Task {
   const QueryInput* input = nullptr;
   Algorithm algorithm{};
   Precision precision{};
-};
-
-/// The 1-based line of each query of a query file (parse_queries skips blank lines).
-std::vector<std::size_t> query_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<std::size_t> lines;
-  std::string text;
-  for (std::size_t n = 1; std::getline(in, text); ++n)
-    if (text.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(n);
-  return lines;
-}
-
-/// A file appended to line by line, each batch flushed and synced to disk before returning,
-/// so that a killed run keeps every line it reported complete.
-class SyncedAppender {
- public:
-  explicit SyncedAppender(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw std::runtime_error(path + ": cannot open for appending");
-  }
-  SyncedAppender(const SyncedAppender&) = delete;
-  SyncedAppender& operator=(const SyncedAppender&) = delete;
-  ~SyncedAppender() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  void append(const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-      if (n < 0) throw std::runtime_error(path_ + ": write failed");
-      done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd_) != 0) throw std::runtime_error(path_ + ": fsync failed");
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
 };
 
 json run_description(const VerifyRunOptions& o, const std::vector<std::string>& files, std::size_t tasks) {
@@ -123,17 +79,7 @@ constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt"
 /// list and truncates a torn last line away.
 std::vector<QueryRecord> read_previous_records(const std::string& path, const std::vector<Task>& tasks) {
   std::vector<QueryRecord> out;
-  if (!fs::exists(path)) return out;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  std::size_t pos = 0, line = 0, complete_bytes = 0;
-  while (pos < text.size()) {
-    const std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) break;  // a torn last line: redone
-    ++line;
-    const std::string content = text.substr(pos, end - pos);
+  for (const auto& [line, content] : read_complete_lines(path)) {
     json j;
     try {
       j = json::parse(content);
@@ -153,10 +99,7 @@ std::vector<QueryRecord> read_previous_records(const std::string& path, const st
                            std::string(algorithm_name(t.algorithm)) + ", " +
                            std::string(precision_name(t.precision)) + ")");
     out.push_back(std::move(r));
-    pos = end + 1;
-    complete_bytes = pos;
   }
-  if (complete_bytes < text.size()) fs::resize_file(path, complete_bytes);
   return out;
 }
 
@@ -194,31 +137,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   std::vector<std::string> files;
   for (const std::string& c : o.corpus)
     for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
-  std::map<std::string, std::shared_ptr<const SceneContext>> scenes;
-  std::vector<QueryInput> inputs;
-  for (const std::string& file : files) {
-    std::vector<Query> queries = read_queries(file);
-    const std::vector<std::size_t> lines = query_lines(file);
-    for (std::size_t k = 0; k < queries.size(); ++k) {
-      QueryInput in;
-      in.file = file;
-      in.line = k < lines.size() ? lines[k] : 0;
-      in.query = std::move(queries[k]);
-      const std::string scene_path = resolve_scene_path(file, in.query);
-      auto it = scenes.find(scene_path);
-      if (it == scenes.end()) {
-        try {
-          it = scenes.emplace(scene_path, load_scene_context(scene_path)).first;
-        } catch (const InputError& e) {
-          throw InputError(e.file(), e.line(),
-                           e.problem() + " (the scene of query '" + in.query.id + "', " + file + ":" +
-                               std::to_string(in.line) + ")");
-        }
-      }
-      in.scene = it->second;
-      inputs.push_back(std::move(in));
-    }
-  }
+  const std::vector<QueryInput> inputs = load_query_inputs(files);
   std::vector<Task> tasks;
   for (const QueryInput& in : inputs) {
     std::vector<Algorithm> algorithms = o.algorithms;

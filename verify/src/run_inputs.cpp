@@ -1,0 +1,99 @@
+// The corpus and output files of long runs (run_inputs.hpp).
+#include "run_inputs.hpp"
+
+#include <slidecheck/verify/errors.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace slidecheck::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The 1-based line of each query of a query file (parse_queries skips blank lines).
+std::vector<std::size_t> query_lines(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::size_t> lines;
+  std::string text;
+  for (std::size_t n = 1; std::getline(in, text); ++n)
+    if (text.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(n);
+  return lines;
+}
+
+}  // namespace
+
+std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files) {
+  std::map<std::string, std::shared_ptr<const SceneContext>> scenes;
+  std::vector<QueryInput> inputs;
+  for (const std::string& file : files) {
+    std::vector<Query> queries = read_queries(file);
+    const std::vector<std::size_t> lines = query_lines(file);
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      QueryInput in;
+      in.file = file;
+      in.line = k < lines.size() ? lines[k] : 0;
+      in.query = std::move(queries[k]);
+      const std::string scene_path = resolve_scene_path(file, in.query);
+      auto it = scenes.find(scene_path);
+      if (it == scenes.end()) {
+        try {
+          it = scenes.emplace(scene_path, load_scene_context(scene_path)).first;
+        } catch (const InputError& e) {
+          throw InputError(e.file(), e.line(),
+                           e.problem() + " (the scene of query '" + in.query.id + "', " + file + ":" +
+                               std::to_string(in.line) + ")");
+        }
+      }
+      in.scene = it->second;
+      inputs.push_back(std::move(in));
+    }
+  }
+  return inputs;
+}
+
+SyncedAppender::SyncedAppender(const std::string& path) : path_(path) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error(path + ": cannot open for appending");
+}
+
+SyncedAppender::~SyncedAppender() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void SyncedAppender::append(const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0) throw std::runtime_error(path_ + ": write failed");
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd_) != 0) throw std::runtime_error(path_ + ": fsync failed");
+}
+
+std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path) {
+  std::vector<std::pair<std::size_t, std::string>> out;
+  if (!fs::exists(path)) return out;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::size_t pos = 0, line = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a torn last line: redone
+    out.emplace_back(++line, text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  if (pos < text.size()) fs::resize_file(path, pos);
+  return out;
+}
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,46 @@
+#pragma once
+// What the long-running commands (verify, eps-sweep) share: the corpus read and checked
+// before anything runs, and output files appended and synced so that a killed run keeps
+// every line it completed. Private to the verify library.
+#include <slidecheck/verify/query_io.hpp>
+#include <slidecheck/verify/verify_query.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace slidecheck::verify {
+
+/// One query of the corpus with where it came from.
+struct QueryInput {
+  std::string file;  ///< the query file
+  std::size_t line = 0;
+  Query query;
+  std::shared_ptr<const SceneContext> scene;
+};
+
+/// Every query of the files, each with its scene (read once per path). InputError naming the
+/// file and line of whatever is malformed, the query's line for its scene's problems.
+std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files);
+
+/// A file appended to line by line, each batch flushed and synced to disk before returning.
+class SyncedAppender {
+ public:
+  explicit SyncedAppender(const std::string& path);
+  SyncedAppender(const SyncedAppender&) = delete;
+  SyncedAppender& operator=(const SyncedAppender&) = delete;
+  ~SyncedAppender();
+  void append(const std::string& text);
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+/// The complete lines of a file a previous run appended to, with their 1-based numbers; a
+/// torn last line (no newline) is cut off the file, to be redone. Empty when it does not exist.
+std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path);
+
+}  // namespace slidecheck::verify

@@ -19,5 +19,6 @@ void register_verify(CLI::App& app, CommandAction& action);
 void register_replay(CLI::App& app, CommandAction& action);
 void register_search(CLI::App& app, CommandAction& action);
 void register_shrink(CLI::App& app, CommandAction& action);
+void register_eps_sweep(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

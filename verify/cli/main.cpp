@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   cli::register_replay(app, action);
   cli::register_search(app, action);
   cli::register_shrink(app, action);
+  cli::register_eps_sweep(app, action);
 
   try {
     app.parse(argc, argv);

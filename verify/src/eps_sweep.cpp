@@ -1,0 +1,536 @@
+// `slidecheck eps-sweep` as a library call (eps_sweep.hpp, docs/eps-sweep.md): the cells of the
+// sweep in order, each verified over the whole corpus in parallel and appended to cells.jsonl;
+// eps* and the error models from the cells.
+#include <slidecheck/verify/eps_sweep.hpp>
+
+#include <slidecheck/verify/algorithms.hpp>
+#include <slidecheck/verify/build_info.hpp>
+#include <slidecheck/verify/error_metrics.hpp>
+#include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/report.hpp>
+#include <slidecheck/verify/verify_run.hpp>
+
+#include "run_inputs.hpp"
+
+#include <nlohmann/json.hpp>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <thread>
+
+namespace slidecheck::verify {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string default_swept_tolerance(Algorithm a) {
+  switch (a) {
+    case Algorithm::monter: return "push_out_distance";
+    case Algorithm::pseudo_distance: return "contact_distance";
+    default: return "very_close_distance";
+  }
+}
+
+std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero) {
+  if (lo > hi || step < 1 || lo < -1000 || hi > 1000)
+    throw std::invalid_argument("a grid needs -1000 <= lo <= hi <= 1000 and a step of at least 1");
+  std::vector<double> g;
+  if (with_zero) g.push_back(0);
+  for (int e = lo; e <= hi; e += step) g.push_back(std::ldexp(1.0, e));
+  return g;
+}
+
+std::vector<CellKey> sweep_cells(const EpsSweepOptions& o) {
+  std::vector<CellKey> cells;
+  for (const Algorithm a : o.algorithms)
+    for (const Precision p : o.precisions)
+      for (const double s : o.scales)
+        for (const double off : o.offsets)
+          for (const double v : o.grid) cells.push_back({a, p, s, off, v});
+  return cells;
+}
+
+namespace {
+
+constexpr std::string_view kRunFormat = "slidecheck-eps-sweep-run 1";
+
+double unit_roundoff(Precision p) { return p == Precision::single_float ? 0x1p-24 : 0x1p-53; }
+
+std::string tolerance_of(const EpsSweepOptions& o, Algorithm a) {
+  const auto it = o.tolerance.find(a);
+  return it == o.tolerance.end() ? default_swept_tolerance(a) : it->second;
+}
+
+/// The corpus at one world scale and offset: scenes and queries transformed (docs/eps-sweep.md).
+struct World {
+  double scale = 1, offset = 0;
+  std::vector<QueryInput> inputs;
+};
+
+Vec3<double> scaled(const Vec3<double>& v, double s, double o) { return {v.x * s + o, v.y * s + o, v.z * s + o}; }
+
+World make_world(const std::vector<QueryInput>& base, double scale, double offset) {
+  World w{scale, offset, {}};
+  if (scale == 1 && offset == 0) {
+    w.inputs = base;
+    return w;
+  }
+  std::map<const SceneContext*, std::shared_ptr<const SceneContext>> moved;
+  for (const QueryInput& in : base) {
+    QueryInput q = in;
+    auto it = moved.find(in.scene.get());
+    if (it == moved.end()) {
+      Scene s = in.scene->scene;
+      for (auto& v : s.mesh.vertices) {
+        v = scaled(v, scale, offset);
+        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+          throw InputError(in.scene->file, 0, "a vertex overflows at scale " + number_text(scale));
+      }
+      // Scaled coordinates need not be floats any more: the scene becomes a double one and
+      // a float run rounds it once (SceneContext).
+      s.precision = Precision::double_float;
+      validate_scene(s, in.scene->file + " (scale " + number_text(scale) + ", offset " + number_text(offset) + ")",
+                     ReadOptions{true});
+      it = moved.emplace(in.scene.get(), std::make_shared<const SceneContext>(in.scene->file, std::move(s))).first;
+    }
+    q.scene = it->second;
+    q.query.start = scaled(in.query.start, scale, offset);
+    q.query.displacement = scaled(in.query.displacement, scale, 0);
+    q.query.gravity = scaled(in.query.gravity, scale, 0);
+    q.query.radii.radii = scaled(in.query.radii.radii, scale, 0);
+    w.inputs.push_back(std::move(q));
+  }
+  return w;
+}
+
+/// Checks that every query can run in the precision (a float run of a huge world overflows).
+void check_runnable(const World& w, Precision p) {
+  for (const QueryInput& in : w.inputs) {
+    if (p != Precision::single_float) continue;
+    (void)in.scene->index(p);
+    const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity, &in.query.radii.radii};
+    for (const Vec3<double>* v : vs)
+      for (const double x : {v->x, v->y, v->z})
+        if (!std::isfinite(static_cast<float>(x)))
+          throw InputError(in.file, in.line,
+                           "a number overflows float at scale " + number_text(w.scale) + ", offset " +
+                               number_text(w.offset));
+    const Vec3<double>& r = in.query.radii.radii;
+    if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
+      throw InputError(in.file, in.line, "a radius rounds to 0 in float at scale " + number_text(w.scale));
+  }
+}
+
+/// What one query contributes to its cell.
+struct QueryOutcome {
+  bool invalid = false, failed = false, eps_failed = false;
+  std::vector<FailureClass> classes;
+  std::optional<double> clearance;
+  double depth = 0;
+  std::optional<double> travel_fraction, lost_fraction;
+  int iterations = 0;
+  double magnitude = 0;
+  QueryRecord record;
+};
+
+double length(const Vec3<double>& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+
+double query_magnitude(const Query& q) {
+  double m = std::max({q.radii.radii.x, q.radii.radii.y, q.radii.radii.z});
+  const Vec3<double> end = q.start + q.displacement, fall = end + q.gravity;
+  for (const Vec3<double>& p : {q.start, end, fall}) m = std::max({m, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
+  return m;
+}
+
+QueryOutcome run_one(const QueryInput& in, const CellKey& key, const std::string& tolerance, const EpsSweepOptions& o) {
+  QueryOutcome out;
+  Query q = in.query;
+  if (q.algorithm != key.algorithm) q.tolerances.clear();
+  q.algorithm = key.algorithm;
+  q.tolerances[tolerance] = key.value;
+  VerifyQueryOptions vo;
+  vo.level_c = o.level_c;
+  vo.level_c_options = o.level_c_options;
+  out.record = verify_query(*in.scene, q, in.file, key.algorithm, key.precision, vo);
+  const QueryRecord& r = out.record;
+  if (r.invalid_start) {
+    out.invalid = true;
+    return out;
+  }
+  out.failed = r.failed();
+  for (const FailureClass c : all_failure_classes)
+    if (r.has(c)) out.classes.push_back(c);
+  for (const FailureClass c : eps_star_classes) out.eps_failed = out.eps_failed || r.has(c);
+  if (!std::isnan(r.min_clearance)) out.clearance = r.min_clearance;
+  for (const Failure& f : r.failures)
+    if (f.kind == FailureClass::penetration || f.kind == FailureClass::path_penetration ||
+        f.kind == FailureClass::tunnelling)
+      out.depth = std::max(out.depth, f.depth);
+  const double requested = length(r.query.displacement) + length(r.query.gravity);
+  if (requested > 0 && std::isfinite(r.final_position.x))
+    out.travel_fraction = length(r.final_position - r.query.start) / (requested * r.query.frames);
+  if (r.ideal && r.ideal->error.empty() && r.ideal->ideal_travel > 0)
+    out.lost_fraction = std::max(0.0, r.ideal->ideal_travel - r.ideal->float_travel) / r.ideal->ideal_travel;
+  out.iterations = r.iterations;
+  out.magnitude = query_magnitude(r.query);
+  return out;
+}
+
+EpsCell aggregate(const CellKey& key, const std::string& tolerance, const std::vector<QueryOutcome>& outcomes) {
+  EpsCell c;
+  c.key = key;
+  c.tolerance = tolerance;
+  const double u = unit_roundoff(key.precision);
+  std::vector<double> ulps, abs;
+  double travel_sum = 0, lost_sum = 0;
+  std::size_t travel_n = 0, lost_n = 0, checked = 0;
+  long long iterations_sum = 0;
+  for (const QueryOutcome& q : outcomes) {
+    ++c.queries;
+    if (q.invalid) {
+      ++c.invalid;
+      continue;
+    }
+    ++checked;
+    c.failing += q.failed;
+    c.eps_failing += q.eps_failed;
+    for (const FailureClass k : q.classes) ++c.queries_with[k];
+    if (q.clearance) c.min_clearance = c.min_clearance ? std::min(*c.min_clearance, *q.clearance) : *q.clearance;
+    c.max_depth = std::max(c.max_depth, q.depth);
+    if (q.travel_fraction) travel_sum += *q.travel_fraction, ++travel_n;
+    if (q.lost_fraction) lost_sum += *q.lost_fraction, ++lost_n;
+    iterations_sum += q.iterations;
+    c.iterations_max = std::max(c.iterations_max, q.iterations);
+    c.magnitude = std::max(c.magnitude, q.magnitude);
+    for (const StepValueError& v : q.record.step_errors) {
+      if (!std::isfinite(v.computed) || v.ulps == nan_ulps) continue;
+      const double e = std::fabs(v.computed - v.correctly_rounded);
+      const double ul = std::fabs(static_cast<double>(v.ulps));
+      ulps.push_back(ul);
+      abs.push_back(e);
+      StepErrorStats& s = c.steps[v.quantity];
+      ++s.values;
+      s.max_abs = std::max(s.max_abs, e);
+      s.max_ulps = std::max(s.max_ulps, ul);
+      if (q.magnitude > 0) s.max_relative_to_magnitude = std::max(s.max_relative_to_magnitude, e / (u * q.magnitude));
+    }
+  }
+  if (travel_n) c.mean_travel_fraction = travel_sum / static_cast<double>(travel_n);
+  if (lost_n) c.mean_lost_fraction = lost_sum / static_cast<double>(lost_n);
+  if (checked) c.iterations_mean = static_cast<double>(iterations_sum) / static_cast<double>(checked);
+  std::sort(ulps.begin(), ulps.end());
+  std::sort(abs.begin(), abs.end());
+  if (!ulps.empty()) {
+    c.ulps_max = ulps.back();
+    c.ulps_p99 = nearest_rank_percentile(ulps, 99);
+    c.abs_max = abs.back();
+    c.abs_p99 = nearest_rank_percentile(abs, 99);
+  }
+  return c;
+}
+
+json run_description(const EpsSweepOptions& o, const std::vector<std::string>& files, std::size_t queries) {
+  json j;
+  j["format"] = kRunFormat;
+  j["tool"] = build_info().version;
+  j["query_files"] = files;
+  j["queries"] = queries;
+  j["algorithms"] = json::array();
+  for (const Algorithm a : o.algorithms)
+    j["algorithms"].push_back({{"algorithm", std::string(algorithm_name(a))}, {"tolerance", tolerance_of(o, a)}});
+  auto hex_list = [](const std::vector<double>& v) {
+    json a = json::array();
+    for (const double x : v) a.push_back(to_hex(x));
+    return a;
+  };
+  j["grid"] = hex_list(o.grid);
+  j["precisions"] = json::array();
+  for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
+  j["scales"] = hex_list(o.scales);
+  j["offsets"] = hex_list(o.offsets);
+  j["level_c"] = o.level_c;
+  if (o.level_c)
+    j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
+                            {"stuck_fraction", o.level_c_options.stuck_fraction},
+                            {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
+  return j;
+}
+
+constexpr const char* kRunFiles[] = {"run.json",      "cells.jsonl",     "summary.txt", "cells.csv",
+                                     "eps_star.csv", "error_model.csv", "report.html"};
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const EpsCell& c) {
+  nlohmann::ordered_json j;
+  j["algorithm"] = algorithm_name(c.key.algorithm);
+  j["precision"] = precision_name(c.key.precision);
+  j["scale"] = to_hex(c.key.scale);
+  j["offset"] = to_hex(c.key.offset);
+  j["tolerance"] = c.tolerance;
+  j["value"] = to_hex(c.key.value);
+  j["queries"] = c.queries;
+  j["invalid"] = c.invalid;
+  j["failing"] = c.failing;
+  j["eps_failing"] = c.eps_failing;
+  nlohmann::ordered_json classes = nlohmann::ordered_json::object();
+  for (const auto& [k, n] : c.queries_with) classes[std::string(to_string(k))] = n;
+  j["queries_with"] = classes;
+  j["min_clearance"] = c.min_clearance ? json(*c.min_clearance) : json(nullptr);
+  j["max_depth"] = c.max_depth;
+  j["mean_travel_fraction"] = c.mean_travel_fraction;
+  j["mean_lost_fraction"] = c.mean_lost_fraction ? json(*c.mean_lost_fraction) : json(nullptr);
+  j["ulps_max"] = c.ulps_max;
+  j["ulps_p99"] = c.ulps_p99;
+  j["abs_max"] = c.abs_max;
+  j["abs_p99"] = c.abs_p99;
+  j["iterations_mean"] = c.iterations_mean;
+  j["iterations_max"] = c.iterations_max;
+  j["magnitude"] = c.magnitude;
+  nlohmann::ordered_json steps = nlohmann::ordered_json::object();
+  for (const auto& [name, s] : c.steps)
+    steps[name] = {{"values", s.values},
+                   {"max_abs", s.max_abs},
+                   {"max_ulps", s.max_ulps},
+                   {"max_relative_to_magnitude", s.max_relative_to_magnitude}};
+  j["steps"] = steps;
+  return j;
+}
+
+EpsCell eps_cell_from_json(const json& j, const std::string& file, std::size_t line) {
+  try {
+    EpsCell c;
+    const auto alg = find_algorithm(j.at("algorithm").get<std::string>());
+    if (!alg) throw InputError(file, line, "unknown algorithm " + j.at("algorithm").dump());
+    c.key.algorithm = *alg;
+    c.key.precision = parse_precision(j.at("precision").get<std::string>());
+    c.key.scale = parse_double(j.at("scale").get<std::string>());
+    c.key.offset = parse_double(j.at("offset").get<std::string>());
+    c.key.value = parse_double(j.at("value").get<std::string>());
+    c.tolerance = j.at("tolerance").get<std::string>();
+    c.queries = j.at("queries").get<std::size_t>();
+    c.invalid = j.at("invalid").get<std::size_t>();
+    c.failing = j.at("failing").get<std::size_t>();
+    c.eps_failing = j.at("eps_failing").get<std::size_t>();
+    for (const auto& [k, n] : j.at("queries_with").items()) {
+      const auto kind = find_failure_class(k);
+      if (!kind) throw InputError(file, line, "unknown failure class '" + k + "'");
+      c.queries_with[*kind] = n.get<std::size_t>();
+    }
+    if (!j.at("min_clearance").is_null()) c.min_clearance = j.at("min_clearance").get<double>();
+    c.max_depth = j.at("max_depth").get<double>();
+    c.mean_travel_fraction = j.at("mean_travel_fraction").get<double>();
+    if (!j.at("mean_lost_fraction").is_null()) c.mean_lost_fraction = j.at("mean_lost_fraction").get<double>();
+    c.ulps_max = j.at("ulps_max").get<double>();
+    c.ulps_p99 = j.at("ulps_p99").get<double>();
+    c.abs_max = j.at("abs_max").get<double>();
+    c.abs_p99 = j.at("abs_p99").get<double>();
+    c.iterations_mean = j.at("iterations_mean").get<double>();
+    c.iterations_max = j.at("iterations_max").get<int>();
+    c.magnitude = j.at("magnitude").get<double>();
+    for (const auto& [name, s] : j.at("steps").items())
+      c.steps[name] = {s.at("max_abs").get<double>(), s.at("max_ulps").get<double>(),
+                       s.at("max_relative_to_magnitude").get<double>(), s.at("values").get<std::size_t>()};
+    return c;
+  } catch (const json::exception& e) {
+    throw InputError(file, line, std::string("malformed cell: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, line, std::string("malformed cell: ") + e.what());
+  }
+}
+
+std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
+  std::vector<EpsStar> stars;
+  std::size_t i = 0;
+  while (i < cells.size()) {
+    // One (algorithm, precision, scale, offset): consecutive cells, sorted here by value.
+    std::size_t j = i;
+    const CellKey& k = cells[i].key;
+    while (j < cells.size() && cells[j].key.algorithm == k.algorithm && cells[j].key.precision == k.precision &&
+           cells[j].key.scale == k.scale && cells[j].key.offset == k.offset)
+      ++j;
+    std::vector<const EpsCell*> group;
+    for (std::size_t n = i; n < j; ++n) group.push_back(&cells[n]);
+    std::sort(group.begin(), group.end(), [](const EpsCell* a, const EpsCell* b) { return a->key.value < b->key.value; });
+    EpsStar s;
+    s.algorithm = k.algorithm;
+    s.precision = k.precision;
+    s.scale = k.scale;
+    s.offset = k.offset;
+    s.tolerance = cells[i].tolerance;
+    const EpsCell* smallest = group.front();
+    s.clearance_at_smallest = smallest->min_clearance;
+    s.travel_at_smallest = smallest->mean_travel_fraction;
+    s.failing_at_smallest = smallest->eps_failing;
+    for (const EpsCell* c : group) s.magnitude = std::max(s.magnitude, c->magnitude);
+    // eps*: the first value after the last failing one.
+    std::size_t first_safe = group.size();
+    for (std::size_t n = group.size(); n-- > 0;) {
+      if (group[n]->eps_failing > 0) break;
+      first_safe = n;
+    }
+    if (first_safe < group.size()) {
+      s.value = group[first_safe]->key.value;
+      s.clearance_at_star = group[first_safe]->min_clearance;
+      s.travel_at_star = group[first_safe]->mean_travel_fraction;
+    }
+    stars.push_back(s);
+    i = j;
+  }
+  return stars;
+}
+
+std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
+  // Per (algorithm, precision, quantity): the coefficient over every cell, then per (scale,
+  // offset) the largest observed error and the bound at that world's magnitude.
+  std::map<std::tuple<int, int, std::string>, ErrorModel> models;
+  for (const EpsCell& c : cells)
+    for (const auto& [name, s] : c.steps) {
+      ErrorModel& m = models[{static_cast<int>(c.key.algorithm), static_cast<int>(c.key.precision), name}];
+      m.algorithm = c.key.algorithm;
+      m.precision = c.key.precision;
+      m.quantity = name;
+      m.coefficient = std::max(m.coefficient, s.max_relative_to_magnitude);
+      auto it = std::find_if(m.points.begin(), m.points.end(), [&](const ErrorModel::Point& p) {
+        return p.scale == c.key.scale && p.offset == c.key.offset;
+      });
+      if (it == m.points.end()) {
+        m.points.push_back({c.key.scale, c.key.offset, c.magnitude, 0, 0});
+        it = m.points.end() - 1;
+      }
+      it->magnitude = std::max(it->magnitude, c.magnitude);
+      it->observed = std::max(it->observed, s.max_abs);
+    }
+  std::vector<ErrorModel> out;
+  for (auto& [key, m] : models) {
+    const double u = unit_roundoff(m.precision);
+    for (auto& p : m.points) p.bound = m.coefficient * u * p.magnitude;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
+  if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
+  if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
+  if (o.algorithms.empty()) throw InputError("--algorithm", 0, "no algorithm chosen");
+  if (o.precisions.empty()) throw InputError("--precision", 0, "no precision chosen");
+  if (o.grid.empty()) throw InputError("--grid", 0, "no tolerance values");
+  if (o.scales.empty() || o.offsets.empty()) throw InputError("--scales", 0, "no world scale or offset");
+  for (const double s : o.scales)
+    if (!(s > 0) || !std::isfinite(s)) throw InputError("--scales", 0, "a scale must be positive and finite");
+  for (const double v : o.offsets)
+    if (!std::isfinite(v)) throw InputError("--offsets", 0, "an offset must be finite");
+  for (const Algorithm a : o.algorithms) {
+    if (!is_implemented(a))
+      throw InputError("--algorithm", 0, "'" + std::string(algorithm_name(a)) + "' is not implemented yet");
+    for (const double v : o.grid) {
+      try {
+        (void)make_tolerances(a, {{tolerance_of(o, a), v}});
+      } catch (const std::invalid_argument& e) {
+        throw InputError("--tolerance", 0, e.what());
+      }
+    }
+  }
+
+  // 1. Every input, at every world scale and offset, checked before anything runs.
+  std::vector<std::string> files;
+  for (const std::string& c : o.corpus)
+    for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
+  std::vector<QueryInput> base = load_query_inputs(files);
+  if (o.limit > 0 && base.size() > o.limit) base.resize(o.limit);
+  std::vector<World> worlds;
+  for (const double s : o.scales)
+    for (const double off : o.offsets) {
+      worlds.push_back(make_world(base, s, off));
+      for (const Precision p : o.precisions) check_runnable(worlds.back(), p);
+    }
+  auto world_of = [&](const CellKey& k) -> const World& {
+    for (const World& w : worlds)
+      if (w.scale == k.scale && w.offset == k.offset) return w;
+    throw std::logic_error("eps-sweep: no world for a cell");
+  };
+  const std::vector<CellKey> cells = sweep_cells(o);
+
+  // 2. The output directory.
+  const fs::path out(o.out);
+  const json description = run_description(o, files, base.size());
+  const std::string cells_path = (out / "cells.jsonl").string();
+  EpsSweepResult result;
+  if (o.resume) {
+    if (!fs::exists(out / "run.json")) throw InputError(o.out, 0, "--resume: there is no sweep here (no run.json)");
+    json previous;
+    try {
+      std::ifstream in(out / "run.json");
+      previous = json::parse(in);
+    } catch (const json::exception& e) {
+      throw InputError((out / "run.json").string(), 0, std::string("not a sweep description: ") + e.what());
+    }
+    if (previous != description)
+      throw InputError((out / "run.json").string(), 0,
+                       "--resume: this sweep was made with other inputs or options; run again with the same command "
+                       "line, or use --overwrite");
+    for (const auto& [line, text] : read_complete_lines(cells_path)) {
+      json j;
+      try {
+        j = json::parse(text);
+      } catch (const json::exception& e) {
+        throw InputError(cells_path, line, std::string("not a JSON cell: ") + e.what());
+      }
+      EpsCell c = eps_cell_from_json(j, cells_path, line);
+      if (result.cells.size() >= cells.size() || !(c.key == cells[result.cells.size()]))
+        throw InputError(cells_path, line, "this cell is not the sweep's cell " + std::to_string(result.cells.size() + 1));
+      result.cells.push_back(std::move(c));
+    }
+    result.resumed = result.cells.size();
+  } else {
+    const bool existing = fs::exists(out / "run.json") || fs::exists(cells_path);
+    if (existing && !o.overwrite)
+      throw InputError(o.out, 0, "holds a sweep already: use --resume to continue it or --overwrite to replace it");
+    if (o.overwrite)
+      for (const char* f : kRunFiles) fs::remove(out / f);
+    fs::create_directories(out);
+    write_text_file((out / "run.json").string(), description.dump(2) + "\n");
+  }
+
+  // 3. The remaining cells, each over every query in parallel.
+  const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  SyncedAppender cells_file(cells_path);
+  const auto started = std::chrono::steady_clock::now();
+  for (std::size_t i = result.cells.size(); i < cells.size(); ++i) {
+    const CellKey& key = cells[i];
+    const World& w = world_of(key);
+    const std::string tolerance = tolerance_of(o, key.algorithm);
+    std::vector<QueryOutcome> outcomes(w.inputs.size());
+    tbb::parallel_for(std::size_t{0}, w.inputs.size(),
+                      [&](std::size_t k) { outcomes[k] = run_one(w.inputs[k], key, tolerance, o); });
+    EpsCell cell = aggregate(key, tolerance, outcomes);
+    cells_file.append(to_json(cell).dump() + "\n");
+    if (o.progress) {
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::cerr << "eps-sweep: cell " << i + 1 << "/" << cells.size() << " (" << algorithm_name(key.algorithm) << " "
+                << precision_name(key.precision) << ", scale " << number_text(key.scale) << ", offset "
+                << number_text(key.offset) << ", " << tolerance << " = " << number_text(key.value) << "): "
+                << cell.eps_failing << " of " << cell.queries - cell.invalid << " fail, " << static_cast<long long>(secs)
+                << " s\n";
+    }
+    result.cells.push_back(std::move(cell));
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.stars = find_eps_star(result.cells);
+  result.models = fit_error_models(result.cells);
+  result.summary_text = write_eps_sweep_outputs(o.out, o, result);
+  return result;
+}
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,262 @@
+// The outputs of eps-sweep (eps_sweep.hpp, docs/eps-sweep.md): console summary, CSV tables and
+// the HTML report with log-log plots, all made from the cells alone.
+#include <slidecheck/verify/eps_sweep.hpp>
+
+#include <slidecheck/verify/build_info.hpp>
+#include <slidecheck/verify/report.hpp>
+
+#include "gnuplot.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+namespace slidecheck::verify {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string group_name(Algorithm a, Precision p) {
+  return std::string(algorithm_name(a)) + " " + std::string(precision_name(p));
+}
+
+std::string world_name(double scale, double offset) {
+  return "scale " + number_text(scale) + ", offset " + number_text(offset);
+}
+
+/// A tolerance value for people: 0, 2^k when a power of two, else the shortest decimal.
+std::string value_text(double v) {
+  if (v == 0) return "0";
+  int e = 0;
+  const double m = std::frexp(v, &e);
+  if (m == 0.5) return "2^" + std::to_string(e - 1);
+  return number_text(v);
+}
+
+std::string optional_text(const std::optional<double>& x) { return x ? number_text(*x) : ""; }
+
+double unit_roundoff(Precision p) { return p == Precision::single_float ? 0x1p-24 : 0x1p-53; }
+
+std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
+  std::ostringstream out;
+  std::size_t queries = r.cells.empty() ? 0 : r.cells.front().queries;
+  out << "eps-sweep: " << r.cells.size() << " cells over " << queries << " queries";
+  if (r.resumed) out << " (" << r.resumed << " resumed)";
+  out << "\n\neps* = the smallest swept value from which no larger swept value fails (penetration, "
+         "path_penetration, tunnelling, nonfinite, iteration_cap)\n";
+  out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>14} {:>12} {:>12}\n", "algorithm", "world", "tolerance",
+                     "eps*", "failing at min", "clearance*", "travel*", "eps*/(u M)");
+  for (const EpsStar& s : r.stars) {
+    const double u = unit_roundoff(s.precision);
+    out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>14} {:>12} {:>12}\n", group_name(s.algorithm, s.precision),
+                       world_name(s.scale, s.offset), s.tolerance, s.value ? value_text(*s.value) : "none",
+                       std::to_string(s.failing_at_smallest) + " of " + std::to_string(queries),
+                       s.value ? fmt::format("{:.3g}", s.clearance_at_star.value_or(NAN)) : "-",
+                       s.value ? fmt::format("{:.4f}", s.travel_at_star) : "-",
+                       s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "-");
+  }
+  // Failing queries per value, one column per (algorithm, precision, world).
+  std::vector<std::string> columns;
+  std::map<double, std::map<std::string, std::size_t>> table;
+  for (const EpsCell& c : r.cells) {
+    const std::string col = group_name(c.key.algorithm, c.key.precision) +
+                            (o.scales.size() * o.offsets.size() > 1 ? " s" + number_text(c.key.scale) + " o" + number_text(c.key.offset) : "");
+    if (std::find(columns.begin(), columns.end(), col) == columns.end()) columns.push_back(col);
+    table[c.key.value][col] = c.eps_failing;
+  }
+  out << "\nqueries failing (eps classes) per tolerance value\n" << fmt::format("{:>10}", "value");
+  for (const std::string& c : columns) out << fmt::format(" {:>18}", c.substr(0, 18));
+  out << '\n';
+  for (const auto& [value, row] : table) {
+    out << fmt::format("{:>10}", value_text(value));
+    for (const std::string& c : columns) {
+      const auto it = row.find(c);
+      out << fmt::format(" {:>18}", it == row.end() ? "" : std::to_string(it->second));
+    }
+    out << '\n';
+  }
+  // The error model: the three steps with the largest coefficients per group.
+  out << "\nper-step error model |error| <= C u M (u: unit roundoff, M: coordinate magnitude); largest C per group\n";
+  std::map<std::pair<int, int>, std::vector<const ErrorModel*>> by_group;
+  for (const ErrorModel& m : r.models)
+    by_group[{static_cast<int>(m.algorithm), static_cast<int>(m.precision)}].push_back(&m);
+  for (auto& [g, models] : by_group) {
+    std::sort(models.begin(), models.end(), [](const ErrorModel* a, const ErrorModel* b) {
+      return a->coefficient != b->coefficient ? a->coefficient > b->coefficient : a->quantity < b->quantity;
+    });
+    out << "  " << group_name(models.front()->algorithm, models.front()->precision) << ":";
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, models.size()); ++k)
+      out << fmt::format(" {} C={:.3g}", models[k]->quantity, models[k]->coefficient);
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::string cells_csv(const std::vector<EpsCell>& cells) {
+  std::string out = "algorithm,precision,scale,offset,tolerance,value,queries,invalid,failing,eps_failing";
+  for (const FailureClass c : all_failure_classes) out += "," + std::string(to_string(c));
+  out += ",min_clearance,max_depth,mean_travel_fraction,mean_lost_fraction,ulps_max,ulps_p99,abs_max,abs_p99,"
+         "iterations_mean,iterations_max,magnitude\n";
+  for (const EpsCell& c : cells) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}", algorithm_name(c.key.algorithm), precision_name(c.key.precision),
+                       number_text(c.key.scale), number_text(c.key.offset), csv_field(c.tolerance),
+                       number_text(c.key.value), c.queries, c.invalid, c.failing, c.eps_failing);
+    for (const FailureClass k : all_failure_classes) {
+      const auto it = c.queries_with.find(k);
+      out += "," + std::to_string(it == c.queries_with.end() ? 0 : it->second);
+    }
+    out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}\n", optional_text(c.min_clearance), number_text(c.max_depth),
+                       number_text(c.mean_travel_fraction), optional_text(c.mean_lost_fraction),
+                       number_text(c.ulps_max), number_text(c.ulps_p99), number_text(c.abs_max),
+                       number_text(c.abs_p99), number_text(c.iterations_mean), c.iterations_max,
+                       number_text(c.magnitude));
+  }
+  return out;
+}
+
+std::string stars_csv(const std::vector<EpsStar>& stars) {
+  std::string out =
+      "algorithm,precision,scale,offset,tolerance,eps_star,failing_at_smallest,clearance_at_star,travel_at_star,"
+      "clearance_at_smallest,travel_at_smallest,magnitude,eps_star_over_u_magnitude\n";
+  for (const EpsStar& s : stars) {
+    const double u = unit_roundoff(s.precision);
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(s.algorithm),
+                       precision_name(s.precision), number_text(s.scale), number_text(s.offset), csv_field(s.tolerance),
+                       s.value ? number_text(*s.value) : "", s.failing_at_smallest,
+                       s.value ? optional_text(s.clearance_at_star) : "", s.value ? number_text(s.travel_at_star) : "",
+                       optional_text(s.clearance_at_smallest), number_text(s.travel_at_smallest),
+                       number_text(s.magnitude),
+                       s.value && s.magnitude > 0 ? number_text(*s.value / (u * s.magnitude)) : "");
+  }
+  return out;
+}
+
+std::string models_csv(const std::vector<ErrorModel>& models) {
+  std::string out = "algorithm,precision,quantity,coefficient,scale,offset,magnitude,observed_max_abs,bound,bound_over_observed\n";
+  for (const ErrorModel& m : models)
+    for (const ErrorModel::Point& p : m.points)
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(m.algorithm), precision_name(m.precision),
+                         csv_field(m.quantity), number_text(m.coefficient), number_text(p.scale),
+                         number_text(p.offset), number_text(p.magnitude), number_text(p.observed),
+                         number_text(p.bound), p.observed > 0 ? number_text(p.bound / p.observed) : "");
+  return out;
+}
+
+/// One log-log plot: per (algorithm, precision, world) a line of y(cell) against the swept
+/// value; the value 0 and y <= 0 cannot be drawn on log axes and are left out (the tables
+/// have them).
+std::string loglog_script(const std::vector<EpsCell>& cells, const fs::path& dir, const fs::path& svg,
+                          const std::string& name, const std::string& title, const std::string& ylabel,
+                          double (*y)(const EpsCell&)) {
+  std::map<std::string, std::vector<std::pair<double, double>>> series;
+  std::vector<std::string> order;
+  for (const EpsCell& c : cells) {
+    const std::string key = group_name(c.key.algorithm, c.key.precision) + " (" + world_name(c.key.scale, c.key.offset) + ")";
+    if (!series.count(key)) order.push_back(key);
+    auto& s = series[key];
+    const double v = y(c);
+    if (c.key.value > 0 && v > 0 && std::isfinite(v)) s.emplace_back(c.key.value, v);
+  }
+  std::string data, plot;
+  std::size_t block = 0;
+  for (const std::string& key : order) {
+    auto& s = series[key];
+    if (s.empty()) continue;
+    std::sort(s.begin(), s.end());
+    for (const auto& [x, v] : s) data += gnuplot::data_number(x) + " " + gnuplot::data_number(v) + "\n";
+    data += "\n\n";
+    plot += fmt::format("{}{} index {} using 1:2 with linespoints lw 2 pt 7 ps 0.6 title {}", block ? ", \\\n  " : "",
+                        gnuplot::gp_quote((dir / (name + ".dat")).string()), block, gnuplot::gp_quote(gnuplot::gp_label(key)));
+    ++block;
+  }
+  if (block == 0) return {};
+  gnuplot::write_file(dir / (name + ".dat"), data);
+  std::string sc = fmt::format(gnuplot::kTerminal, 900, 480);
+  sc += fmt::format("set output {}\n", gnuplot::gp_quote(svg.string()));
+  sc += fmt::format("set title {}\n", gnuplot::gp_quote(title));
+  sc += "set xlabel 'tolerance value (log scale; 0 left out)'\n";
+  sc += fmt::format("set ylabel {}\n", gnuplot::gp_quote(ylabel));
+  sc += "set logscale xy 2\nset format x '2^{%L}'\nset format y '%g'\nset grid\nset key tmargin center horizontal maxcols 2 samplen 2\n";
+  sc += "plot " + plot + "\nunset output\nreset\n";
+  return sc;
+}
+
+double eps_failing_of(const EpsCell& c) { return static_cast<double>(c.eps_failing); }
+double abs_max_of(const EpsCell& c) { return c.abs_max; }
+
+std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::string& failures_svg,
+                 const std::string& error_svg, const std::vector<std::string>& warnings) {
+  std::ostringstream h;
+  h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slidecheck eps-sweep report</title>\n"
+       "<style>body{font-family:sans-serif;margin:1.5em;max-width:1100px}table{border-collapse:collapse;margin:0.5em 0}"
+       "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}td.l,th.l{text-align:left}"
+       ".warn{color:#a50f15}</style></head><body>\n<h1>slidecheck eps-sweep report</h1>\n";
+  std::string corpus;
+  for (const std::string& c : o.corpus) corpus += (corpus.empty() ? "" : ", ") + c;
+  h << "<p>corpus " << html_escape(corpus) << "; " << r.cells.size() << " cells; slidecheck "
+    << html_escape(build_info().version) << ". Definitions: docs/eps-sweep.md.</p>\n";
+  for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
+  h << "<h2>eps*</h2>\n<p>The smallest swept value from which no larger swept value has a failure of the classes "
+       "penetration, path_penetration, tunnelling, nonfinite or iteration_cap; its cost is the least clearance and "
+       "the mean fraction of the requested move travelled at eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"
+       "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>failing at the smallest value</th>"
+       "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th></tr>\n";
+  for (const EpsStar& s : r.stars) {
+    const double u = unit_roundoff(s.precision);
+    h << "<tr><td class=\"l\">" << html_escape(group_name(s.algorithm, s.precision)) << "</td><td class=\"l\">"
+      << html_escape(world_name(s.scale, s.offset)) << "</td><td class=\"l\">" << html_escape(s.tolerance)
+      << "</td><td>" << (s.value ? value_text(*s.value) : "none") << "</td><td>" << s.failing_at_smallest
+      << "</td><td>" << (s.value ? optional_text(s.clearance_at_star) : "") << "</td><td>"
+      << (s.value ? number_text(s.travel_at_star) : "") << "</td><td>" << number_text(s.magnitude) << "</td><td>"
+      << (s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "") << "</td></tr>\n";
+  }
+  h << "</table>\n<h2>Failures against the tolerance</h2>\n" << failures_svg
+    << "\n<h2>Per-step error against the tolerance</h2>\n" << error_svg << "\n<h2>Per-step error model</h2>\n"
+    << "<p>|error| &le; C u M over every observation (u the unit roundoff, M the query's coordinate magnitude); per "
+       "world the bound at that magnitude against the largest error seen there.</p>\n<table><tr><th class=\"l\">"
+       "algorithm</th><th class=\"l\">quantity</th><th>C</th><th class=\"l\">world</th><th>M</th><th>observed</th>"
+       "<th>bound</th><th>bound / observed</th></tr>\n";
+  for (const ErrorModel& m : r.models)
+    for (const ErrorModel::Point& p : m.points)
+      h << "<tr><td class=\"l\">" << html_escape(group_name(m.algorithm, m.precision)) << "</td><td class=\"l\">"
+        << html_escape(m.quantity) << "</td><td>" << fmt::format("{:.3g}", m.coefficient) << "</td><td class=\"l\">"
+        << html_escape(world_name(p.scale, p.offset)) << "</td><td>" << number_text(p.magnitude) << "</td><td>"
+        << fmt::format("{:.3g}", p.observed) << "</td><td>" << fmt::format("{:.3g}", p.bound) << "</td><td>"
+        << (p.observed > 0 ? fmt::format("{:.3g}", p.bound / p.observed) : "") << "</td></tr>\n";
+  h << "</table>\n<p>Every cell: cells.csv; eps*: eps_star.csv; the model: error_model.csv.</p>\n</body></html>\n";
+  return h.str();
+}
+
+}  // namespace
+
+std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOptions& options, EpsSweepResult& result) {
+  const fs::path out(dir);
+  const std::string text = summary(options, result);
+  write_text_file((out / "summary.txt").string(), text);
+  write_text_file((out / "cells.csv").string(), cells_csv(result.cells));
+  write_text_file((out / "eps_star.csv").string(), stars_csv(result.stars));
+  write_text_file((out / "error_model.csv").string(), models_csv(result.models));
+  std::string failures_svg, error_svg;
+  const auto warnings = gnuplot::draw(
+      {{&failures_svg, "failures", "Queries failing against the tolerance",
+        [&](const fs::path& d, const fs::path& svg) {
+          return loglog_script(result.cells, d, svg, "failures", "Queries failing (eps* classes) against the tolerance",
+                               "failing queries", &eps_failing_of);
+        }},
+       {&error_svg, "error", "Largest per-step error against the tolerance",
+        [&](const fs::path& d, const fs::path& svg) {
+          return loglog_script(result.cells, d, svg, "error", "Largest absolute per-step error against the tolerance",
+                               "max |computed - exact|", &abs_max_of);
+        }}},
+      options.gnuplot_executable);
+  result.warnings.insert(result.warnings.end(), warnings.begin(), warnings.end());
+  write_text_file((out / "report.html").string(), html(options, result, failures_svg, error_svg, result.warnings));
+  return text;
+}
+
+}  // namespace slidecheck::verify

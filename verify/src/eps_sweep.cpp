@@ -24,6 +24,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <iterator>
 #include <tuple>
 #include <thread>
 
@@ -203,6 +204,7 @@ EpsCell aggregate(const CellKey& key, const std::string& tolerance, const std::v
     ++checked;
     c.failing += q.failed;
     c.eps_failing += q.eps_failed;
+    if (q.eps_failed) c.eps_failing_queries.push_back(c.queries - 1);
     for (const FailureClass k : q.classes) ++c.queries_with[k];
     if (q.clearance) c.min_clearance = c.min_clearance ? std::min(*c.min_clearance, *q.clearance) : *q.clearance;
     c.max_depth = std::max(c.max_depth, q.depth);
@@ -217,7 +219,9 @@ EpsCell aggregate(const CellKey& key, const std::string& tolerance, const std::v
       const double ul = std::fabs(static_cast<double>(v.ulps));
       ulps.push_back(ul);
       abs.push_back(e);
-      StepErrorStats& s = c.steps[v.quantity];
+      // "near_point.x" names its step already; "x" of an inside_test does not.
+      const std::string name = v.quantity.rfind(v.step, 0) == 0 ? v.quantity : v.step + "." + v.quantity;
+      StepErrorStats& s = c.steps[name];
       ++s.values;
       s.max_abs = std::max(s.max_abs, e);
       s.max_ulps = std::max(s.max_ulps, ul);
@@ -282,6 +286,7 @@ nlohmann::ordered_json to_json(const EpsCell& c) {
   j["invalid"] = c.invalid;
   j["failing"] = c.failing;
   j["eps_failing"] = c.eps_failing;
+  j["eps_failing_queries"] = c.eps_failing_queries;
   nlohmann::ordered_json classes = nlohmann::ordered_json::object();
   for (const auto& [k, n] : c.queries_with) classes[std::string(to_string(k))] = n;
   j["queries_with"] = classes;
@@ -321,6 +326,9 @@ EpsCell eps_cell_from_json(const json& j, const std::string& file, std::size_t l
     c.invalid = j.at("invalid").get<std::size_t>();
     c.failing = j.at("failing").get<std::size_t>();
     c.eps_failing = j.at("eps_failing").get<std::size_t>();
+    c.eps_failing_queries = j.at("eps_failing_queries").get<std::vector<std::size_t>>();
+    if (c.eps_failing_queries.size() != c.eps_failing)
+      throw InputError(file, line, "eps_failing_queries does not list eps_failing queries");
     for (const auto& [k, n] : j.at("queries_with").items()) {
       const auto kind = find_failure_class(k);
       if (!kind) throw InputError(file, line, "unknown failure class '" + k + "'");
@@ -372,10 +380,19 @@ std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
     s.travel_at_smallest = smallest->mean_travel_fraction;
     s.failing_at_smallest = smallest->eps_failing;
     for (const EpsCell* c : group) s.magnitude = std::max(s.magnitude, c->magnitude);
-    // eps*: the first value after the last failing one.
+    // Queries failing at every value: the intersection of the cells' failing sets.
+    std::vector<std::size_t> persistent = group.front()->eps_failing_queries;
+    for (const EpsCell* c : group) {
+      std::vector<std::size_t> both;
+      std::set_intersection(persistent.begin(), persistent.end(), c->eps_failing_queries.begin(),
+                            c->eps_failing_queries.end(), std::back_inserter(both));
+      persistent = std::move(both);
+    }
+    s.persistent = persistent.size();
+    // eps*: the first value after the last one failing other than persistently.
     std::size_t first_safe = group.size();
     for (std::size_t n = group.size(); n-- > 0;) {
-      if (group[n]->eps_failing > 0) break;
+      if (group[n]->eps_failing > persistent.size()) break;
       first_safe = n;
     }
     if (first_safe < group.size()) {
@@ -390,8 +407,10 @@ std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
 }
 
 std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
-  // Per (algorithm, precision, quantity): the coefficient over every cell, then per (scale,
-  // offset) the largest observed error and the bound at that world's magnitude.
+  // Per (algorithm, precision, quantity): per world (scale, offset) the largest error seen and
+  // the largest magnitude; then the exponent k by least squares on log2 error against log2 M
+  // (k = 1 with fewer than two magnitudes), and C the least constant making C u M^k hold at
+  // every world.
   std::map<std::tuple<int, int, std::string>, ErrorModel> models;
   for (const EpsCell& c : cells)
     for (const auto& [name, s] : c.steps) {
@@ -399,7 +418,6 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
       m.algorithm = c.key.algorithm;
       m.precision = c.key.precision;
       m.quantity = name;
-      m.coefficient = std::max(m.coefficient, s.max_relative_to_magnitude);
       auto it = std::find_if(m.points.begin(), m.points.end(), [&](const ErrorModel::Point& p) {
         return p.scale == c.key.scale && p.offset == c.key.offset;
       });
@@ -413,7 +431,26 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
   std::vector<ErrorModel> out;
   for (auto& [key, m] : models) {
     const double u = unit_roundoff(m.precision);
-    for (auto& p : m.points) p.bound = m.coefficient * u * p.magnitude;
+    std::vector<std::pair<double, double>> logs;  // (log2 M, log2 observed)
+    // Errors far below u M are exact zeros rounded into subnormals, not a trend: left out.
+    for (const auto& p : m.points)
+      if (p.magnitude > 0 && p.observed >= 0x1p-20 * u * p.magnitude)
+        logs.emplace_back(std::log2(p.magnitude), std::log2(p.observed));
+    m.exponent = 1;
+    if (logs.size() >= 2) {
+      double mx = 0, my = 0;
+      for (const auto& [x, y] : logs) mx += x, my += y;
+      mx /= static_cast<double>(logs.size());
+      my /= static_cast<double>(logs.size());
+      double sxx = 0, sxy = 0;
+      for (const auto& [x, y] : logs) sxx += (x - mx) * (x - mx), sxy += (x - mx) * (y - my);
+      // Clamped to [0, 2]: a quantity is at most quadratic in the coordinates in these algorithms.
+      if (sxx > 0) m.exponent = std::clamp(sxy / sxx, 0.0, 2.0);
+    }
+    m.coefficient = 0;
+    for (const auto& p : m.points)
+      if (p.magnitude > 0) m.coefficient = std::max(m.coefficient, p.observed / (u * std::pow(p.magnitude, m.exponent)));
+    for (auto& p : m.points) p.bound = m.coefficient * u * std::pow(p.magnitude, m.exponent);
     out.push_back(std::move(m));
   }
   return out;

@@ -48,14 +48,15 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
   out << "eps-sweep: " << r.cells.size() << " cells over " << queries << " queries";
   if (r.resumed) out << " (" << r.resumed << " resumed)";
   out << "\n\neps* = the smallest swept value from which no larger swept value fails (penetration, "
-         "path_penetration, tunnelling, nonfinite, iteration_cap)\n";
-  out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>14} {:>12} {:>12}\n", "algorithm", "world", "tolerance",
-                     "eps*", "failing at min", "clearance*", "travel*", "eps*/(u M)");
+         "path_penetration, tunnelling, nonfinite, iteration_cap),\nleaving out the queries that fail at every value "
+         "(column 'always': no value of the tolerance helps them)\n";
+  out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>7} {:>12} {:>9} {:>11}\n", "algorithm", "world", "tolerance",
+                     "eps*", "failing at min", "always", "clearance*", "travel*", "eps*/(u M)");
   for (const EpsStar& s : r.stars) {
     const double u = unit_roundoff(s.precision);
-    out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>14} {:>12} {:>12}\n", group_name(s.algorithm, s.precision),
+    out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>7} {:>12} {:>9} {:>11}\n", group_name(s.algorithm, s.precision),
                        world_name(s.scale, s.offset), s.tolerance, s.value ? value_text(*s.value) : "none",
-                       std::to_string(s.failing_at_smallest) + " of " + std::to_string(queries),
+                       std::to_string(s.failing_at_smallest) + " of " + std::to_string(queries), s.persistent,
                        s.value ? fmt::format("{:.3g}", s.clearance_at_star.value_or(NAN)) : "-",
                        s.value ? fmt::format("{:.4f}", s.travel_at_star) : "-",
                        s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "-");
@@ -81,17 +82,24 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
     out << '\n';
   }
   // The error model: the three steps with the largest coefficients per group.
-  out << "\nper-step error model |error| <= C u M (u: unit roundoff, M: coordinate magnitude); largest C per group\n";
+  out << "\nper-step error model |error| <= C u M^k (u: unit roundoff, M: coordinate magnitude, k fitted over the "
+         "worlds); the three largest bounds at the largest M per group\n";
   std::map<std::pair<int, int>, std::vector<const ErrorModel*>> by_group;
   for (const ErrorModel& m : r.models)
     by_group[{static_cast<int>(m.algorithm), static_cast<int>(m.precision)}].push_back(&m);
   for (auto& [g, models] : by_group) {
-    std::sort(models.begin(), models.end(), [](const ErrorModel* a, const ErrorModel* b) {
-      return a->coefficient != b->coefficient ? a->coefficient > b->coefficient : a->quantity < b->quantity;
+    auto worst = [](const ErrorModel* m) {
+      double b = 0;
+      for (const auto& p : m->points) b = std::max(b, p.bound);
+      return b;
+    };
+    std::sort(models.begin(), models.end(), [&](const ErrorModel* a, const ErrorModel* b) {
+      return worst(a) != worst(b) ? worst(a) > worst(b) : a->quantity < b->quantity;
     });
     out << "  " << group_name(models.front()->algorithm, models.front()->precision) << ":";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, models.size()); ++k)
-      out << fmt::format(" {} C={:.3g}", models[k]->quantity, models[k]->coefficient);
+      out << fmt::format(" {} C={:.3g} k={:.2f} (bound {:.3g})", models[k]->quantity, models[k]->coefficient,
+                         models[k]->exponent, worst(models[k]));
     out << '\n';
   }
   return out.str();
@@ -121,13 +129,14 @@ std::string cells_csv(const std::vector<EpsCell>& cells) {
 
 std::string stars_csv(const std::vector<EpsStar>& stars) {
   std::string out =
-      "algorithm,precision,scale,offset,tolerance,eps_star,failing_at_smallest,clearance_at_star,travel_at_star,"
+      "algorithm,precision,scale,offset,tolerance,eps_star,failing_at_smallest,failing_at_every_value,clearance_at_star,"
+      "travel_at_star,"
       "clearance_at_smallest,travel_at_smallest,magnitude,eps_star_over_u_magnitude\n";
   for (const EpsStar& s : stars) {
     const double u = unit_roundoff(s.precision);
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(s.algorithm),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(s.algorithm),
                        precision_name(s.precision), number_text(s.scale), number_text(s.offset), csv_field(s.tolerance),
-                       s.value ? number_text(*s.value) : "", s.failing_at_smallest,
+                       s.value ? number_text(*s.value) : "", s.failing_at_smallest, s.persistent,
                        s.value ? optional_text(s.clearance_at_star) : "", s.value ? number_text(s.travel_at_star) : "",
                        optional_text(s.clearance_at_smallest), number_text(s.travel_at_smallest),
                        number_text(s.magnitude),
@@ -137,11 +146,11 @@ std::string stars_csv(const std::vector<EpsStar>& stars) {
 }
 
 std::string models_csv(const std::vector<ErrorModel>& models) {
-  std::string out = "algorithm,precision,quantity,coefficient,scale,offset,magnitude,observed_max_abs,bound,bound_over_observed\n";
+  std::string out = "algorithm,precision,quantity,coefficient,exponent,scale,offset,magnitude,observed_max_abs,bound,bound_over_observed\n";
   for (const ErrorModel& m : models)
     for (const ErrorModel::Point& p : m.points)
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(m.algorithm), precision_name(m.precision),
-                         csv_field(m.quantity), number_text(m.coefficient), number_text(p.scale),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(m.algorithm), precision_name(m.precision),
+                         csv_field(m.quantity), number_text(m.coefficient), number_text(m.exponent), number_text(p.scale),
                          number_text(p.offset), number_text(p.magnitude), number_text(p.observed),
                          number_text(p.bound), p.observed > 0 ? number_text(p.bound / p.observed) : "");
   return out;
@@ -203,28 +212,33 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::s
   for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
   h << "<h2>eps*</h2>\n<p>The smallest swept value from which no larger swept value has a failure of the classes "
        "penetration, path_penetration, tunnelling, nonfinite or iteration_cap; its cost is the least clearance and "
-       "the mean fraction of the requested move travelled at eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"
+       "the mean fraction of the requested move travelled at eps*. Queries failing at every swept value are counted "
+       "apart (no value of the tolerance helps them) and left out of eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"
        "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>failing at the smallest value</th>"
+       "<th>failing at every value</th>"
        "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th></tr>\n";
   for (const EpsStar& s : r.stars) {
     const double u = unit_roundoff(s.precision);
     h << "<tr><td class=\"l\">" << html_escape(group_name(s.algorithm, s.precision)) << "</td><td class=\"l\">"
       << html_escape(world_name(s.scale, s.offset)) << "</td><td class=\"l\">" << html_escape(s.tolerance)
       << "</td><td>" << (s.value ? value_text(*s.value) : "none") << "</td><td>" << s.failing_at_smallest
+      << "</td><td>" << s.persistent
       << "</td><td>" << (s.value ? optional_text(s.clearance_at_star) : "") << "</td><td>"
       << (s.value ? number_text(s.travel_at_star) : "") << "</td><td>" << number_text(s.magnitude) << "</td><td>"
       << (s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "") << "</td></tr>\n";
   }
   h << "</table>\n<h2>Failures against the tolerance</h2>\n" << failures_svg
     << "\n<h2>Per-step error against the tolerance</h2>\n" << error_svg << "\n<h2>Per-step error model</h2>\n"
-    << "<p>|error| &le; C u M over every observation (u the unit roundoff, M the query's coordinate magnitude); per "
-       "world the bound at that magnitude against the largest error seen there.</p>\n<table><tr><th class=\"l\">"
-       "algorithm</th><th class=\"l\">quantity</th><th>C</th><th class=\"l\">world</th><th>M</th><th>observed</th>"
+    << "<p>|error| &le; C u M<sup>k</sup> at every world swept (u the unit roundoff, M the world's largest query "
+       "magnitude, k the least-squares slope of log error against log M); per world the bound at that magnitude "
+       "against the largest error seen there.</p>\n<table><tr><th class=\"l\">"
+       "algorithm</th><th class=\"l\">quantity</th><th>C</th><th>k</th><th class=\"l\">world</th><th>M</th><th>observed</th>"
        "<th>bound</th><th>bound / observed</th></tr>\n";
   for (const ErrorModel& m : r.models)
     for (const ErrorModel::Point& p : m.points)
       h << "<tr><td class=\"l\">" << html_escape(group_name(m.algorithm, m.precision)) << "</td><td class=\"l\">"
-        << html_escape(m.quantity) << "</td><td>" << fmt::format("{:.3g}", m.coefficient) << "</td><td class=\"l\">"
+        << html_escape(m.quantity) << "</td><td>" << fmt::format("{:.3g}", m.coefficient) << "</td><td>"
+        << fmt::format("{:.2f}", m.exponent) << "</td><td class=\"l\">"
         << html_escape(world_name(p.scale, p.offset)) << "</td><td>" << number_text(p.magnitude) << "</td><td>"
         << fmt::format("{:.3g}", p.observed) << "</td><td>" << fmt::format("{:.3g}", p.bound) << "</td><td>"
         << (p.observed > 0 ? fmt::format("{:.3g}", p.bound / p.observed) : "") << "</td></tr>\n";

@@ -91,6 +91,7 @@ struct EpsCell {
   std::size_t queries = 0, invalid = 0;
   std::size_t failing = 0;      ///< checked queries with any failure
   std::size_t eps_failing = 0;  ///< checked queries with a failure of an eps_star_classes class
+  std::vector<std::size_t> eps_failing_queries;  ///< their indices in corpus order (for eps*)
   std::map<FailureClass, std::size_t> queries_with;
   std::optional<double> min_clearance;  ///< least exact clearance (distance - r) of any resting position
   double max_depth = 0;                 ///< largest penetration or path depth
@@ -116,9 +117,13 @@ struct EpsStar {
   Precision precision{};
   double scale = 1, offset = 0;
   std::string tolerance;
-  /// The smallest swept value from which every larger swept value has no eps-class failure;
-  /// empty when the largest value still fails.
+  /// The smallest swept value from which every larger swept value has no eps-class failure
+  /// other than the persistent ones; empty when the largest value still fails.
   std::optional<double> value;
+  /// Queries that fail (an eps class) at every swept value: no value of this tolerance helps
+  /// them (a failure by design, such as a one-sided algorithm entering a surface from behind,
+  /// or one beyond the grid). Reported, and left out of eps*.
+  std::size_t persistent = 0;
   /// At eps*: the least clearance and mean travel fraction (its cost), and at the smallest
   /// swept value the same, for comparison.
   std::optional<double> clearance_at_star, clearance_at_smallest;
@@ -128,14 +133,17 @@ struct EpsStar {
 };
 
 /// The empirical error model of one step quantity for one (algorithm, precision):
-/// |error| <= coefficient * u * M over every observation; per (scale, offset) the observed
-/// largest error and the bound at that cell's magnitude, so bound / observed says how tight
-/// the model is at each world size.
+/// |error| <= coefficient * u * M^exponent at every world swept (M the world's largest query
+/// magnitude, u the unit roundoff); the exponent is the least-squares slope of log error
+/// against log M over the worlds whose error is at least 2^-20 u M, clamped to [0, 2] (1 with
+/// fewer than two such worlds: coordinates err in proportion to their size). Per (scale, offset) the observed largest error and the bound there, so
+/// bound / observed says how tight the model is at each world size.
 struct ErrorModel {
   Algorithm algorithm{};
   Precision precision{};
   std::string quantity;
   double coefficient = 0;
+  double exponent = 1;
   struct Point {
     double scale = 1, offset = 0, magnitude = 0, observed = 0, bound = 0;
   };

@@ -116,7 +116,8 @@ int run(const EpsSweepArgs& a) {
                              {"offset", s.offset},
                              {"tolerance", s.tolerance},
                              {"eps_star", s.value ? nlohmann::ordered_json(*s.value) : nlohmann::ordered_json(nullptr)},
-                             {"failing_at_smallest", s.failing_at_smallest}});
+                             {"failing_at_smallest", s.failing_at_smallest},
+                             {"failing_at_every_value", s.persistent}});
   j["warnings"] = r.warnings;
   std::ostringstream text;
   text << r.summary_text;

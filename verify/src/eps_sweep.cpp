@@ -113,24 +113,6 @@ World make_world(const std::vector<QueryInput>& base, double scale, double offse
   return w;
 }
 
-/// Checks that every query can run in the precision (a float run of a huge world overflows).
-void check_runnable(const World& w, Precision p) {
-  for (const QueryInput& in : w.inputs) {
-    if (p != Precision::single_float) continue;
-    (void)in.scene->index(p);
-    const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity, &in.query.radii.radii};
-    for (const Vec3<double>* v : vs)
-      for (const double x : {v->x, v->y, v->z})
-        if (!std::isfinite(static_cast<float>(x)))
-          throw InputError(in.file, in.line,
-                           "a number overflows float at scale " + number_text(w.scale) + ", offset " +
-                               number_text(w.offset));
-    const Vec3<double>& r = in.query.radii.radii;
-    if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
-      throw InputError(in.file, in.line, "a radius rounds to 0 in float at scale " + number_text(w.scale));
-  }
-}
-
 /// What one query contributes to its cell.
 struct QueryOutcome {
   bool invalid = false, failed = false, eps_failed = false;
@@ -489,7 +471,9 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
   for (const double s : o.scales)
     for (const double off : o.offsets) {
       worlds.push_back(make_world(base, s, off));
-      for (const Precision p : o.precisions) check_runnable(worlds.back(), p);
+      for (const Precision p : o.precisions)
+        for (const QueryInput& in : worlds.back().inputs)
+          check_runnable(in, p, " (scale " + number_text(s) + ", offset " + number_text(off) + ")");
     }
   auto world_of = [&](const CellKey& k) -> const World& {
     for (const World& w : worlds)
@@ -504,18 +488,7 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
   const std::string cells_path = (out / "cells.jsonl").string();
   EpsSweepResult result;
   if (o.resume) {
-    if (!fs::exists(out / "run.json")) throw InputError(o.out, 0, "--resume: there is no sweep here (no run.json)");
-    json previous;
-    try {
-      std::ifstream in(out / "run.json");
-      previous = json::parse(in);
-    } catch (const json::exception& e) {
-      throw InputError((out / "run.json").string(), 0, std::string("not a sweep description: ") + e.what());
-    }
-    if (previous != description)
-      throw InputError((out / "run.json").string(), 0,
-                       "--resume: this sweep was made with other inputs or options; run again with the same command "
-                       "line, or use --overwrite");
+    require_same_run(o.out, description);
     for (const auto& [line, text] : read_complete_lines(cells_path)) {
       json j;
       try {

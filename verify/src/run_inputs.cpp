@@ -3,8 +3,11 @@
 
 #include <slidecheck/verify/errors.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -57,6 +60,35 @@ std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files)
     }
   }
   return inputs;
+}
+
+void check_runnable(const QueryInput& in, Precision p, const std::string& context) {
+  if (p != Precision::single_float) return;
+  (void)in.scene->index(p);  // rounds a double scene to float once; InputError if it cannot
+  const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity, &in.query.radii.radii};
+  for (const Vec3<double>* v : vs)
+    for (const double x : {v->x, v->y, v->z})
+      if (!std::isfinite(static_cast<float>(x)))
+        throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float" + context);
+  const Vec3<double>& r = in.query.radii.radii;
+  if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
+    throw InputError(in.file, in.line, "a radius rounds to 0 in float" + context);
+}
+
+void require_same_run(const std::string& dir, const nlohmann::json& description) {
+  const fs::path run = fs::path(dir) / "run.json";
+  if (!fs::exists(run)) throw InputError(dir, 0, "--resume: there is no run here (no run.json)");
+  nlohmann::json previous;
+  try {
+    std::ifstream in(run);
+    previous = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
+  }
+  if (previous != description)
+    throw InputError(run.string(), 0,
+                     "--resume: this run was made with other inputs or options (" + previous.dump() +
+                         "); run again with the same command line, or use --overwrite");
 }
 
 SyncedAppender::SyncedAppender(const std::string& path) : path_(path) {

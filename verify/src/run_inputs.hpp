@@ -5,6 +5,8 @@
 #include <slidecheck/verify/query_io.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -24,6 +26,13 @@ struct QueryInput {
 /// Every query of the files, each with its scene (read once per path). InputError naming the
 /// file and line of whatever is malformed, the query's line for its scene's problems.
 std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files);
+
+/// InputError naming the query's file and line when it cannot run in `p`: a number or the
+/// scene overflows float, or a radius rounds to 0 (`context` is added, e.g. the world).
+void check_runnable(const QueryInput& in, Precision p, const std::string& context = {});
+
+/// For --resume: InputError unless `dir`/run.json exists and equals `description`.
+void require_same_run(const std::string& dir, const nlohmann::json& description);
 
 /// A file appended to line by line, each batch flushed and synced to disk before returning.
 class SyncedAppender {

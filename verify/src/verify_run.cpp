@@ -152,18 +152,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
         throw InputError(in.file, in.line, e.what());
       }
       for (const Precision p : o.precisions) {
-        if (p == Precision::single_float) {
-          (void)in.scene->index(p);  // rounds a double scene to float once; InputError if it cannot
-          const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity,
-                                      &in.query.radii.radii};
-          for (const Vec3<double>* v : vs)
-            for (const double x : {v->x, v->y, v->z})
-              if (!std::isfinite(static_cast<float>(x)))
-                throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float");
-          const Vec3<double>& r = in.query.radii.radii;
-          if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
-            throw InputError(in.file, in.line, "a radius rounds to 0 in float");
-        }
+        check_runnable(in, p);
         tasks.push_back({&in, a, p});
       }
     }
@@ -177,18 +166,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   VerifyRunResult result;
   const bool existing = fs::exists(out / "run.json") || fs::exists(out / "records.jsonl");
   if (o.resume) {
-    if (!fs::exists(out / "run.json")) throw InputError(o.out, 0, "--resume: there is no run here (no run.json)");
-    json previous;
-    try {
-      std::ifstream in(out / "run.json");
-      previous = json::parse(in);
-    } catch (const json::exception& e) {
-      throw InputError((out / "run.json").string(), 0, std::string("not a run description: ") + e.what());
-    }
-    if (previous != description)
-      throw InputError((out / "run.json").string(), 0,
-                       "--resume: this run was made with other inputs or options (" + previous.dump() +
-                           "); run again with the same command line, or use --overwrite");
+    require_same_run(o.out, description);
     result.records = read_previous_records(records_path, tasks);
     result.resumed = result.records.size();
   } else {

@@ -82,23 +82,24 @@ BOOST_AUTO_TEST_CASE(cells_come_in_sweep_order) {
   BOOST_TEST(default_swept_tolerance(Algorithm::pseudo_distance) == "contact_distance");
 }
 
-// eps* is the first value after the last failing one: a value that happens to pass below a
-// failing one is not safe.
-BOOST_AUTO_TEST_CASE(eps_star_is_the_start_of_the_safe_tail) {
-  const std::vector<EpsCell> cells{cell(0, 3), cell(0x1p-10, 0), cell(0x1p-8, 1), cell(0x1p-6, 0), cell(0x1p-4, 0)};
+// eps* is the smallest value without failures; the safe window ends where failures return.
+BOOST_AUTO_TEST_CASE(eps_star_is_the_smallest_safe_value) {
+  const std::vector<EpsCell> cells{cell(0, 3), cell(0x1p-10, 0), cell(0x1p-8, 0), cell(0x1p-6, 1), cell(0x1p-4, 0)};
   const auto stars = find_eps_star(cells);
   BOOST_TEST_REQUIRE(stars.size() == 1u);
   BOOST_TEST_REQUIRE(stars[0].value.has_value());
-  BOOST_TEST(*stars[0].value == 0x1p-6);
+  BOOST_TEST(*stars[0].value == 0x1p-10);
+  BOOST_TEST(*stars[0].safe_up_to == 0x1p-8);
   BOOST_TEST(stars[0].failing_at_smallest == 3u);
-  BOOST_TEST(*stars[0].clearance_at_star == 0x1p-7);
-  BOOST_TEST(stars[0].travel_at_star == 1 - 0x1p-6);
+  BOOST_TEST(*stars[0].clearance_at_star == 0x1p-11);
+  BOOST_TEST(stars[0].travel_at_star == 1 - 0x1p-10);
 
   // Query 0 fails at every value: counted apart, and eps* is where the others stop failing.
   const auto persistent = find_eps_star({cell(0, 3), cell(0x1p-6, 2), cell(0x1p-4, 1), cell(0x1p-2, 1)});
   BOOST_TEST(persistent[0].persistent == 1u);
   BOOST_TEST_REQUIRE(persistent[0].value.has_value());
   BOOST_TEST(*persistent[0].value == 0x1p-4);
+  BOOST_TEST(*persistent[0].safe_up_to == 0x1p-2);
   std::vector<EpsCell> other{cell(0, 1), cell(0x1p-4, 1)};
   other[1].eps_failing_queries = {5};  // a different query fails at the largest value
   const auto none = find_eps_star(other);

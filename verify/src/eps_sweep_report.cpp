@@ -47,15 +47,17 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
   std::size_t queries = r.cells.empty() ? 0 : r.cells.front().queries;
   out << "eps-sweep: " << r.cells.size() << " cells over " << queries << " queries";
   if (r.resumed) out << " (" << r.resumed << " resumed)";
-  out << "\n\neps* = the smallest swept value from which no larger swept value fails (penetration, "
-         "path_penetration, tunnelling, nonfinite, iteration_cap),\nleaving out the queries that fail at every value "
-         "(column 'always': no value of the tolerance helps them)\n";
-  out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>7} {:>12} {:>9} {:>11}\n", "algorithm", "world", "tolerance",
-                     "eps*", "failing at min", "always", "clearance*", "travel*", "eps*/(u M)");
+  out << "\n\neps* = the smallest swept value with no failure (penetration, path_penetration, tunnelling, nonfinite, "
+         "iteration_cap; one-sided algorithms entering a triangle from behind are by design and left out),\nleaving out "
+         "the queries that fail at every value (column 'always': no value of the tolerance helps them); 'up to' ends the "
+         "unbroken run of safe values from eps*\n";
+  out << fmt::format("{:<24} {:<30} {:<20} {:>8} {:>8} {:>16} {:>7} {:>12} {:>9} {:>11}\n", "algorithm", "world",
+                     "tolerance", "eps*", "up to", "failing at min", "always", "clearance*", "travel*", "eps*/(u M)");
   for (const EpsStar& s : r.stars) {
     const double u = unit_roundoff(s.precision);
-    out << fmt::format("{:<24} {:<26} {:<20} {:>10} {:>16} {:>7} {:>12} {:>9} {:>11}\n", group_name(s.algorithm, s.precision),
-                       world_name(s.scale, s.offset), s.tolerance, s.value ? value_text(*s.value) : "none",
+    out << fmt::format("{:<24} {:<30} {:<20} {:>8} {:>8} {:>16} {:>7} {:>12} {:>9} {:>11}\n",
+                       group_name(s.algorithm, s.precision), world_name(s.scale, s.offset), s.tolerance,
+                       s.value ? value_text(*s.value) : "none", s.safe_up_to ? value_text(*s.safe_up_to) : "-",
                        std::to_string(s.failing_at_smallest) + " of " + std::to_string(queries), s.persistent,
                        s.value ? fmt::format("{:.3g}", s.clearance_at_star.value_or(NAN)) : "-",
                        s.value ? fmt::format("{:.4f}", s.travel_at_star) : "-",
@@ -106,14 +108,14 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
 }
 
 std::string cells_csv(const std::vector<EpsCell>& cells) {
-  std::string out = "algorithm,precision,scale,offset,tolerance,value,queries,invalid,failing,eps_failing";
+  std::string out = "algorithm,precision,scale,offset,tolerance,value,queries,invalid,failing,eps_failing,from_behind";
   for (const FailureClass c : all_failure_classes) out += "," + std::string(to_string(c));
   out += ",min_clearance,max_depth,mean_travel_fraction,mean_lost_fraction,ulps_max,ulps_p99,abs_max,abs_p99,"
          "iterations_mean,iterations_max,magnitude\n";
   for (const EpsCell& c : cells) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}", algorithm_name(c.key.algorithm), precision_name(c.key.precision),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", algorithm_name(c.key.algorithm), precision_name(c.key.precision),
                        number_text(c.key.scale), number_text(c.key.offset), csv_field(c.tolerance),
-                       number_text(c.key.value), c.queries, c.invalid, c.failing, c.eps_failing);
+                       number_text(c.key.value), c.queries, c.invalid, c.failing, c.eps_failing, c.from_behind);
     for (const FailureClass k : all_failure_classes) {
       const auto it = c.queries_with.find(k);
       out += "," + std::to_string(it == c.queries_with.end() ? 0 : it->second);
@@ -129,14 +131,16 @@ std::string cells_csv(const std::vector<EpsCell>& cells) {
 
 std::string stars_csv(const std::vector<EpsStar>& stars) {
   std::string out =
-      "algorithm,precision,scale,offset,tolerance,eps_star,failing_at_smallest,failing_at_every_value,clearance_at_star,"
+      "algorithm,precision,scale,offset,tolerance,eps_star,safe_up_to,failing_at_smallest,failing_at_every_value,"
+      "clearance_at_star,"
       "travel_at_star,"
       "clearance_at_smallest,travel_at_smallest,magnitude,eps_star_over_u_magnitude\n";
   for (const EpsStar& s : stars) {
     const double u = unit_roundoff(s.precision);
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(s.algorithm),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(s.algorithm),
                        precision_name(s.precision), number_text(s.scale), number_text(s.offset), csv_field(s.tolerance),
-                       s.value ? number_text(*s.value) : "", s.failing_at_smallest, s.persistent,
+                       s.value ? number_text(*s.value) : "", s.safe_up_to ? number_text(*s.safe_up_to) : "",
+                       s.failing_at_smallest, s.persistent,
                        s.value ? optional_text(s.clearance_at_star) : "", s.value ? number_text(s.travel_at_star) : "",
                        optional_text(s.clearance_at_smallest), number_text(s.travel_at_smallest),
                        number_text(s.magnitude),
@@ -210,18 +214,20 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::s
   h << "<p>corpus " << html_escape(corpus) << "; " << r.cells.size() << " cells; slidecheck "
     << html_escape(build_info().version) << ". Definitions: docs/eps-sweep.md.</p>\n";
   for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
-  h << "<h2>eps*</h2>\n<p>The smallest swept value from which no larger swept value has a failure of the classes "
-       "penetration, path_penetration, tunnelling, nonfinite or iteration_cap; its cost is the least clearance and "
+  h << "<h2>eps*</h2>\n<p>The smallest swept value with no failure of the classes penetration, path_penetration, "
+       "tunnelling, nonfinite or iteration_cap (a one-sided algorithm entering a triangle from behind is by design and "
+       "left out), and the largest value up to which the values stay safe; its cost is the least clearance and "
        "the mean fraction of the requested move travelled at eps*. Queries failing at every swept value are counted "
        "apart (no value of the tolerance helps them) and left out of eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"
-       "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>failing at the smallest value</th>"
+       "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>safe up to</th><th>failing at the smallest value</th>"
        "<th>failing at every value</th>"
        "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th></tr>\n";
   for (const EpsStar& s : r.stars) {
     const double u = unit_roundoff(s.precision);
     h << "<tr><td class=\"l\">" << html_escape(group_name(s.algorithm, s.precision)) << "</td><td class=\"l\">"
       << html_escape(world_name(s.scale, s.offset)) << "</td><td class=\"l\">" << html_escape(s.tolerance)
-      << "</td><td>" << (s.value ? value_text(*s.value) : "none") << "</td><td>" << s.failing_at_smallest
+      << "</td><td>" << (s.value ? value_text(*s.value) : "none") << "</td><td>"
+      << (s.safe_up_to ? value_text(*s.safe_up_to) : "") << "</td><td>" << s.failing_at_smallest
       << "</td><td>" << s.persistent
       << "</td><td>" << (s.value ? optional_text(s.clearance_at_star) : "") << "</td><td>"
       << (s.value ? number_text(s.travel_at_star) : "") << "</td><td>" << number_text(s.magnitude) << "</td><td>"

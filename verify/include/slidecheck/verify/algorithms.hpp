@@ -38,6 +38,12 @@ AlgorithmTolerances make_tolerances(Algorithm a, const std::map<std::string, dou
 /// are designed stops, not caps.
 inline bool is_iteration_cap(StopReason r) { return r == StopReason::recursion_cap; }
 
+/// The algorithm ignores triangles it meets from behind (Fauerby's isFrontFacingTo, kept by
+/// Linahan and Monter); pseudo_distance measures distances and is two-sided.
+inline bool culls_back_faces(Algorithm a) {
+  return a == Algorithm::fauerby || a == Algorithm::linahan || a == Algorithm::monter;
+}
+
 /// Runs the algorithm `tol` belongs to on `in` over `mesh` in number type T.
 template <num::WithSqrt T, class Tracer = NullTracer>
 SlideResult<T> run_slide(const AlgorithmTolerances& tol, const SlideInput<T>& in, const IndexedMesh<T>& mesh,

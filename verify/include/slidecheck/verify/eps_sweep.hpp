@@ -37,7 +37,8 @@ std::string default_swept_tolerance(Algorithm a);
 std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero);
 
 /// The failure classes eps* counts: what a tolerance is meant to prevent (penetration,
-/// path_penetration, tunnelling, nonfinite, iteration_cap). Decision flips and wrong
+/// path_penetration, tunnelling, nonfinite, iteration_cap), except a penetration or path
+/// class entered from behind by an algorithm that culls back faces (by design). Decision flips and wrong
 /// triangles are round-off in detection that a distance kept from surfaces does not remove;
 /// they are reported per cell but do not make a tolerance unsafe.
 inline constexpr FailureClass eps_star_classes[] = {FailureClass::penetration, FailureClass::path_penetration,
@@ -92,6 +93,9 @@ struct EpsCell {
   std::size_t failing = 0;      ///< checked queries with any failure
   std::size_t eps_failing = 0;  ///< checked queries with a failure of an eps_star_classes class
   std::vector<std::size_t> eps_failing_queries;  ///< their indices in corpus order (for eps*)
+  /// Checked queries whose only eps-class failures are a one-sided algorithm entering a
+  /// triangle from behind (Failure::from_behind): by design, not counted in eps_failing.
+  std::size_t from_behind = 0;
   std::map<FailureClass, std::size_t> queries_with;
   std::optional<double> min_clearance;  ///< least exact clearance (distance - r) of any resting position
   double max_depth = 0;                 ///< largest penetration or path depth
@@ -117,9 +121,12 @@ struct EpsStar {
   Precision precision{};
   double scale = 1, offset = 0;
   std::string tolerance;
-  /// The smallest swept value from which every larger swept value has no eps-class failure
-  /// other than the persistent ones; empty when the largest value still fails.
+  /// The smallest swept value with no eps-class failure other than the persistent ones;
+  /// empty when every value has some.
   std::optional<double> value;
+  /// The largest value of the unbroken run of such values that starts at eps* (a value too
+  /// large fails again: the sphere is kept so far away that it snags or caps out).
+  std::optional<double> safe_up_to;
   /// Queries that fail (an eps class) at every swept value: no value of this tolerance helps
   /// them (a failure by design, such as a one-sided algorithm entering a surface from behind,
   /// or one beyond the grid). Reported, and left out of eps*.

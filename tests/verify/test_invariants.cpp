@@ -189,33 +189,32 @@ BOOST_AUTO_TEST_CASE(segment_through_a_thin_wall_is_tunnelling) {
   BOOST_TEST(check({wall}, sphere(r), {f.at(20, 20, -3), f.at(20, 20, 3)}).failures.empty());
 }
 
-// A move that starts behind a triangle's plane (against its normal (p1-p0)x(p2-p0)) is marked
-// from_behind: one-sided algorithms ignore such triangles by design. The same move from the
-// front is not; a start exactly on the plane is not behind.
-BOOST_AUTO_TEST_CASE(failures_entered_from_behind_are_marked) {
+// A failure whose move points along the triangle's normal (p1-p0)x(p2-p0) is marked back_face:
+// back-face culling skips that triangle by design. Coming from behind the plane, or sliding past
+// the triangle's edge from in front while moving away from the plane, both are; approaching the
+// front face, or moving exactly parallel to the plane, is not.
+BOOST_AUTO_TEST_CASE(failures_on_culled_back_faces_are_marked) {
   const Frame f;
   const double r = f.radius(1);
   const Triangle<double> wall{f.at(-8, -8, 0), f.at(16, -8, 0), f.at(-8, 16, 0)};
-  // The frame's wall normal: which side is "behind" is decided by the exact normal's sign.
-  const bool minus_is_behind = dot(wall.normal_unnormalized(), f.at(0, 0, -3) - wall.p0) < 0;
-  const Vec3<double> back = minus_is_behind ? f.at(0, 0, -3) : f.at(0, 0, 3);
-  const Vec3<double> front = minus_is_behind ? f.at(0, 0, 3) : f.at(0, 0, -3);
-  InvariantReport t = check({wall}, sphere(r), {back, front});
+  // Which side the normal points to is decided by its exact sign.
+  const double up = dot(wall.normal_unnormalized(), f.at(0, 0, 1) - f.at(0, 0, 0)) > 0 ? 1 : -1;
+  InvariantReport t = check({wall}, sphere(r), {f.at(0, 0, -3 * up), f.at(0, 0, 3 * up)});
   BOOST_REQUIRE(t.failures.size() == 1u);
   BOOST_TEST(t.failures[0].kind == FailureClass::tunnelling);
-  BOOST_TEST(t.failures[0].from_behind);
-  BOOST_TEST(t.failures[0].detail.find("from behind") != std::string::npos);
-  t = check({wall}, sphere(r), {front, back});
+  BOOST_TEST(t.failures[0].back_face);
+  BOOST_TEST(t.failures[0].detail.find("back-face culling skips it") != std::string::npos);
+  t = check({wall}, sphere(r), {f.at(0, 0, 3 * up), f.at(0, 0, -3 * up)});
   BOOST_REQUIRE(t.failures.size() == 1u);
-  BOOST_TEST(!t.failures[0].from_behind);
-  // Resting within r of the wall, coming from behind: penetration and path_penetration, both marked.
-  const Vec3<double> near_back = minus_is_behind ? f.at(0, 0, -0.5) : f.at(0, 0, 0.5);
-  t = check({wall}, sphere(r), {back, near_back});
+  BOOST_TEST(!t.failures[0].back_face);
+  // In front of the plane, beside the edge b = -8, moving away from the plane and into the edge.
+  t = check({wall}, sphere(r), {f.at(0, -9, 0.1 * up), f.at(0, -8.5, 0.15 * up)});
   BOOST_TEST(count(t, FailureClass::penetration) == 1);
-  for (const Failure& x : t.failures) BOOST_TEST(x.from_behind);
-  // Starting exactly on the plane is not behind.
-  t = check({wall}, sphere(r), {f.at(20, 20, 0), f.at(0, 0, 0)});
-  for (const Failure& x : t.failures) BOOST_TEST(!x.from_behind);
+  for (const Failure& x : t.failures) BOOST_TEST(x.back_face);
+  // The same end reached parallel to the plane: not marked.
+  t = check({wall}, sphere(r), {f.at(0, -9, 0.15 * up), f.at(0, -8.5, 0.15 * up)});
+  BOOST_TEST(count(t, FailureClass::penetration) == 1);
+  for (const Failure& x : t.failures) BOOST_TEST(!x.back_face);
 }
 
 BOOST_AUTO_TEST_CASE(tunnel_test_is_strict) {

@@ -115,7 +115,7 @@ World make_world(const std::vector<QueryInput>& base, double scale, double offse
 
 /// What one query contributes to its cell.
 struct QueryOutcome {
-  bool invalid = false, failed = false, eps_failed = false, from_behind = false;
+  bool invalid = false, failed = false, eps_failed = false, back_face = false;
   std::vector<FailureClass> classes;
   std::optional<double> clearance;
   double depth = 0;
@@ -152,12 +152,12 @@ QueryOutcome run_one(const QueryInput& in, const CellKey& key, const std::string
   out.failed = r.failed();
   for (const FailureClass c : all_failure_classes)
     if (r.has(c)) out.classes.push_back(c);
-  // An eps-class failure counts unless it is a one-sided algorithm meeting a triangle from
-  // behind (by design, in every precision): those are counted apart.
+  // An eps-class failure counts unless a one-sided algorithm skipped the triangle by design
+  // (the move points along its normal: back-face culling): those are counted apart.
   for (const Failure& f : r.failures) {
     if (std::find(std::begin(eps_star_classes), std::end(eps_star_classes), f.kind) == std::end(eps_star_classes)) continue;
-    if (f.from_behind && culls_back_faces(key.algorithm))
-      out.from_behind = true;
+    if (f.back_face && culls_back_faces(key.algorithm))
+      out.back_face = true;
     else
       out.eps_failed = true;
   }
@@ -195,7 +195,7 @@ EpsCell aggregate(const CellKey& key, const std::string& tolerance, const std::v
     c.failing += q.failed;
     c.eps_failing += q.eps_failed;
     if (q.eps_failed) c.eps_failing_queries.push_back(c.queries - 1);
-    c.from_behind += q.from_behind && !q.eps_failed;
+    c.back_face += q.back_face && !q.eps_failed;
     for (const FailureClass k : q.classes) ++c.queries_with[k];
     if (q.clearance) c.min_clearance = c.min_clearance ? std::min(*c.min_clearance, *q.clearance) : *q.clearance;
     c.max_depth = std::max(c.max_depth, q.depth);
@@ -278,7 +278,7 @@ nlohmann::ordered_json to_json(const EpsCell& c) {
   j["failing"] = c.failing;
   j["eps_failing"] = c.eps_failing;
   j["eps_failing_queries"] = c.eps_failing_queries;
-  j["from_behind"] = c.from_behind;
+  j["back_face"] = c.back_face;
   nlohmann::ordered_json classes = nlohmann::ordered_json::object();
   for (const auto& [k, n] : c.queries_with) classes[std::string(to_string(k))] = n;
   j["queries_with"] = classes;
@@ -319,7 +319,7 @@ EpsCell eps_cell_from_json(const json& j, const std::string& file, std::size_t l
     c.failing = j.at("failing").get<std::size_t>();
     c.eps_failing = j.at("eps_failing").get<std::size_t>();
     c.eps_failing_queries = j.at("eps_failing_queries").get<std::vector<std::size_t>>();
-    c.from_behind = j.at("from_behind").get<std::size_t>();
+    c.back_face = j.at("back_face").get<std::size_t>();
     if (c.eps_failing_queries.size() != c.eps_failing)
       throw InputError(file, line, "eps_failing_queries does not list eps_failing queries");
     for (const auto& [k, n] : j.at("queries_with").items()) {

@@ -48,7 +48,7 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
   out << "eps-sweep: " << r.cells.size() << " cells over " << queries << " queries";
   if (r.resumed) out << " (" << r.resumed << " resumed)";
   out << "\n\neps* = the smallest swept value with no failure (penetration, path_penetration, tunnelling, nonfinite, "
-         "iteration_cap; one-sided algorithms entering a triangle from behind are by design and left out),\nleaving out "
+         "iteration_cap; a triangle a one-sided algorithm skips by back-face culling is by design and left out),\nleaving out "
          "the queries that fail at every value (column 'always': no value of the tolerance helps them); 'up to' ends the "
          "unbroken run of safe values from eps*\n";
   out << fmt::format("{:<24} {:<30} {:<20} {:>8} {:>8} {:>16} {:>7} {:>12} {:>9} {:>11}\n", "algorithm", "world",
@@ -108,14 +108,14 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
 }
 
 std::string cells_csv(const std::vector<EpsCell>& cells) {
-  std::string out = "algorithm,precision,scale,offset,tolerance,value,queries,invalid,failing,eps_failing,from_behind";
+  std::string out = "algorithm,precision,scale,offset,tolerance,value,queries,invalid,failing,eps_failing,back_face";
   for (const FailureClass c : all_failure_classes) out += "," + std::string(to_string(c));
   out += ",min_clearance,max_depth,mean_travel_fraction,mean_lost_fraction,ulps_max,ulps_p99,abs_max,abs_p99,"
          "iterations_mean,iterations_max,magnitude\n";
   for (const EpsCell& c : cells) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", algorithm_name(c.key.algorithm), precision_name(c.key.precision),
                        number_text(c.key.scale), number_text(c.key.offset), csv_field(c.tolerance),
-                       number_text(c.key.value), c.queries, c.invalid, c.failing, c.eps_failing, c.from_behind);
+                       number_text(c.key.value), c.queries, c.invalid, c.failing, c.eps_failing, c.back_face);
     for (const FailureClass k : all_failure_classes) {
       const auto it = c.queries_with.find(k);
       out += "," + std::to_string(it == c.queries_with.end() ? 0 : it->second);
@@ -215,7 +215,7 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::s
     << html_escape(build_info().version) << ". Definitions: docs/eps-sweep.md.</p>\n";
   for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
   h << "<h2>eps*</h2>\n<p>The smallest swept value with no failure of the classes penetration, path_penetration, "
-       "tunnelling, nonfinite or iteration_cap (a one-sided algorithm entering a triangle from behind is by design and "
+       "tunnelling, nonfinite or iteration_cap (a triangle a one-sided algorithm skips by back-face culling is by design and "
        "left out), and the largest value up to which the values stay safe; its cost is the least clearance and "
        "the mean fraction of the requested move travelled at eps*. Queries failing at every swept value are counted "
        "apart (no value of the tolerance helps them) and left out of eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"

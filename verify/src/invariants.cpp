@@ -547,12 +547,13 @@ class Checker {
   std::vector<std::pair<double, std::uint32_t>> near_stack_;
 };
 
-/// The point lies strictly behind the triangle's plane: n . (c - p0) < 0 with the
-/// unnormalised normal n = (p1-p0) x (p2-p0), in exact rationals.
-bool behind(const Vec3<double>& c, const Triangle<double>& tri) {
+/// The move from a to b points along the triangle's unnormalised normal
+/// n = (p1-p0) x (p2-p0): n . (b - a) > 0, in exact rationals. Back-face culling (Fauerby's
+/// isFrontFacingTo) skips the triangle for such a move, wherever the sphere is.
+bool along_normal(const Vec3<double>& a, const Vec3<double>& b, const Triangle<double>& tri) {
   auto q = [](const Vec3<double>& v) { return Vec3<Rational>(Rational(v.x), Rational(v.y), Rational(v.z)); };
   const Triangle<Rational> t{q(tri.p0), q(tri.p1), q(tri.p2)};
-  return dot(t.normal_unnormalized(), q(c) - t.p0) < 0;
+  return dot(t.normal_unnormalized(), q(b) - q(a)) > 0;
 }
 
 InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where) {
@@ -591,11 +592,11 @@ InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::v
       f.triangle = hits.front().second;
       f.has_triangle = true;
       f.depth = depth(hits.front().first);
-      f.from_behind = i > 0 && finite(i - 1) && behind(path[i - 1], mesh_.triangle(f.triangle));
+      f.back_face = finite(i - 1) && along_normal(path[i - 1], path[i], mesh_.triangle(f.triangle));
       f.detail = "resting position " + std::to_string(i) + " " + hex3(path[i]) + " penetrates triangle " +
                  std::to_string(f.triangle) + " (" + std::to_string(hits.size()) + " triangle" +
                  (hits.size() == 1 ? "" : "s") + "): depth " + to_hex(f.depth) + ", " + distance_text(hits.front().first);
-      if (f.from_behind) f.detail += "; entered from behind the triangle's plane";
+      if (f.back_face) f.detail += "; the move points along the triangle's normal (back-face culling skips it)";
       report.failures.push_back(std::move(f));
     }
     pool_hi = std::min(pool_hi, best_hi);
@@ -652,10 +653,10 @@ InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::v
       f.triangle = tunnelled.front().second;
       f.has_triangle = true;
       f.depth = depth(Rational(0));
-      f.from_behind = behind(p0, mesh_.triangle(f.triangle));
+      f.back_face = along_normal(p0, p1, mesh_.triangle(f.triangle));
       f.detail = seg + " crosses triangle " + std::to_string(f.triangle) + " (" + std::to_string(tunnelled.size()) +
                  " triangle" + (tunnelled.size() == 1 ? "" : "s") + ") at parameter " + tunnelled.front().first.str();
-      if (f.from_behind) f.detail += "; entered from behind the triangle's plane";
+      if (f.back_face) f.detail += "; the move points along the triangle's normal (back-face culling skips it)";
       report.failures.push_back(std::move(f));
     }
     if (!grazed.empty()) {
@@ -665,11 +666,11 @@ InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::v
       f.triangle = grazed.front().second;
       f.has_triangle = true;
       f.depth = depth(grazed.front().first);
-      f.from_behind = behind(p0, mesh_.triangle(f.triangle));
+      f.back_face = along_normal(p0, p1, mesh_.triangle(f.triangle));
       f.detail = seg + " passes within the radius of triangle " + std::to_string(f.triangle) + " (" +
                  std::to_string(grazed.size()) + " triangle" + (grazed.size() == 1 ? "" : "s") + "): depth " +
                  to_hex(f.depth) + ", " + distance_text(grazed.front().first);
-      if (f.from_behind) f.detail += "; entered from behind the triangle's plane";
+      if (f.back_face) f.detail += "; the move points along the triangle's normal (back-face culling skips it)";
       report.failures.push_back(std::move(f));
     }
   }

@@ -88,7 +88,7 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
     ojson o{{"class", std::string(to_string(f.kind))}, {"where", location(f.where)}};
     o["triangle"] = f.has_triangle ? ojson(f.triangle) : ojson(nullptr);
     o["depth"] = metric(f.depth);
-    if (f.from_behind) o["from_behind"] = true;
+    if (f.back_face) o["back_face"] = true;
     o["detail"] = f.detail;
     failures.push_back(o);
   }
@@ -174,7 +174,7 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
       f.has_triangle = !o.at("triangle").is_null();
       if (f.has_triangle) f.triangle = o["triangle"].get<std::size_t>();
       f.depth = metric_from(o.at("depth"));
-      f.from_behind = o.contains("from_behind") && o.at("from_behind").get<bool>();
+      f.back_face = o.contains("back_face") && o.at("back_face").get<bool>();
       f.detail = o.at("detail").get<std::string>();
       r.failures.push_back(std::move(f));
     }

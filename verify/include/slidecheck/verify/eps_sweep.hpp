@@ -38,7 +38,7 @@ std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero);
 
 /// The failure classes eps* counts: what a tolerance is meant to prevent (penetration,
 /// path_penetration, tunnelling, nonfinite, iteration_cap), except a penetration or path
-/// class entered from behind by an algorithm that culls back faces (by design). Decision flips and wrong
+/// class on a triangle that an algorithm culling back faces skips by design (Failure::back_face). Decision flips and wrong
 /// triangles are round-off in detection that a distance kept from surfaces does not remove;
 /// they are reported per cell but do not make a tolerance unsafe.
 inline constexpr FailureClass eps_star_classes[] = {FailureClass::penetration, FailureClass::path_penetration,
@@ -93,9 +93,9 @@ struct EpsCell {
   std::size_t failing = 0;      ///< checked queries with any failure
   std::size_t eps_failing = 0;  ///< checked queries with a failure of an eps_star_classes class
   std::vector<std::size_t> eps_failing_queries;  ///< their indices in corpus order (for eps*)
-  /// Checked queries whose only eps-class failures are a one-sided algorithm entering a
-  /// triangle from behind (Failure::from_behind): by design, not counted in eps_failing.
-  std::size_t from_behind = 0;
+  /// Checked queries whose only eps-class failures are on triangles a one-sided algorithm
+  /// skips by back-face culling (Failure::back_face): by design, not counted in eps_failing.
+  std::size_t back_face = 0;
   std::map<FailureClass, std::size_t> queries_with;
   std::optional<double> min_clearance;  ///< least exact clearance (distance - r) of any resting position
   double max_depth = 0;                 ///< largest penetration or path depth
@@ -128,7 +128,7 @@ struct EpsStar {
   /// large fails again: the sphere is kept so far away that it snags or caps out).
   std::optional<double> safe_up_to;
   /// Queries that fail (an eps class) at every swept value: no value of this tolerance helps
-  /// them (a failure by design, such as a one-sided algorithm entering a surface from behind,
+  /// them (a failure by design, or one beyond the grid).
   /// or one beyond the grid). Reported, and left out of eps*.
   std::size_t persistent = 0;
   /// At eps*: the least clearance and mean travel fraction (its cost), and at the smallest

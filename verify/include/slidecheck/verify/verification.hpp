@@ -70,12 +70,12 @@ struct Failure {
   /// penetration and path classes: r - distance, in scene units (double rounding of the exact
   /// value; for an ellipsoid the distance is measured in eSpace and scaled by the smallest radius).
   double depth = 0;
-  /// penetration and path classes: the position the offending move started from lies
-  /// strictly behind the triangle's plane (on the side its normal (p1-p0)x(p2-p0) points away
-  /// from), decided exactly. Algorithms that cull back faces (algorithms.hpp,
-  /// culls_back_faces) ignore such a triangle by design, so the failure is theirs by design,
-  /// not round-off; eps-sweep leaves it out of eps*.
-  bool from_behind = false;
+  /// penetration and path classes: the offending move (from the previous resting position to
+  /// this one) points along the triangle's normal (p1-p0)x(p2-p0), decided exactly. Algorithms
+  /// that cull back faces (algorithms.hpp, culls_back_faces) skip the triangle for such a move
+  /// by design, whether the sphere comes from behind the plane or slides past an edge moving
+  /// away from it, so the failure is the design's, not round-off; eps-sweep counts it apart.
+  bool back_face = false;
   std::string detail;  ///< one line for people, numbers in hexfloat
 };
 

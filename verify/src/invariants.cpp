@@ -547,13 +547,16 @@ class Checker {
   std::vector<std::pair<double, std::uint32_t>> near_stack_;
 };
 
-/// The move from a to b points along the triangle's unnormalised normal
-/// n = (p1-p0) x (p2-p0): n . (b - a) > 0, in exact rationals. Back-face culling (Fauerby's
-/// isFrontFacingTo) skips the triangle for such a move, wherever the sphere is.
-bool along_normal(const Vec3<double>& a, const Vec3<double>& b, const Triangle<double>& tri) {
+/// The move from a to b meets the triangle's back: it starts strictly behind the plane
+/// (n . (a - p0) < 0) or points along the normal (n . (b - a) > 0), with the unnormalised
+/// normal n = (p1-p0) x (p2-p0), in exact rationals. Back-face culling (Fauerby's
+/// isFrontFacingTo) skips the triangle in the second case wherever the sphere is, and a sphere
+/// already behind the plane is past the face it could have stopped at.
+bool meets_back_face(const Vec3<double>& a, const Vec3<double>& b, const Triangle<double>& tri) {
   auto q = [](const Vec3<double>& v) { return Vec3<Rational>(Rational(v.x), Rational(v.y), Rational(v.z)); };
   const Triangle<Rational> t{q(tri.p0), q(tri.p1), q(tri.p2)};
-  return dot(t.normal_unnormalized(), q(b) - q(a)) > 0;
+  const Vec3<Rational> n = t.normal_unnormalized();
+  return dot(n, q(a) - t.p0) < 0 || dot(n, q(b) - q(a)) > 0;
 }
 
 InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where) {
@@ -592,11 +595,11 @@ InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::v
       f.triangle = hits.front().second;
       f.has_triangle = true;
       f.depth = depth(hits.front().first);
-      f.back_face = finite(i - 1) && along_normal(path[i - 1], path[i], mesh_.triangle(f.triangle));
+      f.back_face = finite(i - 1) && meets_back_face(path[i - 1], path[i], mesh_.triangle(f.triangle));
       f.detail = "resting position " + std::to_string(i) + " " + hex3(path[i]) + " penetrates triangle " +
                  std::to_string(f.triangle) + " (" + std::to_string(hits.size()) + " triangle" +
                  (hits.size() == 1 ? "" : "s") + "): depth " + to_hex(f.depth) + ", " + distance_text(hits.front().first);
-      if (f.back_face) f.detail += "; the move points along the triangle's normal (back-face culling skips it)";
+      if (f.back_face) f.detail += "; the move meets the triangle's back (starts behind its plane or points along its normal)";
       report.failures.push_back(std::move(f));
     }
     pool_hi = std::min(pool_hi, best_hi);
@@ -653,10 +656,10 @@ InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::v
       f.triangle = tunnelled.front().second;
       f.has_triangle = true;
       f.depth = depth(Rational(0));
-      f.back_face = along_normal(p0, p1, mesh_.triangle(f.triangle));
+      f.back_face = meets_back_face(p0, p1, mesh_.triangle(f.triangle));
       f.detail = seg + " crosses triangle " + std::to_string(f.triangle) + " (" + std::to_string(tunnelled.size()) +
                  " triangle" + (tunnelled.size() == 1 ? "" : "s") + ") at parameter " + tunnelled.front().first.str();
-      if (f.back_face) f.detail += "; the move points along the triangle's normal (back-face culling skips it)";
+      if (f.back_face) f.detail += "; the move meets the triangle's back (starts behind its plane or points along its normal)";
       report.failures.push_back(std::move(f));
     }
     if (!grazed.empty()) {
@@ -666,17 +669,29 @@ InvariantReport Checker::run(const std::vector<Vec3<double>>& path, const std::v
       f.triangle = grazed.front().second;
       f.has_triangle = true;
       f.depth = depth(grazed.front().first);
-      f.back_face = along_normal(p0, p1, mesh_.triangle(f.triangle));
+      f.back_face = meets_back_face(p0, p1, mesh_.triangle(f.triangle));
       f.detail = seg + " passes within the radius of triangle " + std::to_string(f.triangle) + " (" +
                  std::to_string(grazed.size()) + " triangle" + (grazed.size() == 1 ? "" : "s") + "): depth " +
                  to_hex(f.depth) + ", " + distance_text(grazed.front().first);
-      if (f.back_face) f.detail += "; the move points along the triangle's normal (back-face culling skips it)";
+      if (f.back_face) f.detail += "; the move meets the triangle's back (starts behind its plane or points along its normal)";
       report.failures.push_back(std::move(f));
     }
   }
   // Rows in path order: position i's penetration, then segment i's rows... stable by step.
   std::stable_sort(report.failures.begin(), report.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
+  // A later failure on a triangle an earlier move already met from the back continues it (the
+  // sphere is still inside): by design too.
+  std::vector<std::size_t> met_back;
+  for (Failure& f : report.failures) {
+    if (!f.has_triangle) continue;
+    const bool earlier = std::find(met_back.begin(), met_back.end(), f.triangle) != met_back.end();
+    if (earlier && !f.back_face) {
+      f.back_face = true;
+      f.detail += "; continues an earlier failure on this triangle's back";
+    }
+    if (f.back_face && !earlier) met_back.push_back(f.triangle);
+  }
   report.exact_evaluations = exact_evaluations;
   return report;
 }

@@ -71,10 +71,11 @@ struct Failure {
   /// value; for an ellipsoid the distance is measured in eSpace and scaled by the smallest radius).
   double depth = 0;
   /// penetration and path classes: the offending move (from the previous resting position to
-  /// this one) points along the triangle's normal (p1-p0)x(p2-p0), decided exactly. Algorithms
-  /// that cull back faces (algorithms.hpp, culls_back_faces) skip the triangle for such a move
-  /// by design, whether the sphere comes from behind the plane or slides past an edge moving
-  /// away from it, so the failure is the design's, not round-off; eps-sweep counts it apart.
+  /// this one) meets the triangle's back: it starts strictly behind the plane of the normal
+  /// (p1-p0)x(p2-p0) or points along that normal, decided exactly. Algorithms that cull back
+  /// faces (algorithms.hpp, culls_back_faces) skip such a triangle by design (or the sphere is
+  /// already past its face), so the failure is the design's, not round-off; eps-sweep counts it
+  /// apart. A later failure on the same triangle in the same run is marked too (it continues it).
   bool back_face = false;
   std::string detail;  ///< one line for people, numbers in hexfloat
 };

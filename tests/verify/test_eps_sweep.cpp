@@ -37,6 +37,7 @@ EpsCell cell(double value, std::size_t eps_failing, double magnitude = 4) {
   for (std::size_t q = 0; q < eps_failing; ++q) c.eps_failing_queries.push_back(q);
   c.failing = eps_failing;
   c.min_clearance = value / 2;
+  c.min_clearance_passing = value / 2;
   c.mean_travel_fraction = 1 - value;
   c.magnitude = magnitude;
   return c;

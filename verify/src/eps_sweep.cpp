@@ -198,6 +198,9 @@ EpsCell aggregate(const CellKey& key, const std::string& tolerance, const std::v
     c.back_face += q.back_face && !q.eps_failed;
     for (const FailureClass k : q.classes) ++c.queries_with[k];
     if (q.clearance) c.min_clearance = c.min_clearance ? std::min(*c.min_clearance, *q.clearance) : *q.clearance;
+    if (q.clearance && !q.eps_failed && !q.back_face)
+      c.min_clearance_passing =
+          c.min_clearance_passing ? std::min(*c.min_clearance_passing, *q.clearance) : *q.clearance;
     c.max_depth = std::max(c.max_depth, q.depth);
     if (q.travel_fraction) travel_sum += *q.travel_fraction, ++travel_n;
     if (q.lost_fraction) lost_sum += *q.lost_fraction, ++lost_n;
@@ -283,6 +286,7 @@ nlohmann::ordered_json to_json(const EpsCell& c) {
   for (const auto& [k, n] : c.queries_with) classes[std::string(to_string(k))] = n;
   j["queries_with"] = classes;
   j["min_clearance"] = c.min_clearance ? json(*c.min_clearance) : json(nullptr);
+  j["min_clearance_passing"] = c.min_clearance_passing ? json(*c.min_clearance_passing) : json(nullptr);
   j["max_depth"] = c.max_depth;
   j["mean_travel_fraction"] = c.mean_travel_fraction;
   j["mean_lost_fraction"] = c.mean_lost_fraction ? json(*c.mean_lost_fraction) : json(nullptr);
@@ -328,6 +332,7 @@ EpsCell eps_cell_from_json(const json& j, const std::string& file, std::size_t l
       c.queries_with[*kind] = n.get<std::size_t>();
     }
     if (!j.at("min_clearance").is_null()) c.min_clearance = j.at("min_clearance").get<double>();
+    if (!j.at("min_clearance_passing").is_null()) c.min_clearance_passing = j.at("min_clearance_passing").get<double>();
     c.max_depth = j.at("max_depth").get<double>();
     c.mean_travel_fraction = j.at("mean_travel_fraction").get<double>();
     if (!j.at("mean_lost_fraction").is_null()) c.mean_lost_fraction = j.at("mean_lost_fraction").get<double>();
@@ -369,7 +374,7 @@ std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
     s.offset = k.offset;
     s.tolerance = cells[i].tolerance;
     const EpsCell* smallest = group.front();
-    s.clearance_at_smallest = smallest->min_clearance;
+    s.clearance_at_smallest = smallest->min_clearance_passing;
     s.travel_at_smallest = smallest->mean_travel_fraction;
     s.failing_at_smallest = smallest->eps_failing;
     for (const EpsCell* c : group) s.magnitude = std::max(s.magnitude, c->magnitude);
@@ -392,7 +397,7 @@ std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
       while (last_safe + 1 < group.size() && safe(last_safe + 1)) ++last_safe;
       s.value = group[first_safe]->key.value;
       s.safe_up_to = group[last_safe]->key.value;
-      s.clearance_at_star = group[first_safe]->min_clearance;
+      s.clearance_at_star = group[first_safe]->min_clearance_passing;
       s.travel_at_star = group[first_safe]->mean_travel_fraction;
     }
     stars.push_back(s);

@@ -110,7 +110,7 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
 std::string cells_csv(const std::vector<EpsCell>& cells) {
   std::string out = "algorithm,precision,scale,offset,tolerance,value,queries,invalid,failing,eps_failing,back_face";
   for (const FailureClass c : all_failure_classes) out += "," + std::string(to_string(c));
-  out += ",min_clearance,max_depth,mean_travel_fraction,mean_lost_fraction,ulps_max,ulps_p99,abs_max,abs_p99,"
+  out += ",min_clearance,min_clearance_passing,max_depth,mean_travel_fraction,mean_lost_fraction,ulps_max,ulps_p99,abs_max,abs_p99,"
          "iterations_mean,iterations_max,magnitude\n";
   for (const EpsCell& c : cells) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", algorithm_name(c.key.algorithm), precision_name(c.key.precision),
@@ -120,7 +120,8 @@ std::string cells_csv(const std::vector<EpsCell>& cells) {
       const auto it = c.queries_with.find(k);
       out += "," + std::to_string(it == c.queries_with.end() ? 0 : it->second);
     }
-    out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}\n", optional_text(c.min_clearance), number_text(c.max_depth),
+    out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{}\n", optional_text(c.min_clearance),
+                       optional_text(c.min_clearance_passing), number_text(c.max_depth),
                        number_text(c.mean_travel_fraction), optional_text(c.mean_lost_fraction),
                        number_text(c.ulps_max), number_text(c.ulps_p99), number_text(c.abs_max),
                        number_text(c.abs_p99), number_text(c.iterations_mean), c.iterations_max,

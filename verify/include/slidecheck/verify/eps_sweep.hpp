@@ -98,6 +98,9 @@ struct EpsCell {
   std::size_t back_face = 0;
   std::map<FailureClass, std::size_t> queries_with;
   std::optional<double> min_clearance;  ///< least exact clearance (distance - r) of any resting position
+  /// The same over the queries with no eps-class and no back-face failure: how close the
+  /// algorithm lets the sphere come when it works (the cost side of eps*).
+  std::optional<double> min_clearance_passing;
   double max_depth = 0;                 ///< largest penetration or path depth
   double mean_travel_fraction = 0;      ///< mean |end - start| / |requested move| over checked queries with a move
   /// Level C (when run): lost_motion and stuck counts are in queries_with; the mean fraction
@@ -131,8 +134,8 @@ struct EpsStar {
   /// them (a failure by design, or one beyond the grid).
   /// or one beyond the grid). Reported, and left out of eps*.
   std::size_t persistent = 0;
-  /// At eps*: the least clearance and mean travel fraction (its cost), and at the smallest
-  /// swept value the same, for comparison.
+  /// At eps*: the least clearance of the queries that do not fail (min_clearance_passing) and
+  /// the mean travel fraction (its cost), and at the smallest swept value the same.
   std::optional<double> clearance_at_star, clearance_at_smallest;
   double travel_at_star = 0, travel_at_smallest = 0;
   std::size_t failing_at_smallest = 0;

@@ -100,7 +100,7 @@ std::string steps_csv(const Summary& s) {
 std::string failures_csv(const std::vector<QueryRecord>& records) {
   CsvWriter w;
   w.row({"query_id", "query_file", "algorithm", "precision", "class", "pass", "iteration", "step", "triangle",
-         "depth", "first_divergent_step", "first_divergent_decision", "first_divergent_at", "margin_ulps",
+         "depth", "back_face", "first_divergent_step", "first_divergent_decision", "first_divergent_at", "margin_ulps",
          "case_file", "detail"});
   for (const QueryRecord& r : records) {
     if (r.invalid_start) continue;
@@ -114,7 +114,8 @@ std::string failures_csv(const std::vector<QueryRecord>& records) {
                                    integer(static_cast<std::int64_t>(f.where.iteration)),
                                    integer(static_cast<std::int64_t>(f.where.step)),
                                    f.has_triangle ? integer(f.triangle) : std::string(),
-                                   has_depth(f.kind) ? number_text(f.depth) : std::string()};
+                                   has_depth(f.kind) ? number_text(f.depth) : std::string(),
+                                   has_depth(f.kind) ? std::string(f.back_face ? "1" : "0") : std::string()};
       if (r.first_divergent) {
         const DivergentStep& d = *r.first_divergent;
         row.insert(row.end(), {d.step, d.decision, integer(static_cast<std::int64_t>(d.where.step)),

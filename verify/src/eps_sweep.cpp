@@ -407,10 +407,9 @@ std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
 }
 
 std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
-  // Per (algorithm, precision, quantity): per world (scale, offset) the largest error seen and
-  // the largest magnitude; then the exponent k by least squares on log2 error against log2 M
-  // (k = 1 with fewer than two magnitudes), and C the least constant making C u M^k hold at
-  // every world.
+  // Per (algorithm, precision, quantity): per world (scale, offset) the largest error seen,
+  // the world's magnitude and the largest error in units of u times each query's own M; C is
+  // the largest of those over the worlds, and the bound at a world is C u M_world.
   std::map<std::tuple<int, int, std::string>, ErrorModel> models;
   for (const EpsCell& c : cells)
     for (const auto& [name, s] : c.steps) {
@@ -422,35 +421,18 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
         return p.scale == c.key.scale && p.offset == c.key.offset;
       });
       if (it == m.points.end()) {
-        m.points.push_back({c.key.scale, c.key.offset, c.magnitude, 0, 0});
+        m.points.push_back({c.key.scale, c.key.offset, c.magnitude, 0, 0, 0});
         it = m.points.end() - 1;
       }
       it->magnitude = std::max(it->magnitude, c.magnitude);
       it->observed = std::max(it->observed, s.max_abs);
+      it->coefficient = std::max(it->coefficient, s.max_relative_to_magnitude);
+      m.coefficient = std::max(m.coefficient, s.max_relative_to_magnitude);
     }
   std::vector<ErrorModel> out;
   for (auto& [key, m] : models) {
     const double u = unit_roundoff(m.precision);
-    std::vector<std::pair<double, double>> logs;  // (log2 M, log2 observed)
-    // Errors far below u M are exact zeros rounded into subnormals, not a trend: left out.
-    for (const auto& p : m.points)
-      if (p.magnitude > 0 && p.observed >= 0x1p-20 * u * p.magnitude)
-        logs.emplace_back(std::log2(p.magnitude), std::log2(p.observed));
-    m.exponent = 1;
-    if (logs.size() >= 2) {
-      double mx = 0, my = 0;
-      for (const auto& [x, y] : logs) mx += x, my += y;
-      mx /= static_cast<double>(logs.size());
-      my /= static_cast<double>(logs.size());
-      double sxx = 0, sxy = 0;
-      for (const auto& [x, y] : logs) sxx += (x - mx) * (x - mx), sxy += (x - mx) * (y - my);
-      // Clamped to [0, 2]: a quantity is at most quadratic in the coordinates in these algorithms.
-      if (sxx > 0) m.exponent = std::clamp(sxy / sxx, 0.0, 2.0);
-    }
-    m.coefficient = 0;
-    for (const auto& p : m.points)
-      if (p.magnitude > 0) m.coefficient = std::max(m.coefficient, p.observed / (u * std::pow(p.magnitude, m.exponent)));
-    for (auto& p : m.points) p.bound = m.coefficient * u * std::pow(p.magnitude, m.exponent);
+    for (auto& p : m.points) p.bound = m.coefficient * u * p.magnitude;
     out.push_back(std::move(m));
   }
   return out;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -84,24 +85,25 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
     out << '\n';
   }
   // The error model: the three steps with the largest coefficients per group.
-  out << "\nper-step error model |error| <= C u M^k (u: unit roundoff, M: coordinate magnitude, k fitted over the "
-         "worlds); the three largest bounds at the largest M per group\n";
+  out << "\nper-step error model |error| <= C u M (u: unit roundoff, M: the query's coordinate magnitude); per group "
+         "the three steps with the largest C, and C's spread over the worlds (max/min: near 1 when the error grows with "
+         "the coordinates)\n";
   std::map<std::pair<int, int>, std::vector<const ErrorModel*>> by_group;
   for (const ErrorModel& m : r.models)
     by_group[{static_cast<int>(m.algorithm), static_cast<int>(m.precision)}].push_back(&m);
   for (auto& [g, models] : by_group) {
-    auto worst = [](const ErrorModel* m) {
-      double b = 0;
-      for (const auto& p : m->points) b = std::max(b, p.bound);
-      return b;
-    };
-    std::sort(models.begin(), models.end(), [&](const ErrorModel* a, const ErrorModel* b) {
-      return worst(a) != worst(b) ? worst(a) > worst(b) : a->quantity < b->quantity;
+    std::sort(models.begin(), models.end(), [](const ErrorModel* a, const ErrorModel* b) {
+      return a->coefficient != b->coefficient ? a->coefficient > b->coefficient : a->quantity < b->quantity;
     });
+    auto spread = [](const ErrorModel* m) {
+      double lo = std::numeric_limits<double>::infinity(), hi = 0;
+      for (const auto& p : m->points)
+        if (p.coefficient > 0) lo = std::min(lo, p.coefficient), hi = std::max(hi, p.coefficient);
+      return hi > 0 ? hi / lo : 1.0;
+    };
     out << "  " << group_name(models.front()->algorithm, models.front()->precision) << ":";
     for (std::size_t k = 0; k < std::min<std::size_t>(3, models.size()); ++k)
-      out << fmt::format(" {} C={:.3g} k={:.2f} (bound {:.3g})", models[k]->quantity, models[k]->coefficient,
-                         models[k]->exponent, worst(models[k]));
+      out << fmt::format(" {} C={:.3g} (spread {:.3g})", models[k]->quantity, models[k]->coefficient, spread(models[k]));
     out << '\n';
   }
   return out.str();
@@ -151,12 +153,12 @@ std::string stars_csv(const std::vector<EpsStar>& stars) {
 }
 
 std::string models_csv(const std::vector<ErrorModel>& models) {
-  std::string out = "algorithm,precision,quantity,coefficient,exponent,scale,offset,magnitude,observed_max_abs,bound,bound_over_observed\n";
+  std::string out = "algorithm,precision,quantity,coefficient,scale,offset,magnitude,world_coefficient,observed_max_abs,bound,bound_over_observed\n";
   for (const ErrorModel& m : models)
     for (const ErrorModel::Point& p : m.points)
       out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", algorithm_name(m.algorithm), precision_name(m.precision),
-                         csv_field(m.quantity), number_text(m.coefficient), number_text(m.exponent), number_text(p.scale),
-                         number_text(p.offset), number_text(p.magnitude), number_text(p.observed),
+                         csv_field(m.quantity), number_text(m.coefficient), number_text(p.scale),
+                         number_text(p.offset), number_text(p.magnitude), number_text(p.coefficient), number_text(p.observed),
                          number_text(p.bound), p.observed > 0 ? number_text(p.bound / p.observed) : "");
   return out;
 }
@@ -236,17 +238,16 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::s
   }
   h << "</table>\n<h2>Failures against the tolerance</h2>\n" << failures_svg
     << "\n<h2>Per-step error against the tolerance</h2>\n" << error_svg << "\n<h2>Per-step error model</h2>\n"
-    << "<p>|error| &le; C u M<sup>k</sup> at every world swept (u the unit roundoff, M the world's largest query "
-       "magnitude, k the least-squares slope of log error against log M); per world the bound at that magnitude "
-       "against the largest error seen there.</p>\n<table><tr><th class=\"l\">"
-       "algorithm</th><th class=\"l\">quantity</th><th>C</th><th>k</th><th class=\"l\">world</th><th>M</th><th>observed</th>"
+    << "<p>|error| &le; C u M (u the unit roundoff, M the query's coordinate magnitude, C the largest |error| / (u M) "
+       "over every query and world); per world its own largest |error| / (u M), and the bound C u M at the world's "
+       "largest magnitude against the largest error seen there.</p>\n<table><tr><th class=\"l\">"
+       "algorithm</th><th class=\"l\">quantity</th><th>C</th><th class=\"l\">world</th><th>world's C</th><th>M</th><th>observed</th>"
        "<th>bound</th><th>bound / observed</th></tr>\n";
   for (const ErrorModel& m : r.models)
     for (const ErrorModel::Point& p : m.points)
       h << "<tr><td class=\"l\">" << html_escape(group_name(m.algorithm, m.precision)) << "</td><td class=\"l\">"
-        << html_escape(m.quantity) << "</td><td>" << fmt::format("{:.3g}", m.coefficient) << "</td><td>"
-        << fmt::format("{:.2f}", m.exponent) << "</td><td class=\"l\">"
-        << html_escape(world_name(p.scale, p.offset)) << "</td><td>" << number_text(p.magnitude) << "</td><td>"
+        << html_escape(m.quantity) << "</td><td>" << fmt::format("{:.3g}", m.coefficient) << "</td><td class=\"l\">"
+        << html_escape(world_name(p.scale, p.offset)) << "</td><td>" << fmt::format("{:.3g}", p.coefficient) << "</td><td>" << number_text(p.magnitude) << "</td><td>"
         << fmt::format("{:.3g}", p.observed) << "</td><td>" << fmt::format("{:.3g}", p.bound) << "</td><td>"
         << (p.observed > 0 ? fmt::format("{:.3g}", p.bound / p.observed) : "") << "</td></tr>\n";
   h << "</table>\n<p>Every cell: cells.csv; eps*: eps_star.csv; the model: error_model.csv.</p>\n</body></html>\n";

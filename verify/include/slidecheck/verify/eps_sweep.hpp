@@ -142,20 +142,21 @@ struct EpsStar {
   double magnitude = 0;
 };
 
-/// The empirical error model of one step quantity for one (algorithm, precision):
-/// |error| <= coefficient * u * M^exponent at every world swept (M the world's largest query
-/// magnitude, u the unit roundoff); the exponent is the least-squares slope of log error
-/// against log M over the worlds whose error is at least 2^-20 u M, clamped to [0, 2] (1 with
-/// fewer than two such worlds: coordinates err in proportion to their size). Per (scale, offset) the observed largest error and the bound there, so
-/// bound / observed says how tight the model is at each world size.
+/// The empirical error model of one step quantity for one (algorithm, precision): |error| <=
+/// C u M, with u the unit roundoff and M the query's coordinate magnitude, C the largest
+/// |error| / (u M) observed over every query of every world. Per (scale, offset): that world's
+/// own largest |error| / (u M) (equal across worlds when the error grows in proportion to the
+/// coordinates; much smaller at large M for quantities that do not, such as times), its largest
+/// absolute error, and the bound C u M at its magnitude, so bound / observed says how tight the
+/// model is at each world size.
 struct ErrorModel {
   Algorithm algorithm{};
   Precision precision{};
   std::string quantity;
   double coefficient = 0;
-  double exponent = 1;
   struct Point {
     double scale = 1, offset = 0, magnitude = 0, observed = 0, bound = 0;
+    double coefficient = 0;  ///< this world's largest |error| / (u M)
   };
   std::vector<Point> points;
 };

@@ -224,3 +224,31 @@ BOOST_AUTO_TEST_CASE(bad_options_are_refused_before_anything_runs) {
   BOOST_TEST(!fs::exists(dir / "cells.jsonl"));
   fs::remove_all(dir);
 }
+
+// With level C, a cell reports lost motion: far from the origin, float moves are lost (the
+// far-from-origin regression: stuck and lost_motion at every value), double keeps them.
+BOOST_AUTO_TEST_CASE(level_c_adds_lost_motion_to_the_cells) {
+  const fs::path dir = fs::temp_directory_path() / "slidecheck-test-eps-sweep-level-c";
+  EpsSweepOptions o = small_sweep(dir.string());
+  o.corpus = {std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-lost-motion"};
+  o.algorithms = {Algorithm::linahan};
+  o.grid = {0, 0x1p-7};
+  o.scales = {1};
+  o.level_c = true;
+  const EpsSweepResult r = run_eps_sweep(o);
+  BOOST_TEST_REQUIRE(r.cells.size() == 4u);
+  for (const EpsCell& c : r.cells) {
+    BOOST_TEST_REQUIRE(c.mean_lost_fraction.has_value());
+    if (c.key.precision == Precision::single_float) {
+      BOOST_TEST(c.queries_with.count(FailureClass::stuck) == 1u);
+      BOOST_TEST(c.queries_with.count(FailureClass::lost_motion) == 1u);
+      BOOST_TEST(*c.mean_lost_fraction > 0.1);
+    } else {
+      BOOST_TEST(c.queries_with.count(FailureClass::stuck) == 0u);
+      BOOST_TEST(*c.mean_lost_fraction < 1e-6);
+    }
+  }
+  const std::string csv = read(dir / "cells.csv");
+  BOOST_TEST(csv.find("mean_lost_fraction") != std::string::npos);
+  fs::remove_all(dir);
+}

@@ -163,16 +163,20 @@ std::string models_csv(const std::vector<ErrorModel>& models) {
   return out;
 }
 
+double eps_failing_of(const EpsCell& c) { return static_cast<double>(c.eps_failing); }
+double abs_max_of(const EpsCell& c) { return c.abs_max; }
+
 /// One log-log plot: per (algorithm, precision, world) a line of y(cell) against the swept
 /// value; the value 0 and y <= 0 cannot be drawn on log axes and are left out (the tables
 /// have them).
-std::string loglog_script(const std::vector<EpsCell>& cells, const fs::path& dir, const fs::path& svg,
-                          const std::string& name, const std::string& title, const std::string& ylabel,
-                          double (*y)(const EpsCell&)) {
+std::string loglog_script(const std::vector<EpsCell>& cells, double scale, double offset, const fs::path& dir,
+                          const fs::path& svg, const std::string& name, const std::string& title,
+                          const std::string& ylabel, double (*y)(const EpsCell&)) {
   std::map<std::string, std::vector<std::pair<double, double>>> series;
   std::vector<std::string> order;
   for (const EpsCell& c : cells) {
-    const std::string key = group_name(c.key.algorithm, c.key.precision) + " (" + world_name(c.key.scale, c.key.offset) + ")";
+    if (c.key.scale != scale || c.key.offset != offset) continue;
+    const std::string key = group_name(c.key.algorithm, c.key.precision);
     if (!series.count(key)) order.push_back(key);
     auto& s = series[key];
     const double v = y(c);
@@ -192,21 +196,28 @@ std::string loglog_script(const std::vector<EpsCell>& cells, const fs::path& dir
   }
   if (block == 0) return {};
   gnuplot::write_file(dir / (name + ".dat"), data);
-  std::string sc = fmt::format(gnuplot::kTerminal, 900, 480);
+  std::string sc = fmt::format(gnuplot::kTerminal, 900, 420);
   sc += fmt::format("set output {}\n", gnuplot::gp_quote(svg.string()));
   sc += fmt::format("set title {}\n", gnuplot::gp_quote(title));
   sc += "set xlabel 'tolerance value (log scale; 0 left out)'\n";
   sc += fmt::format("set ylabel {}\n", gnuplot::gp_quote(ylabel));
-  sc += "set logscale xy 2\nset format x '2^{%L}'\nset format y '%g'\nset grid\nset key tmargin center horizontal maxcols 2 samplen 2\n";
+  // Counts read as numbers; errors spanning many binades as powers of two.
+  sc += fmt::format("set logscale xy 2\nset format x '2^%L'\nset format y '{}'\nset grid\n",
+                    y == &eps_failing_of ? "%g" : "2^%L");
+  sc += "set key outside right top vertical samplen 2\n";
   sc += "plot " + plot + "\nunset output\nreset\n";
   return sc;
 }
 
-double eps_failing_of(const EpsCell& c) { return static_cast<double>(c.eps_failing); }
-double abs_max_of(const EpsCell& c) { return c.abs_max; }
 
-std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::string& failures_svg,
-                 const std::string& error_svg, const std::vector<std::string>& warnings) {
+/// The plots of one world (scale, offset).
+struct WorldPlots {
+  double scale = 1, offset = 0;
+  std::string failures, error;
+};
+
+std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::vector<WorldPlots>& plots,
+                 const std::vector<std::string>& warnings) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slidecheck eps-sweep report</title>\n"
        "<style>body{font-family:sans-serif;margin:1.5em;max-width:1100px}table{border-collapse:collapse;margin:0.5em 0}"
@@ -236,8 +247,11 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::s
       << (s.value ? number_text(s.travel_at_star) : "") << "</td><td>" << number_text(s.magnitude) << "</td><td>"
       << (s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "") << "</td></tr>\n";
   }
-  h << "</table>\n<h2>Failures against the tolerance</h2>\n" << failures_svg
-    << "\n<h2>Per-step error against the tolerance</h2>\n" << error_svg << "\n<h2>Per-step error model</h2>\n"
+  h << "</table>\n<h2>Failures and per-step error against the tolerance</h2>\n<p>Per world, one curve per "
+       "algorithm and precision, log-log (the value 0 and counts of 0 cannot be drawn: the tables have them).</p>\n";
+  for (const WorldPlots& w : plots)
+    h << "<h3>" << html_escape(world_name(w.scale, w.offset)) << "</h3>\n" << w.failures << "\n" << w.error << "\n";
+  h << "\n<h2>Per-step error model</h2>\n"
     << "<p>|error| &le; C u M (u the unit roundoff, M the query's coordinate magnitude, C the largest |error| / (u M) "
        "over every query and world); per world its own largest |error| / (u M), and the bound C u M at the world's "
        "largest magnitude against the largest error seen there.</p>\n<table><tr><th class=\"l\">"
@@ -263,21 +277,32 @@ std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOption
   write_text_file((out / "cells.csv").string(), cells_csv(result.cells));
   write_text_file((out / "eps_star.csv").string(), stars_csv(result.stars));
   write_text_file((out / "error_model.csv").string(), models_csv(result.models));
-  std::string failures_svg, error_svg;
-  const auto warnings = gnuplot::draw(
-      {{&failures_svg, "failures", "Queries failing against the tolerance",
-        [&](const fs::path& d, const fs::path& svg) {
-          return loglog_script(result.cells, d, svg, "failures", "Queries failing (eps* classes) against the tolerance",
-                               "failing queries", &eps_failing_of);
-        }},
-       {&error_svg, "error", "Largest per-step error against the tolerance",
-        [&](const fs::path& d, const fs::path& svg) {
-          return loglog_script(result.cells, d, svg, "error", "Largest absolute per-step error against the tolerance",
-                               "max |computed - exact|", &abs_max_of);
-        }}},
-      options.gnuplot_executable);
+  // One pair of plots per world, in sweep order.
+  std::vector<WorldPlots> plots;
+  for (const EpsCell& c : result.cells)
+    if (std::none_of(plots.begin(), plots.end(),
+                     [&](const WorldPlots& w) { return w.scale == c.key.scale && w.offset == c.key.offset; }))
+      plots.push_back({c.key.scale, c.key.offset, {}, {}});
+  std::vector<gnuplot::Figure> figures;
+  for (std::size_t i = 0; i < plots.size(); ++i) {
+    WorldPlots& w = plots[i];
+    const std::string where = world_name(w.scale, w.offset);
+    figures.push_back({&w.failures, "failures" + std::to_string(i), "Queries failing, " + where,
+                       [&, i, where](const fs::path& d, const fs::path& svg) {
+                         return loglog_script(result.cells, plots[i].scale, plots[i].offset, d, svg,
+                                              "failures" + std::to_string(i), "Queries failing (eps* classes), " + where,
+                                              "failing queries", &eps_failing_of);
+                       }});
+    figures.push_back({&w.error, "error" + std::to_string(i), "Largest per-step error, " + where,
+                       [&, i, where](const fs::path& d, const fs::path& svg) {
+                         return loglog_script(result.cells, plots[i].scale, plots[i].offset, d, svg,
+                                              "error" + std::to_string(i), "Largest absolute per-step error, " + where,
+                                              "max |computed - exact|", &abs_max_of);
+                       }});
+  }
+  const auto warnings = gnuplot::draw(figures, options.gnuplot_executable);
   result.warnings.insert(result.warnings.end(), warnings.begin(), warnings.end());
-  write_text_file((out / "report.html").string(), html(options, result, failures_svg, error_svg, result.warnings));
+  write_text_file((out / "report.html").string(), html(options, result, plots, result.warnings));
   return text;
 }
 

@@ -196,6 +196,9 @@ std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision prec
     const SceneContext context(label, std::move(scene));
     VerifyQueryOptions o;
     o.level_c = level_c;
+    // Search and shrink run thousands of candidates: a deep exact tie gets a quarter of a
+    // second, not verify's two (an unproven decision is reported, never guessed).
+    o.level_c_options.exact_timeout_seconds = 0.25;
     return verify_query(context, c.query, label, c.query.algorithm, precision, o);
   } catch (const InputError&) {
     return std::nullopt;

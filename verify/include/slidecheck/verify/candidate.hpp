@@ -85,7 +85,7 @@ std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass 
 bool needs_level_c(FailureClass kind);
 
 /// Validates the candidate's scene and verifies its query with `precision` (the candidate's
-/// algorithm). nullopt when the scene is invalid (zero-area triangle after a shrink, a number
+/// algorithm); level C, when asked, with an exact budget of 0.25 s per decision. nullopt when the scene is invalid (zero-area triangle after a shrink, a number
 /// not exact in the precision): such a candidate is never interesting.
 std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision precision, bool level_c,
                                               const std::string& label = "candidate");

@@ -312,6 +312,25 @@ BOOST_AUTO_TEST_CASE(aggregation_by_hand) {
   BOOST_TEST(*ld.min_clearance == 0.5);
 }
 
+// Failures met from the back are counted apart (GroupSummary::back_face) and get a column of
+// their own in the console summary, only when there are any.
+BOOST_AUTO_TEST_CASE(back_face_failures_are_counted_apart) {
+  QueryRecord r = record("b", Algorithm::linahan, Precision::single_float);
+  Failure behind = failure(FailureClass::penetration, 0.5);
+  behind.back_face = true;
+  r.failures = {behind, failure(FailureClass::penetration, 0.25), failure(FailureClass::decision_flip)};
+  const Summary s = summarize({r});
+  const GroupSummary& g = group(s, Algorithm::linahan, Precision::single_float);
+  BOOST_TEST(g.occurrences[static_cast<std::size_t>(FailureClass::penetration)] == 2u);
+  BOOST_TEST(g.back_face[static_cast<std::size_t>(FailureClass::penetration)] == 1u);
+  const std::string text = summary_text(s);
+  BOOST_TEST(text.find("  class          queries  failures  back face  max depth\n"
+                       "  penetration    1 of 1          2          1  0.5\n"
+                       "  decision_flip  1 of 1          1\n") != std::string::npos,
+             text);
+  BOOST_TEST(summary_text(summarize(hand_records())).find("back face") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(console_summary_by_hand) {
   const std::string text = summary_text(summarize(hand_records()));
   const std::string expected_head =

@@ -152,6 +152,7 @@ Summary summarize(const std::vector<QueryRecord>& records) {
     for (const Failure& f : r.failures) {
       const auto k = static_cast<std::size_t>(f.kind);
       ++g.occurrences[k];
+      if (f.back_face) ++g.back_face[k];
       seen[k] = true;
       if (f.kind == FailureClass::penetration) keep_max(g.max_penetration_depth, f.depth);
       if (is_path_class(f.kind)) keep_max(g.max_path_depth, f.depth);
@@ -226,14 +227,22 @@ void print_summary(std::ostream& out, const Summary& s) {
     out << head << '\n';
 
     // The failure classes found (every class, zeros included, is in summary.csv).
-    Table classes({"class", "queries", "failures", "max depth"}, {false, false, true, false});
+    // "back face": failures on a triangle the move met from the back, shown when there are any.
+    const bool any_back = std::any_of(g.back_face.begin(), g.back_face.end(), [](std::size_t n) { return n > 0; });
+    Table classes = any_back ? Table({"class", "queries", "failures", "back face", "max depth"}, {false, false, true, true, false})
+                             : Table({"class", "queries", "failures", "max depth"}, {false, false, true, false});
     for (const FailureClass c : all_failure_classes) {
       const auto k = static_cast<std::size_t>(c);
       if (g.queries_with[k] == 0) continue;
       std::string depth;
       if (c == FailureClass::penetration && g.max_penetration_depth) depth = number_text(*g.max_penetration_depth);
       if (is_path_class(c) && g.max_path_depth) depth = number_text(*g.max_path_depth);
-      classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]), depth});
+      if (any_back)
+        classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]),
+                     is_path_class(c) || c == FailureClass::penetration ? fmt::format("{}", g.back_face[k]) : "",
+                     depth});
+      else
+        classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]), depth});
     }
     if (classes.empty())
       out << "  no failures\n";

@@ -68,6 +68,9 @@ struct GroupSummary {
   /// least one failure of the class, and the failures of the class (one query can have several).
   std::array<std::size_t, failure_class_count> queries_with{};
   std::array<std::size_t, failure_class_count> occurrences{};
+  /// ... of which on a triangle the move met from the back (Failure::back_face): the design of
+  /// the algorithms that cull back faces, not round-off.
+  std::array<std::size_t, failure_class_count> back_face{};
   std::size_t failing = 0;  ///< checked queries with any failure
 
   std::size_t decisions_compared = 0;   ///< decisions whose exact outcome was proven

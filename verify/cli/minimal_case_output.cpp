@@ -6,6 +6,7 @@
 #include <slidecheck/verify/search_generators.hpp>
 
 #include <fstream>
+#include <iostream>
 
 namespace slidecheck::cli {
 
@@ -35,6 +36,11 @@ void write_text(const std::filesystem::path& p, const std::string& text) {
 }
 
 }  // namespace
+
+void print_shrink_progress(std::size_t tests, const verify::CandidateSize& s) {
+  std::cerr << "\rshrink: " << tests << " tests, " << s.triangles << " triangles, " << s.max_bits
+            << " bits max            " << std::flush;
+}
 
 std::string failure_class_list() {
   std::string s;

@@ -60,10 +60,7 @@ int run(const SearchArgs& a) {
       std::cerr << "\rsearch: " << tried << " of " << a.budget << " candidates, " << invalid << " invalid, " << failing
                 << " failing" << std::flush;
     };
-    o.shrink_options.on_progress = [](std::size_t tests, const verify::CandidateSize& s) {
-      std::cerr << "\rshrink: " << tests << " tests, " << s.triangles << " triangles, " << s.max_bits
-                << " bits max            " << std::flush;
-    };
+    o.shrink_options.on_progress = print_shrink_progress;
   }
   const verify::SearchResult r = verify::search_failure(o);
   if (!a.quiet) std::cerr << '\n';

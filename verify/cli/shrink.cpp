@@ -74,10 +74,7 @@ int run(const ShrinkArgs& a) {
   o.max_tests = a.max_tests;
   o.max_seconds = a.max_seconds;
   if (!a.quiet)
-    o.on_progress = [](std::size_t tests, const verify::CandidateSize& s) {
-      std::cerr << "\rshrink: " << tests << " tests, " << s.triangles << " triangles, " << s.max_bits
-                << " bits max            " << std::flush;
-    };
+    o.on_progress = print_shrink_progress;
   const verify::ShrinkResult r = verify::shrink_candidate(start, record.precision, target, o);
   if (!a.quiet) std::cerr << '\n';
 

@@ -151,8 +151,7 @@ CandidateSize size_of(const Candidate& c) {
   for (std::size_t i = nv; i < number_count(c); ++i) count(number(c, i));
   for (std::size_t k = 0; k < 3; ++k) s.magnitude = std::max(s.magnitude, std::fabs(axis(c.query.start, k)));
   s.mean_bits = s.numbers ? static_cast<double>(total_bits) / static_cast<double>(s.numbers) : 0;
-  const Vec3<double>& d = c.query.displacement;
-  s.move_length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  s.move_length = length(c.query.displacement);
   return s;
 }
 

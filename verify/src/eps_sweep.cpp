@@ -64,8 +64,6 @@ namespace {
 
 constexpr std::string_view kRunFormat = "slidecheck-eps-sweep-run 1";
 
-double unit_roundoff(Precision p) { return p == Precision::single_float ? 0x1p-24 : 0x1p-53; }
-
 std::string tolerance_of(const EpsSweepOptions& o, Algorithm a) {
   const auto it = o.tolerance.find(a);
   return it == o.tolerance.end() ? default_swept_tolerance(a) : it->second;
@@ -124,8 +122,6 @@ struct QueryOutcome {
   double magnitude = 0;
   QueryRecord record;
 };
-
-double length(const Vec3<double>& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 double query_magnitude(const Query& q) {
   double m = std::max({q.radii.radii.x, q.radii.radii.y, q.radii.radii.z});

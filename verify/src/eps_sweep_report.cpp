@@ -41,8 +41,6 @@ std::string value_text(double v) {
 
 std::string optional_text(const std::optional<double>& x) { return x ? number_text(*x) : ""; }
 
-double unit_roundoff(Precision p) { return p == Precision::single_float ? 0x1p-24 : 0x1p-53; }
-
 std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
   std::ostringstream out;
   std::size_t queries = r.cells.empty() ? 0 : r.cells.front().queries;

@@ -18,8 +18,6 @@ double pow2(int e) { return std::ldexp(1.0, e); }
 int draw(int lo, int hi_inclusive) { return *rc::gen::inRange(lo, hi_inclusive + 1); }
 bool chance(int one_in) { return draw(1, one_in) == 1; }
 
-V cross(const V& a, const V& b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-double length(const V& a) { return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
 
 // x moved by n ULPs of the precision.
 double nudge(double x, int n, Precision p) {

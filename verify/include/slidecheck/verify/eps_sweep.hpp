@@ -27,6 +27,10 @@
 
 namespace slidecheck::verify {
 
+/// The unit roundoff u of the precision (2^-24, 2^-53): the unit of eps*/(u M) and of the
+/// error model.
+inline double unit_roundoff(Precision p) { return p == Precision::single_float ? 0x1p-24 : 0x1p-53; }
+
 /// The tolerance eps-sweep sweeps by default: the algorithm's distance kept from surfaces
 /// (fauerby and linahan very_close_distance, monter push_out_distance, pseudo_distance
 /// contact_distance).

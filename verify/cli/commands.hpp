@@ -20,5 +20,6 @@ void register_replay(CLI::App& app, CommandAction& action);
 void register_search(CLI::App& app, CommandAction& action);
 void register_shrink(CLI::App& app, CommandAction& action);
 void register_eps_sweep(CLI::App& app, CommandAction& action);
+void register_merge(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

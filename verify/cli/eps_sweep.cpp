@@ -3,6 +3,7 @@
 // (docs/eps-sweep.md).
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "run_results.hpp"
 
 #include <slidecheck/verify/algorithms.hpp>
 #include <slidecheck/verify/eps_sweep.hpp>
@@ -27,6 +28,7 @@ struct EpsSweepArgs {
   bool no_zero = false, resume = false, overwrite = false, level_c = false, quiet = false, json = false;
   int threads = 0;
   std::size_t limit = 0;
+  std::string shard;
 };
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -101,10 +103,16 @@ int run(const EpsSweepArgs& a) {
   o.level_c = a.level_c;
   o.limit = a.limit;
   o.progress = !a.quiet;
-  const verify::EpsSweepResult r = verify::run_eps_sweep(o);
+  if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
+  return report_eps_sweep(a.out, verify::run_eps_sweep(o), a.json, !o.shard.whole());
+}
+
+}  // namespace
+
+int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bool json, bool shard) {
   const bool all_safe = std::all_of(r.stars.begin(), r.stars.end(), [](const verify::EpsStar& s) { return s.value; });
   nlohmann::ordered_json j;
-  j["out"] = a.out;
+  j["out"] = out;
   j["cells"] = r.cells.size();
   j["resumed"] = r.resumed;
   j["seconds"] = r.seconds;
@@ -122,12 +130,13 @@ int run(const EpsSweepArgs& a) {
   std::ostringstream text;
   text << r.summary_text;
   for (const std::string& w : r.warnings) text << "warning: " << w << '\n';
-  text << "outputs in " << a.out << "/ (summary.txt, cells.jsonl, cells.csv, eps_star.csv, error_model.csv, report.html)\n";
-  print_result(j, text, a.json);
+  if (shard)
+    text << "outputs in " << out << "/ (run.json, cells.jsonl)\n";
+  else
+    text << "outputs in " << out << "/ (summary.txt, cells.jsonl, cells.csv, eps_star.csv, error_model.csv, report.html)\n";
+  print_result(j, text, json);
   return all_safe ? verify::exit_ok : verify::exit_failures_found;
 }
-
-}  // namespace
 
 void register_eps_sweep(CLI::App& app, CommandAction& action) {
   auto args = std::make_shared<EpsSweepArgs>();
@@ -155,6 +164,9 @@ void register_eps_sweep(CLI::App& app, CommandAction& action) {
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--level-c", args->level_c, "Also run level C per query: lost_motion, stuck and lost travel (costly)");
   cmd->add_option("--limit", args->limit, "Use only the first N queries of the corpus");
+  cmd->add_option("--shard", args->shard,
+                  "Only cells I, I+N, I+2N, ... in sweep order (I/N, from 0; docs/campaigns.md): writes run.json and "
+                  "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   cli::register_search(app, action);
   cli::register_shrink(app, action);
   cli::register_eps_sweep(app, action);
+  cli::register_merge(app, action);
 
   try {
     app.parse(argc, argv);

@@ -5,6 +5,7 @@
 #include "minimal_case_output.hpp"
 
 #include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/report.hpp>
 #include <slidecheck/verify/search.hpp>
 #include <slidecheck/verify/search_generators.hpp>
 
@@ -19,7 +20,7 @@ namespace slidecheck::cli {
 namespace {
 
 struct SearchArgs {
-  std::string algorithm, precision = "float", property = "any", construction, out = "corpora/regressions", name;
+  std::string algorithm, precision = "float", property = "any", construction, out = "corpora/regressions", name, shard;
   std::uint64_t seed = 1;
   std::size_t budget = 10000, max_tests = 20000;
   double max_seconds = 600;
@@ -47,10 +48,13 @@ int run(const SearchArgs& a) {
   o.shrink = !a.no_shrink;
   o.shrink_options.max_tests = a.max_tests;
   o.shrink_options.max_seconds = a.max_seconds;
+  if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
+  const std::string shard_suffix =
+      o.shard.whole() ? "" : "-shard-" + std::to_string(o.shard.index) + "-of-" + std::to_string(o.shard.count);
   const std::string name = !a.name.empty() ? a.name
                                            : "search-" + std::string(verify::algorithm_name(o.algorithm)) + "-" +
                                                  std::string(verify::precision_name(o.precision)) + "-" + a.property +
-                                                 "-seed" + std::to_string(a.seed);
+                                                 "-seed" + std::to_string(a.seed) + shard_suffix;
   const std::filesystem::path dir = std::filesystem::path(a.out) / name;
   if (std::filesystem::exists(dir) && !a.overwrite)
     throw verify::InputError(dir.string(), 0, "exists; pass --overwrite to replace it, or --name to choose another");
@@ -83,9 +87,29 @@ int run(const SearchArgs& a) {
        << a.property << " (seed " << a.seed << "): " << r.tried << " candidates tried, " << r.invalid << " invalid, in "
        << r.search_seconds << " s\n";
   for (const auto& [k, n] : r.classes_seen) text << "  " << verify::to_string(k) << ": " << n << " of " << r.tried << '\n';
+  if (!o.shard.whole()) {
+    j["shard"] = o.shard.text();
+    text << "shard " << o.shard.text() << " (attempts " << o.shard.index << ", " << o.shard.index + o.shard.count
+         << ", ...): merge the shards' directories with slidecheck merge\n";
+  }
+  // run.json and result.json beside the case; a shard writes them even when it found nothing,
+  // so that merge knows it finished. result.json is written last.
+  auto write_run_files = [&] {
+    std::filesystem::create_directories(dir);
+    verify::write_text_file((dir / "run.json").string(), verify::search_description(o).dump(2) + "\n");
+    verify::write_text_file((dir / "result.json").string(), verify::search_outcome(r).dump(2) + "\n");
+  };
   if (!r.found_at) {
     j["found"] = false;
     text << "no failure of the wanted class within the budget\n";
+    if (!o.shard.whole()) {
+      if (std::filesystem::exists(dir))
+        for (const char* f : {"run.json", "result.json", "case.case", "original.case", "trace.txt", "README.md"})
+          std::filesystem::remove(dir / f);
+      write_run_files();
+      j["case_directory"] = dir.string();
+      text << "wrote " << dir.string() << "/ (run.json, result.json)\n";
+    }
     print_result(j, text, a.json);
     return verify::exit_ok;
   }
@@ -105,9 +129,12 @@ int run(const SearchArgs& a) {
   m.how = "slidecheck search --algorithm " + std::string(verify::algorithm_name(o.algorithm)) + " --precision " +
           std::string(verify::precision_name(o.precision)) + " --property " + a.property +
           (a.construction.empty() ? "" : " --construction " + a.construction) + " --seed " + std::to_string(a.seed) +
-          " --budget " + std::to_string(a.budget);
+          " --budget " + std::to_string(a.budget) + (o.shard.whole() ? "" : " --shard " + o.shard.text());
   m.source = "slidecheck search (seed " + std::to_string(a.seed) + ", attempt " + std::to_string(*r.found_at) + ")";
+  if (std::filesystem::exists(dir) && a.overwrite)
+    for (const char* f : {"run.json", "result.json"}) std::filesystem::remove(dir / f);
   write_minimal_case(m, a.overwrite, j, text);
+  write_run_files();
   print_result(j, text, a.json);
   return verify::exit_failures_found;
 }
@@ -137,6 +164,9 @@ void register_search(CLI::App& app, CommandAction& action) {
   cmd->add_option("--name", args->name, "Name of the case directory (default search-ALG-PRECISION-PROPERTY-seedS)");
   cmd->add_flag("--overwrite", args->overwrite, "Replace an existing case directory of the same name");
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--shard", args->shard,
+                  "Only attempts I, I+N, I+2N, ... (I/N, from 0; docs/campaigns.md): the case directory gets "
+                  "-shard-I-of-N and always holds run.json and result.json; slidecheck merge keeps the lowest find");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });

@@ -2,6 +2,7 @@
 // exact checks (docs/verify.md); the summary on stdout, records, cases and reports in --out.
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "run_results.hpp"
 
 #include <slidecheck/verify/algorithms.hpp>
 #include <slidecheck/verify/errors.hpp>
@@ -22,6 +23,7 @@ struct VerifyArgs {
   std::string algorithms = "all";
   std::string precisions = "float,double";
   std::string out = "slidecheck-results";
+  std::string shard;
   bool resume = false, overwrite = false, no_level_b = false, level_c = false, quiet = false, json = false;
   verify::LevelCOptions level_c_options;
   int threads = 0;
@@ -66,10 +68,16 @@ int run(const VerifyArgs& a) {
   o.level_c_options = a.level_c_options;
   o.progress = !a.quiet;
   o.limit = a.limit;
-  const verify::VerifyRunResult r = verify::run_verify(o);
-  if (a.json) {
+  if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
+  return report_verify(a.out, verify::run_verify(o), a.json);
+}
+
+}  // namespace
+
+int report_verify(const std::string& out, const verify::VerifyRunResult& r, bool json) {
+  if (json) {
     nlohmann::ordered_json j;
-    j["out"] = a.out;
+    j["out"] = out;
     j["records"] = r.records.size();
     j["resumed"] = r.resumed;
     j["tasks_run"] = r.tasks_run;
@@ -81,14 +89,12 @@ int run(const VerifyArgs& a) {
     std::cout << j.dump(2) << '\n';
   } else {
     std::cout << r.summary_text;
-    if (r.resumed > 0) std::cout << "resumed " << r.resumed << " records from " << a.out << "/records.jsonl\n";
+    if (r.resumed > 0) std::cout << "resumed " << r.resumed << " records from " << out << "/records.jsonl\n";
     for (const std::string& w : r.warnings) std::cout << "warning: " << w << '\n';
-    std::cout << "results in " << a.out << "/ (records.jsonl, cases/, summary.csv, steps.csv, failures.csv, report.html)\n";
+    std::cout << "results in " << out << "/ (records.jsonl, cases/, summary.csv, steps.csv, failures.csv, report.html)\n";
   }
   return r.any_failure() ? verify::exit_failures_found : verify::exit_ok;
 }
-
-}  // namespace
 
 void register_verify(CLI::App& app, CommandAction& action) {
   auto args = std::make_shared<VerifyArgs>();
@@ -132,6 +138,9 @@ void register_verify(CLI::App& app, CommandAction& action) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--limit", args->limit, "Only the first N tasks (0: all)")->capture_default_str();
+  cmd->add_option("--shard", args->shard,
+                  "Only queries I, I+N, I+2N, ... of the corpus (I/N, from 0; docs/campaigns.md); "
+                  "slidecheck merge joins the N output directories into the whole run's");
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->add_flag("--json", args->json, "Print a JSON object (counts, output directory) instead of the summary");
   cmd->callback([&action, args] {

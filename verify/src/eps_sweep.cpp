@@ -236,6 +236,7 @@ json run_description(const EpsSweepOptions& o, const std::vector<std::string>& f
   json j;
   j["format"] = kRunFormat;
   j["tool"] = build_info().version;
+  j["corpus"] = o.corpus;
   j["query_files"] = files;
   j["queries"] = queries;
   j["algorithms"] = json::array();
@@ -256,7 +257,42 @@ json run_description(const EpsSweepOptions& o, const std::vector<std::string>& f
     j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
                             {"stuck_fraction", o.level_c_options.stuck_fraction},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
+  add_shard(j, o.shard);
   return j;
+}
+
+/// The sweep a run description describes (for merge): what its outputs need.
+EpsSweepOptions options_from_description(const json& d, const std::string& file) {
+  EpsSweepOptions o;
+  try {
+    o.corpus = d.at("corpus").get<std::vector<std::string>>();
+    for (const json& a : d.at("algorithms")) {
+      const auto alg = find_algorithm(a.at("algorithm").get<std::string>());
+      if (!alg) throw InputError(file, 0, "unknown algorithm " + a.at("algorithm").dump());
+      o.algorithms.push_back(*alg);
+      o.tolerance[*alg] = a.at("tolerance").get<std::string>();
+    }
+    auto numbers = [&](const char* key) {
+      std::vector<double> v;
+      for (const json& x : d.at(key)) v.push_back(parse_double(x.get<std::string>()));
+      return v;
+    };
+    o.grid = numbers("grid");
+    o.scales = numbers("scales");
+    o.offsets = numbers("offsets");
+    o.precisions.clear();
+    for (const json& p : d.at("precisions")) {
+      const std::string name = p.get<std::string>();
+      if (name != "float" && name != "double") throw InputError(file, 0, "unknown precision '" + name + "'");
+      o.precisions.push_back(name == "float" ? Precision::single_float : Precision::double_float);
+    }
+    o.level_c = d.at("level_c").get<bool>();
+  } catch (const json::exception& e) {
+    throw InputError(file, 0, std::string("not an eps-sweep run description: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, 0, std::string("not an eps-sweep run description: ") + e.what());
+  }
+  return o;
 }
 
 constexpr const char* kRunFiles[] = {"run.json",      "cells.jsonl",     "summary.txt", "cells.csv",
@@ -476,7 +512,13 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
       if (w.scale == k.scale && w.offset == k.offset) return w;
     throw std::logic_error("eps-sweep: no world for a cell");
   };
-  const std::vector<CellKey> cells = sweep_cells(o);
+  // Cells go round-robin to the shards (shard.hpp).
+  std::vector<CellKey> cells;
+  {
+    const std::vector<CellKey> all = sweep_cells(o);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (o.shard.owns(i)) cells.push_back(all[i]);
+  }
 
   // 2. The output directory.
   const fs::path out(o.out);
@@ -533,9 +575,66 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
     result.cells.push_back(std::move(cell));
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!o.shard.whole()) {
+    // eps* needs every value of a world: a shard's cells alone would give a wrong one.
+    result.summary_text = "eps-sweep shard " + o.shard.text() + ": " + std::to_string(result.cells.size()) +
+                          " cells in " + cells_path + "; merge the shards (slidecheck merge) for eps*, the error " +
+                          "model and the report\n";
+    return result;
+  }
   result.stars = find_eps_star(result.cells);
   result.models = fit_error_models(result.cells);
   result.summary_text = write_eps_sweep_outputs(o.out, o, result);
+  return result;
+}
+
+EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir, bool overwrite,
+                               const std::string& gnuplot_executable) {
+  std::vector<std::string> dirs;
+  const json description = read_shard_set(shard_dirs, kRunFormat, dirs);
+  EpsSweepOptions o = options_from_description(description, dirs[0] + "/run.json");
+  o.gnuplot_executable = gnuplot_executable;
+  o.out = out_dir;
+  const std::vector<CellKey> cells = sweep_cells(o);
+  const std::size_t n = dirs.size();
+  std::vector<std::vector<std::pair<std::size_t, std::string>>> lines(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string path = (fs::path(dirs[i]) / "cells.jsonl").string();
+    lines[i] = read_complete_lines(path, false);
+    const std::size_t expected = Shard{i, n}.size_of(cells.size());
+    if (lines[i].size() != expected)
+      throw InputError(path, 0,
+                       "shard " + Shard{i, n}.text() + " holds " + std::to_string(lines[i].size()) + " of its " +
+                           std::to_string(expected) + " cells" +
+                           (lines[i].size() < expected
+                                ? ": it did not finish; continue it with the same command and --resume, then merge again"
+                                : ""));
+  }
+  prepare_merge_output(out_dir, dirs, overwrite, {std::begin(kRunFiles), std::end(kRunFiles)});
+  EpsSweepResult result;
+  std::string text;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const std::size_t i = c % n;
+    const auto& [line, content] = lines[i][c / n];
+    const std::string path = (fs::path(dirs[i]) / "cells.jsonl").string();
+    json j;
+    try {
+      j = json::parse(content);
+    } catch (const json::exception& e) {
+      throw InputError(path, line, std::string("not a JSON cell: ") + e.what());
+    }
+    EpsCell cell = eps_cell_from_json(j, path, line);
+    if (!(cell.key == cells[c]))
+      throw InputError(path, line, "this cell is not the sweep's cell " + std::to_string(c + 1));
+    result.cells.push_back(std::move(cell));
+    text += content;
+    text += '\n';
+  }
+  write_text_file((fs::path(out_dir) / "run.json").string(), description.dump(2) + "\n");
+  write_text_file((fs::path(out_dir) / "cells.jsonl").string(), text);
+  result.stars = find_eps_star(result.cells);
+  result.models = fit_error_models(result.cells);
+  result.summary_text = write_eps_sweep_outputs(out_dir, o, result);
   return result;
 }
 

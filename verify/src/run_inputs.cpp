@@ -110,7 +110,7 @@ void SyncedAppender::append(const std::string& text) {
   if (::fsync(fd_) != 0) throw std::runtime_error(path_ + ": fsync failed");
 }
 
-std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path) {
+std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path, bool cut_torn_line) {
   std::vector<std::pair<std::size_t, std::string>> out;
   if (!fs::exists(path)) return out;
   std::ifstream in(path, std::ios::binary);
@@ -124,8 +124,89 @@ std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::
     out.emplace_back(++line, text.substr(pos, end - pos));
     pos = end + 1;
   }
-  if (pos < text.size()) fs::resize_file(path, pos);
+  if (pos < text.size() && cut_torn_line) fs::resize_file(path, pos);
   return out;
+}
+
+namespace {
+
+nlohmann::json read_run_description(const std::string& dir) {
+  const fs::path run = fs::path(dir) / "run.json";
+  if (!fs::is_directory(dir)) throw InputError(dir, 0, "no such directory");
+  if (!fs::exists(run)) throw InputError(dir, 0, "holds no run (no run.json)");
+  try {
+    std::ifstream in(run);
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
+  }
+}
+
+/// The first member in which two descriptions differ, for the error message.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  for (const auto& [key, value] : a.items())
+    if (!b.contains(key) || b[key] != value) return key;
+  for (const auto& [key, value] : b.items())
+    if (!a.contains(key)) return key;
+  return "?";
+}
+
+}  // namespace
+
+nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
+                              std::vector<std::string>& ordered) {
+  if (dirs.empty()) throw InputError("merge", 0, "no shard directories given");
+  nlohmann::json common;
+  std::vector<std::string> by_index;
+  std::string first_dir;
+  for (const std::string& dir : dirs) {
+    nlohmann::json d = read_run_description(dir);
+    const std::string file = (fs::path(dir) / "run.json").string();
+    if (!d.is_object() || !d.contains("format") || d["format"] != format)
+      throw InputError(file, 0,
+                       "not the same kind of run as the first (" + std::string(format) + "): " +
+                           (d.is_object() && d.contains("format") ? d["format"].dump() : std::string("no format")));
+    const Shard shard = shard_of(d, file);
+    d.erase("shard");
+    if (by_index.empty()) {
+      common = d;
+      first_dir = dir;
+      by_index.assign(shard.count, std::string());
+    } else if (shard.count != by_index.size()) {
+      throw InputError(file, 0,
+                       "is shard " + shard.text() + " but " + first_dir + " is one of " + std::to_string(by_index.size()) +
+                           " shards: merge the shards of one partition");
+    } else if (d != common) {
+      throw InputError(file, 0,
+                       "is not a shard of the same run as " + first_dir + " (they differ in \"" +
+                           first_difference(common, d) + "\")");
+    }
+    if (!by_index[shard.index].empty())
+      throw InputError(file, 0, "holds shard " + shard.text() + ", and so does " + by_index[shard.index]);
+    by_index[shard.index] = dir;
+  }
+  for (std::size_t i = 0; i < by_index.size(); ++i)
+    if (by_index[i].empty())
+      throw InputError("merge", 0,
+                       "shard " + Shard{i, by_index.size()}.text() +
+                           " is missing: run it (the same command with --shard " + Shard{i, by_index.size()}.text() +
+                           ") and merge again");
+  ordered = std::move(by_index);
+  return common;
+}
+
+void prepare_merge_output(const std::string& out, const std::vector<std::string>& shard_dirs, bool overwrite,
+                          const std::vector<std::string>& run_files) {
+  if (out.empty()) throw InputError("--out", 0, "no output directory given");
+  std::error_code ec;
+  for (const std::string& dir : shard_dirs)
+    if (fs::equivalent(out, dir, ec))
+      throw InputError(out, 0, "is one of the shards: merge into another directory");
+  if (fs::exists(fs::path(out) / "run.json") && !overwrite)
+    throw InputError(out, 0, "holds a run already: use --overwrite to replace it");
+  for (const std::string& f : run_files) fs::remove(fs::path(out) / f);
+  fs::remove_all(fs::path(out) / "cases");
+  fs::create_directories(out);
 }
 
 }  // namespace slidecheck::verify

@@ -3,6 +3,7 @@
 // before anything runs, and output files appended and synced so that a killed run keeps
 // every line it completed. Private to the verify library.
 #include <slidecheck/verify/query_io.hpp>
+#include <slidecheck/verify/shard.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
 #include <nlohmann/json_fwd.hpp>
@@ -10,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,7 +51,22 @@ class SyncedAppender {
 };
 
 /// The complete lines of a file a previous run appended to, with their 1-based numbers; a
-/// torn last line (no newline) is cut off the file, to be redone. Empty when it does not exist.
-std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path);
+/// torn last line (no newline) is cut off the file, to be redone (left alone when
+/// `cut_torn_line` is false: merge only reads). Empty when it does not exist.
+std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path,
+                                                                      bool cut_torn_line = true);
+
+/// For merge: reads DIR/run.json of each shard directory and checks that they are the shards
+/// of one run: the same `format`, the same description apart from "shard", the same shard
+/// count N, and each index 0..N-1 exactly once (InputError naming the missing, duplicated or
+/// foreign shard). Returns the description without "shard"; `ordered` gets the directories
+/// by shard index.
+nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
+                              std::vector<std::string>& ordered);
+
+/// For merge: InputError when `out` is one of the shards or holds a run (unless `overwrite`);
+/// removes the previous run's files (`run_files`, cases/) and creates the directory.
+void prepare_merge_output(const std::string& out, const std::vector<std::string>& shard_dirs, bool overwrite,
+                          const std::vector<std::string>& run_files);
 
 }  // namespace slidecheck::verify

@@ -33,14 +33,18 @@ SearchResult search_failure(const SearchOptions& o) {
   SearchResult result;
   std::size_t failing = 0;
   constexpr std::size_t chunk = 64;
-  for (std::size_t begin = 0; begin < o.budget && !result.found_at; begin += chunk) {
-    const std::size_t end = std::min(o.budget, begin + chunk);
+  // The shard's attempts (all of them for a whole run), in order, `chunk` at a time.
+  const std::size_t mine = o.shard.size_of(o.budget);
+  auto attempt = [&](std::size_t j) { return o.shard.index + j * o.shard.count; };
+  for (std::size_t begin = 0; begin < mine && !result.found_at; begin += chunk) {
+    const std::size_t end = std::min(mine, begin + chunk);
     std::vector<Candidate> candidates;
-    for (std::size_t i = begin; i < end; ++i)
-      candidates.push_back(gen(rc::Random(attempt_seed(o.seed, i)), rc::kNominalSize).value());
+    for (std::size_t j = begin; j < end; ++j)
+      candidates.push_back(gen(rc::Random(attempt_seed(o.seed, attempt(j))), rc::kNominalSize).value());
     std::vector<std::optional<QueryRecord>> records(candidates.size());
     tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t k) {
-      records[k] = evaluate_candidate(candidates[k], o.precision, level_c, "search attempt " + std::to_string(begin + k));
+      records[k] = evaluate_candidate(candidates[k], o.precision, level_c,
+                                      "search attempt " + std::to_string(attempt(begin + k)));
     });
     for (std::size_t k = 0; k < candidates.size(); ++k) {
       ++result.tried;
@@ -58,7 +62,7 @@ SearchResult search_failure(const SearchOptions& o) {
       if (!kind || !r->has(*kind)) continue;
       ++failing;
       if (!result.found_at) {
-        result.found_at = begin + k;
+        result.found_at = attempt(begin + k);
         result.original = candidates[k];
         result.original_record = *r;
         result.signature = *signature_of(*r, *kind);

@@ -51,6 +51,7 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   json j;
   j["format"] = kRunFormat;
   j["tool"] = build_info().version;
+  j["corpus"] = o.corpus;
   j["query_files"] = files;
   if (o.algorithms.empty()) {
     j["algorithms"] = "query";
@@ -68,7 +69,48 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
                             {"jitter_fraction", o.level_c_options.jitter_fraction},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   j["tasks"] = tasks;
+  add_shard(j, o.shard);
   return j;
+}
+
+std::string joined(const json& list) {
+  std::string out;
+  for (const json& item : list) out += (out.empty() ? "" : ", ") + item.get<std::string>();
+  return out;
+}
+
+/// Summaries, CSV tables and the HTML report of a finished run (or shard, or merge), from its
+/// description and records alone: a merge of shards writes exactly what one run writes.
+VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<QueryRecord> records) {
+  VerifyRunResult result;
+  result.records = std::move(records);
+  const Summary summary = summarize(result.records);
+  std::ostringstream text;
+  print_summary(text, summary);
+  result.summary_text = text.str();
+  write_text_file((out / "summary.txt").string(), result.summary_text);
+  write_csv(out.string(), summary, result.records);
+  ReportOptions ro;
+  std::string level_c = "off";
+  if (d.at("level_c").get<bool>()) {
+    const json& lc = d.at("level_c_options");
+    level_c = "on (lost_motion beyond " + number_text(lc.at("lost_motion_fraction").get<double>()) +
+              " of the move, stuck below " + number_text(lc.at("stuck_fraction").get<double>()) + " of the ideal travel)";
+  }
+  const Shard shard = shard_of(d, (out / "run.json").string());
+  ro.facts = {{"corpus", joined(d.at("corpus"))},
+              {"query files", std::to_string(d.at("query_files").size())},
+              {"algorithms", d.at("algorithms").is_string() ? "each query's own" : joined(d.at("algorithms"))},
+              {"precisions", joined(d.at("precisions"))},
+              {"level B", d.at("level_b").get<bool>() ? "on" : "off"},
+              {"level C", level_c},
+              {"tasks", std::to_string(d.at("tasks").get<std::size_t>())},
+              {"slidecheck", d.at("tool").get<std::string>()}};
+  if (!shard.whole())
+    ro.facts.push_back({"shard", shard.text() + " (" + std::to_string(result.records.size()) + " of the tasks)"});
+  ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };
+  result.warnings = write_html_report(out.string(), summary, result.records, ro);
+  return result;
 }
 
 /// The files a run writes into its output directory, besides cases/.
@@ -139,7 +181,10 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
   const std::vector<QueryInput> inputs = load_query_inputs(files);
   std::vector<Task> tasks;
-  for (const QueryInput& in : inputs) {
+  // Queries (all their algorithms and precisions together) go round-robin to the shards.
+  std::vector<std::size_t> query_of_task;
+  for (std::size_t q = 0; q < inputs.size(); ++q) {
+    const QueryInput& in = inputs[q];
     std::vector<Algorithm> algorithms = o.algorithms;
     if (algorithms.empty()) algorithms.push_back(in.query.algorithm);
     for (const Algorithm a : algorithms) {
@@ -154,14 +199,22 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
       for (const Precision p : o.precisions) {
         check_runnable(in, p);
         tasks.push_back({&in, a, p});
+        query_of_task.push_back(q);
       }
     }
   }
   if (o.limit > 0 && tasks.size() > o.limit) tasks.resize(o.limit);
+  const std::size_t all_tasks = tasks.size();
+  if (!o.shard.whole()) {
+    std::vector<Task> mine;
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+      if (o.shard.owns(query_of_task[t])) mine.push_back(tasks[t]);
+    tasks = std::move(mine);
+  }
 
   // 2. The output directory: a new run, a resumed one, or a replaced one.
   const fs::path out(o.out);
-  const json description = run_description(o, files, tasks.size());
+  const json description = run_description(o, files, all_tasks);
   const std::string records_path = (out / "records.jsonl").string();
   VerifyRunResult result;
   const bool existing = fs::exists(out / "run.json") || fs::exists(out / "records.jsonl");
@@ -250,35 +303,79 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   // 4. Summaries and reports, from every record (resumed ones included).
-  const Summary summary = summarize(result.records);
-  std::ostringstream text;
-  print_summary(text, summary);
-  result.summary_text = text.str();
-  write_text_file((out / "summary.txt").string(), result.summary_text);
-  write_csv(out.string(), summary, result.records);
-  ReportOptions ro;
-  std::string corpus_text;
-  for (const std::string& c : o.corpus) corpus_text += (corpus_text.empty() ? "" : ", ") + c;
-  std::string algorithms_text;
-  for (const Algorithm a : o.algorithms)
-    algorithms_text += (algorithms_text.empty() ? "" : ", ") + std::string(algorithm_name(a));
-  std::string precisions_text;
-  for (const Precision p : o.precisions)
-    precisions_text += (precisions_text.empty() ? "" : ", ") + std::string(precision_name(p));
-  ro.facts = {{"corpus", corpus_text},
-              {"query files", std::to_string(files.size())},
-              {"algorithms", algorithms_text.empty() ? "each query's own" : algorithms_text},
-              {"precisions", precisions_text},
-              {"level B", o.level_b ? "on" : "off"},
-              {"level C", o.level_c ? "on (lost_motion beyond " + number_text(o.level_c_options.lost_motion_fraction) +
-                                          " of the move, stuck below " +
-                                          number_text(o.level_c_options.stuck_fraction) + " of the ideal travel)"
-                                    : "off"},
-              {"tasks", std::to_string(tasks.size())},
-              {"slidecheck", build_info().version}};
-  ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };
-  result.warnings = write_html_report(out.string(), summary, result.records, ro);
+  VerifyRunResult outputs = write_outputs(out, description, std::move(result.records));
+  result.records = std::move(outputs.records);
+  result.summary_text = std::move(outputs.summary_text);
+  result.warnings = std::move(outputs.warnings);
   return result;
+}
+
+VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, const std::string& out_dir,
+                                  bool overwrite) {
+  std::vector<std::string> dirs;
+  const json description = read_shard_set(shard_dirs, kRunFormat, dirs);
+  const std::size_t n = dirs.size();
+  // Task t belongs to query t / per_query, and queries go round-robin to the shards.
+  const std::size_t per_query =
+      (description.at("algorithms").is_string() ? 1 : description.at("algorithms").size()) *
+      description.at("precisions").size();
+  const std::size_t total = description.at("tasks").get<std::size_t>();
+  if (per_query == 0) throw InputError(dirs[0] + "/run.json", 0, "no algorithms or precisions");
+  auto shard_of_task = [&](std::size_t t) { return (t / per_query) % n; };
+
+  struct ShardRecords {
+    std::vector<std::pair<std::size_t, std::string>> lines;
+    std::size_t next = 0;
+  };
+  std::vector<ShardRecords> shards(n);
+  std::vector<std::size_t> expected(n, 0);
+  for (std::size_t t = 0; t < total; ++t) ++expected[shard_of_task(t)];
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string path = (fs::path(dirs[i]) / "records.jsonl").string();
+    shards[i].lines = read_complete_lines(path, false);
+    if (shards[i].lines.size() != expected[i])
+      throw InputError(path, 0,
+                       "shard " + Shard{i, n}.text() + " holds " + std::to_string(shards[i].lines.size()) + " of its " +
+                           std::to_string(expected[i]) + " records" +
+                           (shards[i].lines.size() < expected[i]
+                                ? ": it did not finish; continue it with the same command and --resume, then merge again"
+                                : ""));
+  }
+
+  prepare_merge_output(out_dir, dirs, overwrite, {std::begin(kRunFiles), std::end(kRunFiles)});
+  const fs::path out(out_dir);
+  fs::create_directories(out / "cases");
+  std::vector<QueryRecord> records;
+  records.reserve(total);
+  std::string lines;
+  for (std::size_t t = 0; t < total; ++t) {
+    const std::size_t i = shard_of_task(t);
+    const auto& [line, text] = shards[i].lines[shards[i].next++];
+    const std::string path = (fs::path(dirs[i]) / "records.jsonl").string();
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::exception& e) {
+      throw InputError(path, line, std::string("not a JSON record: ") + e.what());
+    }
+    QueryRecord r = record_from_json(j, path, line);
+    // A task's record sits beside the other algorithms and precisions of its query.
+    if (t % per_query != 0 && (r.query_id != records.back().query_id || r.query_file != records.back().query_file))
+      throw InputError(path, line,
+                       "record is for query '" + r.query_id + "' where the run's task " + std::to_string(t + 1) +
+                           " continues query '" + records.back().query_id + "'");
+    if (r.failed()) {
+      const fs::path from = fs::path(dirs[i]) / "cases" / case_file_name(r);
+      if (!fs::exists(from)) throw InputError(from.string(), 0, "the failing record's case file is missing");
+      fs::copy_file(from, out / "cases" / case_file_name(r), fs::copy_options::overwrite_existing);
+    }
+    lines += text;
+    lines += '\n';
+    records.push_back(std::move(r));
+  }
+  write_text_file((out / "run.json").string(), description.dump(2) + "\n");
+  write_text_file((out / "records.jsonl").string(), lines);
+  return write_outputs(out, description, std::move(records));
 }
 
 }  // namespace slidecheck::verify

@@ -13,6 +13,7 @@
 ///                  continues after the last complete line
 ///   summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html   after the last cell
 
+#include <slidecheck/verify/shard.hpp>
 #include <slidecheck/verify/verification.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
@@ -69,6 +70,9 @@ struct EpsSweepOptions {
   std::size_t limit = 0;  ///< use only the first `limit` queries of the corpus (0: all)
   bool progress = true;
   std::string gnuplot_executable = "gnuplot";  ///< for the report's plots
+  /// Only the cells of this shard (shard.hpp; round-robin in sweep order). A shard writes
+  /// run.json and cells.jsonl only: eps* needs every cell, so `merge_eps_sweeps` makes it.
+  Shard shard;
 };
 
 /// Where a cell sits in the sweep.
@@ -189,5 +193,13 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& options);
 /// The outputs (summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html) of a
 /// finished sweep; returns the console summary and fills warnings (plots missing).
 std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOptions& options, EpsSweepResult& result);
+
+/// `slidecheck merge` of eps-sweep shards (docs/campaigns.md): checks that `shard_dirs` are
+/// the complete shards 0..N-1 of one sweep (InputError naming the missing, unfinished or
+/// foreign one), then writes into `out` what one sweep of every cell writes (run.json without
+/// the shard, cells.jsonl in sweep order, eps*, error model, summaries, report). The shard
+/// directories are only read.
+EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out, bool overwrite,
+                               const std::string& gnuplot_executable = "gnuplot");
 
 }  // namespace slidecheck::verify

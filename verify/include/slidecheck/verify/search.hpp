@@ -8,6 +8,9 @@
 
 #include <slidecheck/verify/candidate.hpp>
 #include <slidecheck/verify/case_shrink.hpp>
+#include <slidecheck/verify/shard.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +30,9 @@ struct SearchOptions {
   std::string construction;
   std::uint64_t seed = 1;
   std::size_t budget = 10000;  ///< candidates generated at most
+  /// Only the attempts i < budget with i = I mod N (shard.hpp). The lowest failing attempt of
+  /// all the shards is the one a whole run finds, so `merge_searches` keeps that shard's case.
+  Shard shard;
   int threads = 0;             ///< 0: TBB's default
   bool shrink = true;
   ShrinkOptions shrink_options;
@@ -50,6 +56,30 @@ struct SearchResult {
 
 /// Runs the search; never throws for a candidate that fails to verify (it counts as invalid).
 SearchResult search_failure(const SearchOptions& options);
+
+/// What run.json of a search directory records (docs/campaigns.md): the options that decide
+/// the result (algorithm, precision, property, construction, seed, budget, shrink budgets)
+/// and the shard; `property` is the class's name or "any".
+nlohmann::json search_description(const SearchOptions& options);
+/// What result.json records: candidates tried and invalid, classes seen, whether and where
+/// (attempt index, signature) the wanted failure was found.
+nlohmann::json search_outcome(const SearchResult& result);
+
+/// The files of a search's case directory that hold the case (copied by merge).
+inline constexpr const char* search_case_files[] = {"case.case", "original.case", "trace.txt", "README.md"};
+
+struct SearchMerge {
+  nlohmann::json description;    ///< run.json written (no shard)
+  nlohmann::json outcome;        ///< result.json written: sums over the shards, the lowest find
+  std::string found_in;          ///< the shard directory whose case was kept (empty: none found)
+};
+
+/// `slidecheck merge` of search shards: checks that `shard_dirs` are the shards 0..N-1 of
+/// one search (InputError naming the missing or foreign one), keeps the case of the lowest
+/// failing attempt (the one a whole run finds, shrunk the same way) and writes it into `out`
+/// with run.json and result.json. The tried/invalid/classes counts are the shards' sums (a
+/// whole run stops at the chunk of its first failure, so it may count fewer).
+SearchMerge merge_searches(const std::vector<std::string>& shard_dirs, const std::string& out, bool overwrite);
 
 /// The rc::Random seed of attempt `index` under `seed` (SplitMix64 of both; reproducible).
 std::uint64_t attempt_seed(std::uint64_t seed, std::size_t index);

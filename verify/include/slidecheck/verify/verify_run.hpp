@@ -14,6 +14,7 @@
 /// killed at any moment keeps every record line it completed, and `resume` continues after the
 /// last complete line (a torn last line is dropped and redone).
 
+#include <slidecheck/verify/shard.hpp>
 #include <slidecheck/verify/verification.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
@@ -37,6 +38,9 @@ struct VerifyRunOptions {
   LevelCOptions level_c_options;
   bool progress = true;                   ///< progress lines on stderr
   std::size_t limit = 0;                  ///< stop after this many tasks (0: all)
+  /// Only the queries of this shard (shard.hpp; all their tasks), after `limit`. run.json
+  /// records it; the summaries cover the shard's records; `merge_verify_runs` joins shards.
+  Shard shard;
 };
 
 struct VerifyRunResult {
@@ -56,5 +60,13 @@ std::vector<std::string> find_query_files(const std::string& corpus);
 /// Runs the whole verification. Throws InputError for bad input (nothing is run), and
 /// std::runtime_error when the output cannot be written.
 VerifyRunResult run_verify(const VerifyRunOptions& options);
+
+/// `slidecheck merge` of verify shards (docs/campaigns.md): checks that `shard_dirs` are the
+/// complete shards 0..N-1 of one run (InputError naming the missing, unfinished or foreign
+/// one), then writes into `out` what one run over all the tasks writes: run.json without the
+/// shard, records.jsonl in task order, the failing records' cases, summaries and report.
+/// The shard directories are only read.
+VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, const std::string& out,
+                                  bool overwrite);
 
 }  // namespace slidecheck::verify

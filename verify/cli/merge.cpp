@@ -1,0 +1,97 @@
+// `slidecheck merge`: the shards of a verify run, an eps-sweep or a search joined into what
+// one run of all the work writes (docs/campaigns.md).
+#include "cli_options.hpp"
+#include "commands.hpp"
+#include "run_results.hpp"
+
+#include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/search.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace slidecheck::cli {
+
+namespace {
+
+struct MergeArgs {
+  std::vector<std::string> shards;
+  std::string out, gnuplot = "gnuplot";
+  bool overwrite = false, json = false;
+};
+
+/// The kind of run a shard directory holds, from its run.json.
+std::string run_format(const std::string& dir) {
+  const std::filesystem::path run = std::filesystem::path(dir) / "run.json";
+  if (!std::filesystem::is_directory(dir)) throw verify::InputError(dir, 0, "no such directory");
+  if (!std::filesystem::exists(run)) throw verify::InputError(dir, 0, "holds no run (no run.json)");
+  try {
+    std::ifstream in(run);
+    return nlohmann::json::parse(in).at("format").get<std::string>();
+  } catch (const nlohmann::json::exception& e) {
+    throw verify::InputError(run.string(), 0, std::string("not a run description: ") + e.what());
+  }
+}
+
+int report_search(const std::string& out, const verify::SearchMerge& m, bool as_json) {
+  nlohmann::ordered_json j;
+  j["out"] = out;
+  j["found"] = m.outcome["found"].get<bool>();
+  if (j["found"].get<bool>()) {
+    j["found_at"] = m.outcome["found_at"].get<std::size_t>();
+    j["found_in"] = m.found_in;
+    if (m.outcome.contains("signature")) j["signature"] = m.outcome["signature"].get<std::string>();
+  }
+  j["tried"] = m.outcome["tried"].get<std::size_t>();
+  std::ostringstream text;
+  text << "search " << m.description["algorithm"].get<std::string>() << " in "
+       << m.description["precision"].get<std::string>() << " for " << m.description["property"].get<std::string>()
+       << " (seed " << m.description["seed"].get<std::uint64_t>() << "): " << j["tried"].get<std::size_t>()
+       << " candidates tried over the shards\n";
+  if (j["found"].get<bool>())
+    text << "lowest failing attempt " << j["found_at"].get<std::size_t>() << " (in " << m.found_in
+         << "): " << (j.contains("signature") ? j["signature"].get<std::string>() : std::string()) << "\n"
+         << "wrote " << out << "/ (run.json, result.json and the case of that shard)\n";
+  else
+    text << "no failure of the wanted class in any shard\nwrote " << out << "/ (run.json, result.json)\n";
+  print_result(j, text, as_json);
+  return j["found"].get<bool>() ? verify::exit_failures_found : verify::exit_ok;
+}
+
+int run(const MergeArgs& a) {
+  if (a.shards.empty()) throw verify::InputError("merge", 0, "no shard directories given");
+  const std::string format = run_format(a.shards.front());
+  if (format.rfind("slidecheck-verify-run ", 0) == 0)
+    return report_verify(a.out, verify::merge_verify_runs(a.shards, a.out, a.overwrite), a.json);
+  if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0)
+    return report_eps_sweep(a.out, verify::merge_eps_sweeps(a.shards, a.out, a.overwrite, a.gnuplot), a.json, false);
+  if (format.rfind("slidecheck-search-run ", 0) == 0)
+    return report_search(a.out, verify::merge_searches(a.shards, a.out, a.overwrite), a.json);
+  throw verify::InputError(a.shards.front() + "/run.json", 0,
+                           "'" + format + "' is not a run slidecheck can merge (verify, eps-sweep or search shards)");
+}
+
+}  // namespace
+
+void register_merge(CLI::App& app, CommandAction& action) {
+  auto args = std::make_shared<MergeArgs>();
+  auto* cmd = app.add_subcommand(
+      "merge",
+      "Join the output directories of the shards 0/N .. N-1/N of one verify run, eps-sweep or search (--shard I/N) "
+      "into what one run of all the work writes: the same records, summaries, eps* tables and report, byte for byte "
+      "(docs/campaigns.md). The shard directories are only read; a missing, unfinished or foreign shard is named "
+      "with how to redo it. Exit codes as the merged command (0, 1 failures found), 2 on bad input.");
+  cmd->add_option("shards", args->shards, "The shards' output directories (any order)")->required();
+  cmd->add_option("--out", args->out, "Output directory of the merged run")->required();
+  cmd->add_flag("--overwrite", args->overwrite, "Replace a run already in --out");
+  cmd->add_option("--gnuplot", args->gnuplot, "gnuplot executable for the eps-sweep report's plots")
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  cmd->callback([&action, args] { action = [args] { return run(*args); }; });
+}
+
+}  // namespace slidecheck::cli

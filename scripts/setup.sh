@@ -23,6 +23,9 @@ packages=(
   libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
   libzip-dev          # reads .pk3 (zip) archives of Quake III maps
   gnuplot-nox         # draws the plots of the HTML reports (SVG)
+  libopenmpi-dev      # the MPI backend: mpirun -np K slidecheck verify ... (docs/campaigns.md)
+  openmpi-bin         # mpirun, for the MPI test (ctest label mpi)
+  parallel            # GNU parallel, for the campaign recipe the shard test runs
 )
 
 missing=()

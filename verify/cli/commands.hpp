@@ -6,20 +6,39 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+
+namespace slidecheck::verify {
+struct Shard;
+}
 
 namespace slidecheck::cli {
 
 /// Set by the chosen subcommand's callback; main() returns it.
 using CommandAction = std::function<int()>;
 
+/// A command whose work splits into shards (verify, eps-sweep, search), set by its callback
+/// beside the action: under mpirun, main() runs one shard per rank and merges them on rank 0
+/// (mpi_campaign.hpp).
+struct ShardedCommand {
+  /// Runs shard `shard` into directory `dir` (continuing the run there when `resume`,
+  /// replacing it otherwise), printing nothing; returns the command's exit code.
+  std::function<int(const verify::Shard& shard, const std::string& dir, bool resume)> run_shard;
+  std::string merged_out;      ///< where the merged run goes (search: the case directory)
+  bool resume = false;         ///< --resume: shards continue where they stopped
+  bool overwrite = false;      ///< --overwrite: an earlier run in merged_out is replaced
+  bool json = false;           ///< --json
+  bool shard_given = false;    ///< --shard on the command line (excludes mpirun)
+};
+
 void register_version(CLI::App& app, CommandAction& action);
 void register_check_scene(CLI::App& app, CommandAction& action);
 void register_corpus(CLI::App& app, CommandAction& action);
-void register_verify(CLI::App& app, CommandAction& action);
+void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
 void register_replay(CLI::App& app, CommandAction& action);
-void register_search(CLI::App& app, CommandAction& action);
+void register_search(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
 void register_shrink(CLI::App& app, CommandAction& action);
-void register_eps_sweep(CLI::App& app, CommandAction& action);
+void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
 void register_merge(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

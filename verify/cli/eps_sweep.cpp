@@ -138,7 +138,7 @@ int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bo
   return all_safe ? verify::exit_ok : verify::exit_failures_found;
 }
 
-void register_eps_sweep(CLI::App& app, CommandAction& action) {
+void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sharded) {
   auto args = std::make_shared<EpsSweepArgs>();
   auto* cmd = app.add_subcommand(
       "eps-sweep",
@@ -169,7 +169,24 @@ void register_eps_sweep(CLI::App& app, CommandAction& action) {
                   "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
-  cmd->callback([&action, args] { action = [args] { return run(*args); }; });
+  cmd->callback([&action, &sharded, args] {
+    if (args->resume && args->overwrite) throw CLI::ValidationError("--resume and --overwrite exclude each other");
+    action = [args] { return run(*args); };
+    sharded.run_shard = [args](const verify::Shard& shard, const std::string& dir, bool resume) {
+      EpsSweepArgs b = *args;
+      b.out = dir;
+      b.shard = shard.text();
+      b.resume = resume;
+      b.overwrite = !resume;
+      b.quiet = true;
+      return run(b);
+    };
+    sharded.merged_out = args->out;
+    sharded.resume = args->resume;
+    sharded.overwrite = args->overwrite;
+    sharded.json = args->json;
+    sharded.shard_given = !args->shard.empty();
+  });
 }
 
 }  // namespace slidecheck::cli

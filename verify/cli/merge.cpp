@@ -62,20 +62,21 @@ int report_search(const std::string& out, const verify::SearchMerge& m, bool as_
   return j["found"].get<bool>() ? verify::exit_failures_found : verify::exit_ok;
 }
 
-int run(const MergeArgs& a) {
-  if (a.shards.empty()) throw verify::InputError("merge", 0, "no shard directories given");
-  const std::string format = run_format(a.shards.front());
+}  // namespace
+
+int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
+                     const std::string& gnuplot) {
+  if (shards.empty()) throw verify::InputError("merge", 0, "no shard directories given");
+  const std::string format = run_format(shards.front());
   if (format.rfind("slidecheck-verify-run ", 0) == 0)
-    return report_verify(a.out, verify::merge_verify_runs(a.shards, a.out, a.overwrite), a.json);
+    return report_verify(out, verify::merge_verify_runs(shards, out, overwrite), json);
   if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0)
-    return report_eps_sweep(a.out, verify::merge_eps_sweeps(a.shards, a.out, a.overwrite, a.gnuplot), a.json, false);
+    return report_eps_sweep(out, verify::merge_eps_sweeps(shards, out, overwrite, gnuplot), json, false);
   if (format.rfind("slidecheck-search-run ", 0) == 0)
-    return report_search(a.out, verify::merge_searches(a.shards, a.out, a.overwrite), a.json);
-  throw verify::InputError(a.shards.front() + "/run.json", 0,
+    return report_search(out, verify::merge_searches(shards, out, overwrite), json);
+  throw verify::InputError(shards.front() + "/run.json", 0,
                            "'" + format + "' is not a run slidecheck can merge (verify, eps-sweep or search shards)");
 }
-
-}  // namespace
 
 void register_merge(CLI::App& app, CommandAction& action) {
   auto args = std::make_shared<MergeArgs>();
@@ -91,7 +92,9 @@ void register_merge(CLI::App& app, CommandAction& action) {
   cmd->add_option("--gnuplot", args->gnuplot, "gnuplot executable for the eps-sweep report's plots")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print the result as JSON");
-  cmd->callback([&action, args] { action = [args] { return run(*args); }; });
+  cmd->callback([&action, args] {
+    action = [args] { return merge_and_report(args->shards, args->out, args->overwrite, args->json, args->gnuplot); };
+  });
 }
 
 }  // namespace slidecheck::cli

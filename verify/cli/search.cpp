@@ -28,6 +28,11 @@ struct SearchArgs {
   bool overwrite = false, quiet = false, json = false, no_shrink = false;
 };
 
+/// search-ALGORITHM-PRECISION-PROPERTY-seedS
+std::string default_name(const SearchArgs& a) {
+  return "search-" + a.algorithm + "-" + a.precision + "-" + a.property + "-seed" + std::to_string(a.seed);
+}
+
 int run(const SearchArgs& a) {
   verify::SearchOptions o;
   o.algorithm = algorithm_option(a.algorithm);
@@ -51,10 +56,7 @@ int run(const SearchArgs& a) {
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
   const std::string shard_suffix =
       o.shard.whole() ? "" : "-shard-" + std::to_string(o.shard.index) + "-of-" + std::to_string(o.shard.count);
-  const std::string name = !a.name.empty() ? a.name
-                                           : "search-" + std::string(verify::algorithm_name(o.algorithm)) + "-" +
-                                                 std::string(verify::precision_name(o.precision)) + "-" + a.property +
-                                                 "-seed" + std::to_string(a.seed) + shard_suffix;
+  const std::string name = !a.name.empty() ? a.name : default_name(a) + shard_suffix;
   const std::filesystem::path dir = std::filesystem::path(a.out) / name;
   if (std::filesystem::exists(dir) && !a.overwrite)
     throw verify::InputError(dir.string(), 0, "exists; pass --overwrite to replace it, or --name to choose another");
@@ -141,7 +143,7 @@ int run(const SearchArgs& a) {
 
 }  // namespace
 
-void register_search(CLI::App& app, CommandAction& action) {
+void register_search(CLI::App& app, CommandAction& action, ShardedCommand& sharded) {
   auto args = std::make_shared<SearchArgs>();
   auto* cmd = app.add_subcommand(
       "search",
@@ -169,7 +171,23 @@ void register_search(CLI::App& app, CommandAction& action) {
                   "-shard-I-of-N and always holds run.json and result.json; slidecheck merge keeps the lowest find");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
-  cmd->callback([&action, args] { action = [args] { return run(*args); }; });
+  cmd->callback([&action, &sharded, args] {
+    action = [args] { return run(*args); };
+    sharded.run_shard = [args](const verify::Shard& shard, const std::string& dir, bool) {
+      SearchArgs b = *args;
+      b.out = std::filesystem::path(dir).parent_path().string();
+      b.name = std::filesystem::path(dir).filename().string();
+      b.shard = shard.text();
+      b.overwrite = true;
+      b.quiet = true;
+      return run(b);
+    };
+    sharded.merged_out = (std::filesystem::path(args->out) / default_name(*args)).string();
+    if (!args->name.empty()) sharded.merged_out = (std::filesystem::path(args->out) / args->name).string();
+    sharded.overwrite = args->overwrite;
+    sharded.json = args->json;
+    sharded.shard_given = !args->shard.empty();
+  });
 }
 
 }  // namespace slidecheck::cli

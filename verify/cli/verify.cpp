@@ -2,6 +2,8 @@
 // exact checks (docs/verify.md); the summary on stdout, records, cases and reports in --out.
 #include "cli_options.hpp"
 #include "commands.hpp"
+
+#include <slidecheck/verify/shard.hpp>
 #include "run_results.hpp"
 
 #include <slidecheck/verify/algorithms.hpp>
@@ -96,7 +98,7 @@ int report_verify(const std::string& out, const verify::VerifyRunResult& r, bool
   return r.any_failure() ? verify::exit_failures_found : verify::exit_ok;
 }
 
-void register_verify(CLI::App& app, CommandAction& action) {
+void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& sharded) {
   auto args = std::make_shared<VerifyArgs>();
   auto* cmd = app.add_subcommand(
       "verify",
@@ -143,9 +145,23 @@ void register_verify(CLI::App& app, CommandAction& action) {
                   "slidecheck merge joins the N output directories into the whole run's");
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->add_flag("--json", args->json, "Print a JSON object (counts, output directory) instead of the summary");
-  cmd->callback([&action, args] {
+  cmd->callback([&action, &sharded, args] {
     if (args->resume && args->overwrite) throw CLI::ValidationError("--resume and --overwrite exclude each other");
     action = [args] { return run(*args); };
+    sharded.run_shard = [args](const verify::Shard& shard, const std::string& dir, bool resume) {
+      VerifyArgs b = *args;
+      b.out = dir;
+      b.shard = shard.text();
+      b.resume = resume;
+      b.overwrite = !resume;
+      b.quiet = true;
+      return run(b);
+    };
+    sharded.merged_out = args->out;
+    sharded.resume = args->resume;
+    sharded.overwrite = args->overwrite;
+    sharded.json = args->json;
+    sharded.shard_given = !args->shard.empty();
   });
 }
 

@@ -18,16 +18,16 @@ grep -m 120 '_s1_o0_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
 corpus=(--corpus "$source/corpora/builtin" --corpus "$work/mv/part.jsonl")
 outputs=(run.json records.jsonl summary.txt summary.csv steps.csv failures.csv report.html)
 
-"$slidecheck" verify "${corpus[@]}" --out "$work/whole" --quiet >/dev/null || true
-rc=0; "${mpi[@]}" "$slidecheck" verify "${corpus[@]}" --out "$work/mpi" --quiet >"$work/mpi.txt" 2>&1 || rc=$?
+"$slidecheck" verify --no-views "${corpus[@]}" --out "$work/whole" --quiet >/dev/null || true
+rc=0; "${mpi[@]}" "$slidecheck" verify --no-views --no-views "${corpus[@]}" --out "$work/mpi" --quiet >"$work/mpi.txt" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || { cat "$work/mpi.txt"; fail "mpirun verify exit $rc, expected 1 (failures found)"; }
 grep -q 'gathered 2 shards' "$work/mpi.txt" || { cat "$work/mpi.txt"; fail "rank 0 did not gather"; }
 same_files "$work/whole" "$work/mpi" "${outputs[@]}"
 diff -r "$work/whole/cases" "$work/mpi/cases" >/dev/null || fail "cases/ differ"
 [ -f "$work/mpi/shards/shard-1-of-2/records.jsonl" ] || fail "rank 1's shard was not gathered"
-rc=0; "${mpi[@]}" "$slidecheck" verify "${corpus[@]}" --out "$work/mpi" --quiet >"$work/again.txt" 2>&1 || rc=$?
+rc=0; "${mpi[@]}" "$slidecheck" verify --no-views --no-views "${corpus[@]}" --out "$work/mpi" --quiet >"$work/again.txt" 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'holds a run already' "$work/again.txt" || { cat "$work/again.txt"; fail "rerun without --resume"; }
-rc=0; "${mpi[@]}" "$slidecheck" verify "${corpus[@]}" --out "$work/mpi" --resume --quiet >"$work/resume.txt" 2>&1 || rc=$?
+rc=0; "${mpi[@]}" "$slidecheck" verify --no-views --no-views "${corpus[@]}" --out "$work/mpi" --resume --quiet >"$work/resume.txt" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || { cat "$work/resume.txt"; fail "mpirun --resume exit $rc"; }
 same_files "$work/whole" "$work/mpi" "${outputs[@]}"
 echo "mpirun verify: the single run's outputs, also after --resume"

@@ -29,6 +29,7 @@ struct ShardedCommand {
   bool overwrite = false;      ///< --overwrite: an earlier run in merged_out is replaced
   bool json = false;           ///< --json
   bool shard_given = false;    ///< --shard on the command line (excludes mpirun)
+  bool views = true;           ///< verify: the merged run gets its views (not --no-views)
 };
 
 void register_version(CLI::App& app, CommandAction& action);
@@ -40,5 +41,6 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
 void register_shrink(CLI::App& app, CommandAction& action);
 void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
 void register_merge(CLI::App& app, CommandAction& action);
+void register_view(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

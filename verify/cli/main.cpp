@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   cli::register_shrink(app, action);
   cli::register_eps_sweep(app, action, sharded);
   cli::register_merge(app, action);
+  cli::register_view(app, action);
 
   try {
     app.parse(argc, argv);

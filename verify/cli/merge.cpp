@@ -21,7 +21,7 @@ namespace {
 struct MergeArgs {
   std::vector<std::string> shards;
   std::string out, gnuplot = "gnuplot";
-  bool overwrite = false, json = false;
+  bool overwrite = false, json = false, no_views = false;
 };
 
 /// The kind of run a shard directory holds, from its run.json.
@@ -65,11 +65,15 @@ int report_search(const std::string& out, const verify::SearchMerge& m, bool as_
 }  // namespace
 
 int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
-                     const std::string& gnuplot) {
+                     const std::string& gnuplot, bool views) {
   if (shards.empty()) throw verify::InputError("merge", 0, "no shard directories given");
   const std::string format = run_format(shards.front());
-  if (format.rfind("slidecheck-verify-run ", 0) == 0)
-    return report_verify(out, verify::merge_verify_runs(shards, out, overwrite), json);
+  if (format.rfind("slidecheck-verify-run ", 0) == 0) {
+    const bool link_views = views && viewer_available();
+    const verify::VerifyRunResult r = verify::merge_verify_runs(shards, out, overwrite, link_views);
+    if (link_views) write_report_views(out, r, false);
+    return report_verify(out, r, json);
+  }
   if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0)
     return report_eps_sweep(out, verify::merge_eps_sweeps(shards, out, overwrite, gnuplot), json, false);
   if (format.rfind("slidecheck-search-run ", 0) == 0)
@@ -91,9 +95,12 @@ void register_merge(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--overwrite", args->overwrite, "Replace a run already in --out");
   cmd->add_option("--gnuplot", args->gnuplot, "gnuplot executable for the eps-sweep report's plots")
       ->capture_default_str();
+  cmd->add_flag("--no-views", args->no_views, "verify shards: do not write views/ nor link them (as verify --no-views)");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
   cmd->callback([&action, args] {
-    action = [args] { return merge_and_report(args->shards, args->out, args->overwrite, args->json, args->gnuplot); };
+    action = [args] {
+      return merge_and_report(args->shards, args->out, args->overwrite, args->json, args->gnuplot, !args->no_views);
+    };
   });
 }
 

@@ -251,7 +251,7 @@ int run_under_mpi(const MpiSession& mpi, const CommandAction& action, const Shar
     return worst;
   }
   std::cerr << "mpi: gathered " << k << " shards; merging into " << c.merged_out << "\n";
-  return merge_and_report(dirs, c.merged_out, true, c.json);
+  return merge_and_report(dirs, c.merged_out, true, c.json, "gnuplot", c.views);
 }
 
 bool built_with_mpi() { return true; }

@@ -26,7 +26,8 @@ struct VerifyArgs {
   std::string precisions = "float,double";
   std::string out = "slidecheck-results";
   std::string shard;
-  bool resume = false, overwrite = false, no_level_b = false, level_c = false, quiet = false, json = false;
+  bool resume = false, overwrite = false, no_level_b = false, level_c = false, quiet = false, json = false,
+       no_views = false;
   verify::LevelCOptions level_c_options;
   int threads = 0;
   std::size_t limit = 0;
@@ -71,7 +72,11 @@ int run(const VerifyArgs& a) {
   o.progress = !a.quiet;
   o.limit = a.limit;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
-  return report_verify(a.out, verify::run_verify(o), a.json);
+  // A shard's report is not the campaign's: the merge writes the views.
+  o.link_views = viewer_available() && !a.no_views && o.shard.whole();
+  const verify::VerifyRunResult r = verify::run_verify(o);
+  if (o.link_views) write_report_views(a.out, r, !a.quiet);
+  return report_verify(a.out, r, a.json);
 }
 
 }  // namespace
@@ -143,6 +148,8 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
   cmd->add_option("--shard", args->shard,
                   "Only queries I, I+N, I+2N, ... of the corpus (I/N, from 0; docs/campaigns.md); "
                   "slidecheck merge joins the N output directories into the whole run's");
+  cmd->add_flag("--no-views", args->no_views,
+                "Do not write views/ (the 3D pages of the first failing cases, slidecheck view) nor link them");
   cmd->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   cmd->add_flag("--json", args->json, "Print a JSON object (counts, output directory) instead of the summary");
   cmd->callback([&action, &sharded, args] {
@@ -162,6 +169,7 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
     sharded.overwrite = args->overwrite;
     sharded.json = args->json;
     sharded.shard_given = !args->shard.empty();
+    sharded.views = !args->no_views;
   });
 }
 

@@ -150,6 +150,50 @@ std::string format_event(const TraceEvent<F>& e) {
   return l.s;
 }
 
+template <IeeeBinary F>
+StepShape step_shape(const TraceEvent<F>& e) {
+  // float and double widen to double exactly.
+  auto widen = [](const Vec3<F>& v) { return Vec3<double>{double(v.x), double(v.y), double(v.z)}; };
+  StepShape out;
+  std::visit(
+      [&](const auto& ev) {
+        namespace rs = trace::response;
+        using E = std::remove_cvref_t<decltype(ev)>;
+        if constexpr (requires { ev.triangle; }) out.triangle = ev.triangle;
+        if constexpr (std::is_same_v<E, rs::CollisionQuery<F>>) {
+          out.sphere = widen(ev.base_point);
+          out.move = widen(ev.velocity);
+          if (!ev.hit) out.triangle.reset();
+        } else if constexpr (std::is_same_v<E, rs::NearPoint<F>>) {
+          out.sphere = widen(ev.near_point);
+        } else if constexpr (std::is_same_v<E, rs::TouchPoint<F>>) {
+          out.sphere = widen(ev.touch_point);
+          out.point = widen(ev.intersection_point);
+        } else if constexpr (std::is_same_v<E, rs::SlidingPlane<F>>) {
+          out.plane_origin = widen(ev.origin);
+          out.plane_normal = widen(ev.normal);
+        } else if constexpr (std::is_same_v<E, rs::ProjectedDestination<F>>) {
+          out.point = widen(ev.new_destination);
+          out.move = widen(ev.new_velocity);
+        } else if constexpr (std::is_same_v<E, rs::Crease<F>>) {
+          out.crease = widen(ev.crease);
+          out.point = widen(ev.new_destination);
+          out.move = widen(ev.new_velocity);
+        } else if constexpr (std::is_same_v<E, rs::Bias<F>>) {
+          out.sphere = widen(ev.pushed_position);
+          out.move = widen(ev.new_velocity);
+        } else if constexpr (std::is_same_v<E, rs::StartCheck<F>> || std::is_same_v<E, rs::Stop<F>>) {
+          out.sphere = widen(ev.position);
+        } else if constexpr (std::is_same_v<E, trace::fauerby::InsideTest<F>>) {
+          out.point = widen(ev.point);
+        }
+      },
+      e);
+  return out;
+}
+
+template StepShape step_shape<float>(const TraceEvent<float>&);
+template StepShape step_shape<double>(const TraceEvent<double>&);
 template std::string_view event_name<float>(const TraceEvent<float>&);
 template std::string_view event_name<double>(const TraceEvent<double>&);
 template std::string format_event<float>(const TraceEvent<float>&);

@@ -78,8 +78,10 @@ std::string id_cell(const QueryRecord& r, const ReportOptions& o) {
 
 std::string case_cell(const QueryRecord& r, const ReportOptions& o) {
   const std::string link = o.case_link ? o.case_link(r) : std::string();
+  const std::string view = o.view_link ? o.view_link(r) : std::string();
   if (link.empty()) return td("");
-  return td("<a href=\"" + href(link) + "\"><code>" + html_escape(link) + "</code></a>");
+  return td("<a href=\"" + href(link) + "\"><code>" + html_escape(link) + "</code></a>" +
+            (view.empty() ? std::string() : " (<a href=\"" + href(view) + "\">view in 3D</a>)"));
 }
 
 std::string summary_table(const Summary& s) {
@@ -285,6 +287,13 @@ std::vector<std::string> write_html_report(const std::string& dir, const Summary
   if (ec) throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
   write_text_file((std::filesystem::path(dir) / "report.html").string(), h);
   return plots.warnings;
+}
+
+std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records) {
+  std::vector<const QueryRecord*> out;
+  for (const QueryRecord& r : records)
+    if (!r.invalid_start && r.failed() && out.size() < report_view_limit) out.push_back(&r);
+  return out;
 }
 
 }  // namespace slidecheck::verify

@@ -206,6 +206,7 @@ void prepare_merge_output(const std::string& out, const std::vector<std::string>
     throw InputError(out, 0, "holds a run already: use --overwrite to replace it");
   for (const std::string& f : run_files) fs::remove(fs::path(out) / f);
   fs::remove_all(fs::path(out) / "cases");
+  fs::remove_all(fs::path(out) / "views");
   fs::create_directories(out);
 }
 

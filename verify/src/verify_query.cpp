@@ -177,7 +177,8 @@ StepLocation query_location(const std::vector<TraceEvent<F>>& events, int pass, 
 template <IeeeBinary F>
 void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const IndexedMesh<F>& mesh,
                         const std::vector<std::size_t>& original_index, const FramedRun<F>& framed,
-                        const std::vector<StepLocation>& stops, const LevelCOptions& options) {
+                        const std::vector<StepLocation>& stops, const LevelCOptions& options,
+                        IdealTrajectory* ideal_out) {
   const TracedRun<F>& run = framed.joined;
   IndexedMesh<double> exact_mesh;
   exact_mesh.triangles = mesh.triangles;
@@ -188,6 +189,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
   io.frames = q.frames;
   const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
+  if (ideal_out) *ideal_out = ideal;
 
   IdealSummary s;
   s.fully_proven = ideal.fully_proven();
@@ -337,6 +339,8 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   const std::vector<StepLocation> where = resting_locations(result, run.events);
   if (options.trace_lines)
     for (const TraceEvent<F>& e : run.events) options.trace_lines->push_back(format_event(e));
+  if (options.step_shapes)
+    for (const TraceEvent<F>& e : run.events) options.step_shapes->push_back(step_shape(e));
 
   // Level A.
   const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
@@ -390,7 +394,8 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       r.undecided += local.undecided;
     }
   }
-  if (options.level_c) compare_with_ideal(r, tol, mesh, original_index, framed, stops, options.level_c_options);
+  if (options.level_c) compare_with_ideal(r, tol, mesh, original_index, framed, stops, options.level_c_options,
+                                         options.ideal_trajectory);
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -11,6 +11,8 @@
 #include <slidecheck/verify/algorithms.hpp>
 #include <slidecheck/verify/convert.hpp>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -65,6 +67,19 @@ std::string_view event_name(const TraceEvent<F>& e);
 template <IeeeBinary F>
 std::string format_event(const TraceEvent<F>& e);
 
+/// What a trace event shows in a picture (`slidecheck view`, docs/view.md), in the eSpace of
+/// the run, widened exactly to double: where the sphere's centre is, a point the step computed,
+/// a move, a sliding plane, a crease direction, the triangle it is about (index in the run's mesh).
+struct StepShape {
+  std::optional<Vec3<double>> sphere, point, move, plane_origin, plane_normal, crease;
+  std::optional<std::size_t> triangle;
+};
+
+template <IeeeBinary F>
+StepShape step_shape(const TraceEvent<F>& e);
+
+extern template StepShape step_shape<float>(const TraceEvent<float>&);
+extern template StepShape step_shape<double>(const TraceEvent<double>&);
 extern template std::string_view event_name<float>(const TraceEvent<float>&);
 extern template std::string_view event_name<double>(const TraceEvent<double>&);
 extern template std::string format_event<float>(const TraceEvent<float>&);

@@ -21,6 +21,11 @@
 #include <vector>
 
 namespace slidecheck::verify {
+struct StepShape;        // traced_run.hpp
+struct IdealTrajectory;  // ideal_trajectory.hpp
+}  // namespace slidecheck::verify
+
+namespace slidecheck::verify {
 
 /// A scene read once and shared read-only by every query and thread that uses it. A run in
 /// float sees the scene rounded once to float (a double scene's coordinates may not be
@@ -79,6 +84,10 @@ struct VerifyQueryOptions {
   LevelCOptions level_c_options;
   /// When set, receives every trace event of the float run as a line of text (replay).
   std::vector<std::string>* trace_lines = nullptr;
+  /// When set, receives what each trace event shows in a picture, in eSpace (view).
+  std::vector<StepShape>* step_shapes = nullptr;
+  /// When set and level C runs, receives the whole ideal trajectory (view draws its path).
+  IdealTrajectory* ideal_trajectory = nullptr;
 };
 
 /// The query in `precision` with `algorithm` and the query's own tolerances when `algorithm`

@@ -41,6 +41,9 @@ struct VerifyRunOptions {
   /// Only the queries of this shard (shard.hpp; all their tasks), after `limit`. run.json
   /// records it; the summaries cover the shard's records; `merge_verify_runs` joins shards.
   Shard shard;
+  /// The report links the failing records it lists first to views/NAME.html
+  /// (records_with_views); the caller writes those pages (`slidecheck view`, CLI).
+  bool link_views = false;
 };
 
 struct VerifyRunResult {
@@ -67,6 +70,6 @@ VerifyRunResult run_verify(const VerifyRunOptions& options);
 /// shard, records.jsonl in task order, the failing records' cases, summaries and report.
 /// The shard directories are only read.
 VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, const std::string& out,
-                                  bool overwrite);
+                                  bool overwrite, bool link_views = false);
 
 }  // namespace slidecheck::verify

@@ -26,9 +26,14 @@ packages=(
   libopenmpi-dev      # the MPI backend: mpirun -np K slidecheck verify ... (docs/campaigns.md)
   openmpi-bin         # mpirun, for the MPI test (ctest label mpi)
   parallel            # GNU parallel, for the campaign recipe the shard test runs
+  chromium            # the browser tests of slidecheck view (ctest label browser)
 )
 
 missing=()
+# npm fetches three.js for slidecheck view when slidecheck is built (viewer/package-lock.json).
+# Node.js may come from Debian (nodejs + npm) or elsewhere (NodeSource's nodejs bundles npm):
+# only a missing npm command is installed.
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 for p in "${packages[@]}"; do
   # dpkg-query prints "install ok installed" only for a fully installed package.
   if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then

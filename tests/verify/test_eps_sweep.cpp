@@ -1,6 +1,7 @@
 // eps-sweep (eps_sweep.hpp): the grid, the cell order, eps* and the error model from cells,
 // the cell JSON round trip, and whole sweeps on the built-in corpus: deterministic for any
 // thread count, resumable after a torn line, refusing a resume with other options.
+#include <slidecheck/verify/case_replay.hpp>
 #include <slidecheck/verify/eps_sweep.hpp>
 #include <slidecheck/verify/errors.hpp>
 
@@ -251,4 +252,39 @@ BOOST_AUTO_TEST_CASE(level_c_adds_lost_motion_to_the_cells) {
   const std::string csv = read(dir / "cells.csv");
   BOOST_TEST(csv.find("mean_lost_fraction") != std::string::npos);
   fs::remove_all(dir);
+}
+
+// Each world's worst case (the query holding eps* up) is written as a case file that replays
+// with an eps* class, at the value the star names (issue 14: the report links it to its view).
+BOOST_AUTO_TEST_CASE(eps_sweep_worst_cases_replay) {
+  namespace fs = std::filesystem;
+  verify::EpsSweepOptions o;
+  o.corpus = {std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/builtin"};
+  o.algorithms = {verify::Algorithm::fauerby, verify::Algorithm::monter};
+  o.precisions = {verify::Precision::single_float};
+  o.grid = verify::log2_grid(-12, -2, 2, true);
+  o.progress = false;
+  o.out = (fs::temp_directory_path() / "slidecheck-test-eps-worst").string();
+  fs::remove_all(o.out);
+  const verify::EpsSweepResult r = verify::run_eps_sweep(o);
+  std::size_t worst = 0;
+  for (const verify::EpsStar& s : r.stars) {
+    if (!s.worst_query) continue;
+    ++worst;
+    // Below eps* (when there is one), unless only queries failing at every value fail: then
+    // the first of them at the smallest value.
+    if (s.value) BOOST_TEST((s.worst_value < *s.value || (s.persistent > 0 && s.worst_value == o.grid.front())));
+    const std::string file = (fs::path(o.out) / "cases" / verify::worst_case_file_name(s)).string();
+    BOOST_REQUIRE(fs::exists(file));
+    const verify::CaseFile c = verify::read_case_file(file);
+    BOOST_TEST(c.algorithm == s.algorithm);
+    BOOST_TEST(c.query.tolerances.at(s.tolerance) == s.worst_value);
+    const verify::CaseReplay replay = verify::replay_case(c, file);
+    BOOST_TEST(replay.reproduced());
+    bool eps_class = false;
+    for (const verify::FailureClass k : verify::eps_star_classes) eps_class = eps_class || replay.record.has(k);
+    BOOST_TEST(eps_class);
+  }
+  BOOST_TEST(worst > 0u);
+  fs::remove_all(o.out);
 }

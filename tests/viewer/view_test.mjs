@@ -2,12 +2,12 @@
 // playwright-core: the page of a known case loads without console errors, renders it (checked
 // by its colours and by a coarse comparison with a reference picture, not by eye), and clicking
 // a trace row moves the view there; a verify report's views load too.
-// Usage: node view_test.mjs NODE_MODULES CHROMIUM CASE_PAGE REFERENCE_JSON OUT_DIR [REPORT_DIR]
+// Usage: node view_test.mjs NODE_MODULES CHROMIUM CASE_PAGE REFERENCE_JSON OUT_DIR [REPORT_DIR...]
 import { createRequire } from 'module';
 import fs from 'fs';
 import path from 'path';
 
-const [nodeModules, chromiumPath, casePage, referencePath, outDir, reportDir] = process.argv.slice(2);
+const [nodeModules, chromiumPath, casePage, referencePath, outDir, ...reportDirs] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(nodeModules), 'x.js'));
 const { chromium } = require('playwright-core');
 let failures = 0;
@@ -123,11 +123,11 @@ fs.mkdirSync(outDir, { recursive: true });
   await page.close();
 }
 
-// 3. A verify report links its failing cases to views that load.
-if (reportDir) {
+// 3. verify and eps-sweep reports link their worst cases to views that load.
+for (const reportDir of reportDirs) {
   const html = fs.readFileSync(path.join(reportDir, 'report.html'), 'utf8');
   const links = [...html.matchAll(/href="(views\/[^"]+\.html)"/g)].map((m) => m[1]);
-  check(links.length > 0, `report.html links ${links.length} views`);
+  check(links.length > 0, `${path.basename(reportDir)}/report.html links ${links.length} views`);
   const missing = links.filter((l) => !fs.existsSync(path.join(reportDir, l)));
   check(missing.length === 0, `every linked view exists (${missing.join(', ') || 'all'})`);
   if (links.length) {

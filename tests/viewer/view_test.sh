@@ -8,5 +8,7 @@ rm -rf "$work" && mkdir -p "$work"
 case_dir="$source/corpora/regressions/search-fauerby-float-penetration-seed1"
 "$slidecheck" view "$case_dir/case.case" --out "$work/case.html"
 "$slidecheck" verify --corpus "$source/corpora/builtin" --out "$work/report" --quiet >/dev/null || [ $? -eq 1 ]
+"$slidecheck" eps-sweep --corpus "$source/corpora/builtin" --algorithm fauerby,monter --precision float \
+  --grid -12:-2:2 --out "$work/sweep" --quiet >/dev/null || [ $? -eq 1 ]
 node "$source/tests/viewer/view_test.mjs" "$modules" "$chromium" "$work/case.html" \
-  "$source/tests/viewer/reference/search-fauerby-float-penetration-seed1.json" "$work/shots" "$work/report"
+  "$source/tests/viewer/reference/search-fauerby-float-penetration-seed1.json" "$work/shots" "$work/report" "$work/sweep"

@@ -25,7 +25,8 @@ struct EpsSweepArgs {
   std::vector<std::string> corpus;
   std::string algorithms = "all", tolerances, grid = "-40:-2", values, precisions = "float,double", scales = "1",
               offsets = "0", out = "slidecheck-eps-sweep";
-  bool no_zero = false, resume = false, overwrite = false, level_c = false, quiet = false, json = false;
+  bool no_zero = false, resume = false, overwrite = false, level_c = false, quiet = false, json = false,
+       no_views = false;
   int threads = 0;
   std::size_t limit = 0;
   std::string shard;
@@ -104,7 +105,10 @@ int run(const EpsSweepArgs& a) {
   o.limit = a.limit;
   o.progress = !a.quiet;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
-  return report_eps_sweep(a.out, verify::run_eps_sweep(o), a.json, !o.shard.whole());
+  o.link_views = viewer_available() && !a.no_views && o.shard.whole();
+  const verify::EpsSweepResult r = verify::run_eps_sweep(o);
+  if (o.link_views) write_eps_sweep_views(a.out, !a.quiet);
+  return report_eps_sweep(a.out, r, a.json, !o.shard.whole());
 }
 
 }  // namespace
@@ -167,6 +171,8 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
   cmd->add_option("--shard", args->shard,
                   "Only cells I, I+N, I+2N, ... in sweep order (I/N, from 0; docs/campaigns.md): writes run.json and "
                   "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
+  cmd->add_flag("--no-views", args->no_views,
+                "Do not write views/ (3D pages of each world's worst case, slidecheck view) nor link them");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
   cmd->callback([&action, &sharded, args] {
@@ -186,6 +192,7 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
     sharded.overwrite = args->overwrite;
     sharded.json = args->json;
     sharded.shard_given = !args->shard.empty();
+    sharded.views = !args->no_views;
   });
 }
 

@@ -74,8 +74,12 @@ int merge_and_report(const std::vector<std::string>& shards, const std::string& 
     if (link_views) write_report_views(out, r, false);
     return report_verify(out, r, json);
   }
-  if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0)
-    return report_eps_sweep(out, verify::merge_eps_sweeps(shards, out, overwrite, gnuplot), json, false);
+  if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0) {
+    const bool link_views = views && viewer_available();
+    const verify::EpsSweepResult r = verify::merge_eps_sweeps(shards, out, overwrite, gnuplot, link_views);
+    if (link_views) write_eps_sweep_views(out, false);
+    return report_eps_sweep(out, r, json, false);
+  }
   if (format.rfind("slidecheck-search-run ", 0) == 0)
     return report_search(out, verify::merge_searches(shards, out, overwrite), json);
   throw verify::InputError(shards.front() + "/run.json", 0,

@@ -27,6 +27,8 @@ std::string view_file_name(const std::string& case_file_name);
 /// Writes the view of each case file into `out_dir`, with one shared copy of three.js beside them.
 void write_views(const std::vector<std::string>& case_files, const std::string& out_dir,
                  const verify::CaseViewOptions& options, bool progress);
+/// The views an eps-sweep report links: one per worst case in `out`/cases/, in `out`/views/.
+void write_eps_sweep_views(const std::string& out, bool progress);
 /// The views a verify report links (verify::records_with_views), in `out`/views/.
 void write_report_views(const std::string& out, const verify::VerifyRunResult& r, bool progress);
 

@@ -167,6 +167,20 @@ void write_report_views(const std::string& out, const verify::VerifyRunResult& r
   write_views(files, (fs::path(out) / "views").string(), o, progress);
 }
 
+void write_eps_sweep_views(const std::string& out, bool progress) {
+  if (!viewer_available()) return;
+  std::vector<std::string> files;
+  const fs::path cases = fs::path(out) / "cases";
+  if (fs::is_directory(cases))
+    for (const auto& e : fs::directory_iterator(cases))
+      if (e.is_regular_file() && e.path().extension() == ".case") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  fs::remove_all(fs::path(out) / "views");
+  verify::CaseViewOptions o;
+  o.exact_timeout_seconds = 0.25;
+  if (!files.empty()) write_views(files, (fs::path(out) / "views").string(), o, progress);
+}
+
 void register_view(CLI::App& app, CommandAction& action) {
   auto args = std::make_shared<ViewArgs>();
   auto* cmd = app.add_subcommand(

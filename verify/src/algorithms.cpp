@@ -78,7 +78,11 @@ AlgorithmTolerances make_tolerances(Algorithm a, const std::map<std::string, dou
   std::visit(
       [&](auto& t) {
         const auto known = fields<std::remove_cvref_t<decltype(t)>>();
-        for (const auto& [name, value] : overrides) {
+        for (const auto& entry : overrides) {
+          // Named references, not a structured binding: clang before 16 cannot capture a
+          // binding in the lambda below (the fuzz build uses clang 14).
+          const std::string& name = entry.first;
+          const double value = entry.second;
           const auto* field = [&]() -> const Field<std::remove_cvref_t<decltype(t)>>* {
             for (const auto& f : known)
               if (name == f.name) return &f;

@@ -121,7 +121,10 @@ void write_case_file(const std::string& path, const CaseFile& c) {
 }
 
 CaseFile read_case_file(const std::string& path) {
-  const std::string text = detail::read_whole_file(path);
+  return parse_case_file(detail::read_whole_file(path), path);
+}
+
+CaseFile parse_case_file(std::string_view text, const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);

@@ -5,6 +5,7 @@
 
 #include <slidecheck/verify/algorithms.hpp>
 #include <slidecheck/verify/build_info.hpp>
+#include <slidecheck/verify/case_file.hpp>
 #include <slidecheck/verify/error_metrics.hpp>
 #include <slidecheck/verify/errors.hpp>
 #include <slidecheck/verify/report.hpp>
@@ -17,6 +18,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -432,6 +434,20 @@ std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
       s.clearance_at_star = group[first_safe]->min_clearance_passing;
       s.travel_at_star = group[first_safe]->mean_travel_fraction;
     }
+    // The worst case: the first query some value helps, at the largest value below eps* (or
+    // any value, without an eps*) where one still fails; else the first persistent one.
+    const std::size_t below = s.value ? first_safe : group.size();
+    for (std::size_t n = below; n-- > 0 && !s.worst_query;)
+      for (const std::size_t q : group[n]->eps_failing_queries)
+        if (!std::binary_search(persistent.begin(), persistent.end(), q)) {
+          s.worst_query = q;
+          s.worst_value = group[n]->key.value;
+          break;
+        }
+    if (!s.worst_query && !persistent.empty()) {
+      s.worst_query = persistent.front();
+      s.worst_value = smallest->key.value;
+    }
     stars.push_back(s);
     i = j;
   }
@@ -468,6 +484,43 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
     out.push_back(std::move(m));
   }
   return out;
+}
+
+std::string worst_case_file_name(const EpsStar& s) {
+  std::string name = "worst-" + std::string(algorithm_name(s.algorithm)) + "-" + std::string(precision_name(s.precision)) +
+                     "-s" + number_text(s.scale) + "-o" + number_text(s.offset) + ".case";
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  return name;
+}
+
+std::vector<std::string> write_eps_worst_cases(const std::string& dir, const EpsSweepOptions& o,
+                                               const std::vector<EpsStar>& stars) {
+  std::vector<std::string> written;
+  if (std::none_of(stars.begin(), stars.end(), [](const EpsStar& s) { return s.worst_query.has_value(); }))
+    return written;
+  std::vector<std::string> files;
+  for (const std::string& c : o.corpus)
+    for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
+  std::vector<QueryInput> base = load_query_inputs(files);
+  if (o.limit > 0 && base.size() > o.limit) base.resize(o.limit);
+  const fs::path cases = fs::path(dir) / "cases";
+  fs::create_directories(cases);
+  for (const EpsStar& s : stars) {
+    if (!s.worst_query || *s.worst_query >= base.size()) continue;
+    // Only the one query, moved into its world (make_world of a single input).
+    const World w = make_world({base[*s.worst_query]}, s.scale, s.offset);
+    const CellKey key{s.algorithm, s.precision, s.scale, s.offset, s.worst_value};
+    const QueryOutcome out = run_one(w.inputs.front(), key, s.tolerance, o);
+    if (!out.record.failed()) continue;
+    const QueryInput& in = w.inputs.front();
+    const CaseFile c = make_case(out.record, tolerance_values(tolerances_for(out.record.query, s.algorithm)),
+                                 in.scene->scene, in.scene->mesh(s.precision), out.record.run_triangles);
+    const std::string path = (cases / worst_case_file_name(s)).string();
+    write_case_file(path, c);
+    written.push_back(path);
+  }
+  return written;
 }
 
 EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
@@ -589,11 +642,12 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
 }
 
 EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir, bool overwrite,
-                               const std::string& gnuplot_executable) {
+                               const std::string& gnuplot_executable, bool link_views) {
   std::vector<std::string> dirs;
   const json description = read_shard_set(shard_dirs, kRunFormat, dirs);
   EpsSweepOptions o = options_from_description(description, dirs[0] + "/run.json");
   o.gnuplot_executable = gnuplot_executable;
+  o.link_views = link_views;
   o.out = out_dir;
   const std::vector<CellKey> cells = sweep_cells(o);
   const std::size_t n = dirs.size();

@@ -3,6 +3,7 @@
 #include <slidecheck/verify/eps_sweep.hpp>
 
 #include <slidecheck/verify/build_info.hpp>
+#include <slidecheck/verify/errors.hpp>
 #include <slidecheck/verify/report.hpp>
 
 #include "gnuplot.hpp"
@@ -233,7 +234,8 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
        "apart (no value of the tolerance helps them) and left out of eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"
        "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>safe up to</th><th>failing at the smallest value</th>"
        "<th>failing at every value</th>"
-       "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th></tr>\n";
+       "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th>"
+       "<th class=\"l\">worst case</th></tr>\n";
   for (const EpsStar& s : r.stars) {
     const double u = unit_roundoff(s.precision);
     h << "<tr><td class=\"l\">" << html_escape(group_name(s.algorithm, s.precision)) << "</td><td class=\"l\">"
@@ -243,7 +245,16 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
       << "</td><td>" << s.persistent
       << "</td><td>" << (s.value ? optional_text(s.clearance_at_star) : "") << "</td><td>"
       << (s.value ? number_text(s.travel_at_star) : "") << "</td><td>" << number_text(s.magnitude) << "</td><td>"
-      << (s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "") << "</td></tr>\n";
+      << (s.value && s.magnitude > 0 ? fmt::format("{:.3g}", *s.value / (u * s.magnitude)) : "") << "</td><td class=\"l\">";
+    const std::string name = worst_case_file_name(s);
+    if (s.worst_query && fs::exists(fs::path(o.out) / "cases" / name)) {
+      h << "query " << *s.worst_query << " at " << value_text(s.worst_value) << ": <a href=\"cases/" << html_escape(name)
+        << "\">case</a>";
+      if (o.link_views)
+        h << " (<a href=\"views/" << html_escape(fs::path(name).replace_extension(".html").string())
+          << "\">view in 3D</a>)";
+    }
+    h << "</td></tr>\n";
   }
   h << "</table>\n<h2>Failures and per-step error against the tolerance</h2>\n<p>Per world, one curve per "
        "algorithm and precision, log-log (the value 0 and counts of 0 cannot be drawn: the tables have them).</p>\n";
@@ -270,6 +281,12 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
 
 std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOptions& options, EpsSweepResult& result) {
   const fs::path out(dir);
+  fs::remove_all(out / "cases");
+  try {
+    write_eps_worst_cases(dir, options, result.stars);
+  } catch (const InputError& e) {
+    result.warnings.push_back(std::string("the worst cases were not written (the corpus is needed): ") + e.what());
+  }
   const std::string text = summary(options, result);
   write_text_file((out / "summary.txt").string(), text);
   write_text_file((out / "cells.csv").string(), cells_csv(result.cells));

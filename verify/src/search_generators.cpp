@@ -198,7 +198,8 @@ Builder corner_push() {
 Builder random_soup() {
   const auto [s, r] = draw_scale();
   Builder b;
-  auto point = [&] { return V{s * draw(-8, 8) / 4.0, s * draw(-8, 8) / 4.0, s * draw(-8, 8) / 4.0}; };
+  // A copy to capture: clang before 16 cannot capture a structured binding (the fuzz build).
+  auto point = [&, s = s] { return V{s * draw(-8, 8) / 4.0, s * draw(-8, 8) / 4.0, s * draw(-8, 8) / 4.0}; };
   const int n = draw(1, 5);
   for (int i = 0; i < n; ++i) b.triangle(point(), point(), point());
   Query& q = b.c.query;

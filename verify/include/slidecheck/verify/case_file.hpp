@@ -24,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace slidecheck::verify {
@@ -59,5 +60,8 @@ void write_case_file(const std::string& path, const CaseFile& c);
 
 /// Reads a case; InputError naming the file (and the scene line) when malformed.
 CaseFile read_case_file(const std::string& path);
+
+/// Parses case text (read_case_file without the file system); `file` names it in errors.
+CaseFile parse_case_file(std::string_view text, const std::string& file);
 
 }  // namespace slidecheck::verify

@@ -73,6 +73,9 @@ struct EpsSweepOptions {
   /// Only the cells of this shard (shard.hpp; round-robin in sweep order). A shard writes
   /// run.json and cells.jsonl only: eps* needs every cell, so `merge_eps_sweeps` makes it.
   Shard shard;
+  /// The report links each world's worst case (cases/, written by write_eps_sweep_outputs) to
+  /// views/NAME.html; the caller writes those pages (`slidecheck view`, CLI).
+  bool link_views = false;
 };
 
 /// Where a cell sits in the sweep.
@@ -148,7 +151,16 @@ struct EpsStar {
   double travel_at_star = 0, travel_at_smallest = 0;
   std::size_t failing_at_smallest = 0;
   double magnitude = 0;
+  /// The world's worst case: the query (index in corpus order) that holds eps* up, failing at
+  /// `worst_value`, the largest swept value below eps* (every value without an eps*) at which
+  /// a query that some value helps still fails, the first such query; when only persistent
+  /// queries fail, the first of them at the smallest value. Empty when nothing fails.
+  std::optional<std::size_t> worst_query;
+  double worst_value = 0;
 };
+
+/// The case file name of a world's worst case: "worst-ALG-PRECISION-sSCALE-oOFFSET.case".
+std::string worst_case_file_name(const EpsStar& s);
 
 /// The empirical error model of one step quantity for one (algorithm, precision): |error| <=
 /// C u M, with u the unit roundoff and M the query's coordinate magnitude, C the largest
@@ -190,9 +202,16 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells);
 /// output cannot be written.
 EpsSweepResult run_eps_sweep(const EpsSweepOptions& options);
 
-/// The outputs (summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html) of a
-/// finished sweep; returns the console summary and fills warnings (plots missing).
+/// The outputs (summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html, and
+/// cases/ with each world's worst case, re-verified from the corpus) of a finished sweep;
+/// returns the console summary and fills warnings (plots missing, corpus gone).
 std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOptions& options, EpsSweepResult& result);
+
+/// Re-verifies each world's worst case (EpsStar::worst_query) from the corpus and writes it to
+/// `dir`/cases/worst_case_file_name; returns the files written. InputError when the corpus
+/// cannot be read (write_eps_sweep_outputs turns that into a warning).
+std::vector<std::string> write_eps_worst_cases(const std::string& dir, const EpsSweepOptions& options,
+                                               const std::vector<EpsStar>& stars);
 
 /// `slidecheck merge` of eps-sweep shards (docs/campaigns.md): checks that `shard_dirs` are
 /// the complete shards 0..N-1 of one sweep (InputError naming the missing, unfinished or
@@ -200,6 +219,6 @@ std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOption
 /// the shard, cells.jsonl in sweep order, eps*, error model, summaries, report). The shard
 /// directories are only read.
 EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out, bool overwrite,
-                               const std::string& gnuplot_executable = "gnuplot");
+                               const std::string& gnuplot_executable = "gnuplot", bool link_views = false);
 
 }  // namespace slidecheck::verify

@@ -8,9 +8,9 @@
 #include <functional>
 #include <string>
 
-namespace slidecheck::verify {
-struct Shard;
-}
+#include <slidecheck/verify/shard.hpp>
+
+#include <memory>
 
 namespace slidecheck::cli {
 
@@ -31,6 +31,28 @@ struct ShardedCommand {
   bool shard_given = false;    ///< --shard on the command line (excludes mpirun)
   bool views = true;           ///< verify: the merged run gets its views (not --no-views)
 };
+
+/// Fills `sharded` for a command whose Args has out, shard, resume, overwrite, quiet, json and
+/// no_views, run by `run(Args)`: a shard runs the same arguments with --shard, into its own
+/// directory, quietly.
+template <class Args, class Run>
+void set_sharded(ShardedCommand& sharded, const std::shared_ptr<Args>& args, Run run) {
+  sharded.run_shard = [args, run](const verify::Shard& shard, const std::string& dir, bool resume) {
+    Args b = *args;
+    b.out = dir;
+    b.shard = shard.text();
+    b.resume = resume;
+    b.overwrite = !resume;
+    b.quiet = true;
+    return run(b);
+  };
+  sharded.merged_out = args->out;
+  sharded.resume = args->resume;
+  sharded.overwrite = args->overwrite;
+  sharded.json = args->json;
+  sharded.shard_given = !args->shard.empty();
+  sharded.views = !args->no_views;
+}
 
 void register_version(CLI::App& app, CommandAction& action);
 void register_check_scene(CLI::App& app, CommandAction& action);

@@ -178,21 +178,7 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
   cmd->callback([&action, &sharded, args] {
     if (args->resume && args->overwrite) throw CLI::ValidationError("--resume and --overwrite exclude each other");
     action = [args] { return run(*args); };
-    sharded.run_shard = [args](const verify::Shard& shard, const std::string& dir, bool resume) {
-      EpsSweepArgs b = *args;
-      b.out = dir;
-      b.shard = shard.text();
-      b.resume = resume;
-      b.overwrite = !resume;
-      b.quiet = true;
-      return run(b);
-    };
-    sharded.merged_out = args->out;
-    sharded.resume = args->resume;
-    sharded.overwrite = args->overwrite;
-    sharded.json = args->json;
-    sharded.shard_given = !args->shard.empty();
-    sharded.views = !args->no_views;
+    set_sharded(sharded, args, [](const EpsSweepArgs& b) { return run(b); });
   });
 }
 

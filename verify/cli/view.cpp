@@ -33,20 +33,6 @@ std::string script_safe(std::string text) {
   return text;
 }
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 /// The classic script that hands three.js and OrbitControls to the page as strings (the page
 /// imports them from blob URLs, which works from file:// where module files would not).
 std::string three_sources_script() {
@@ -59,13 +45,13 @@ std::string three_sources_script() {
 /// The page of one case; three.js inline (`shared_three` empty) or from that sibling file.
 std::string view_page(const nlohmann::ordered_json& data, const std::string& shared_three) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
-                  html_escape(data["title"].get<std::string>()) + "</title>\n<style>\n" +
+                  verify::html_escape(data["title"].get<std::string>()) + "</title>\n<style>\n" +
                   std::string(viewer_assets::css) + "</style>\n</head>\n<body>\n" + std::string(viewer_assets::body);
   h += "<script type=\"application/json\" id=\"slidecheck-data\">" + script_safe(data.dump()) + "</script>\n";
   if (shared_three.empty())
     h += "<script>\n" + three_sources_script() + "</script>\n";
   else
-    h += "<script src=\"" + html_escape(shared_three) + "\"></script>\n";
+    h += "<script src=\"" + verify::html_escape(shared_three) + "\"></script>\n";
   h += "<script type=\"module\">\n" + script_safe(std::string(viewer_assets::script)) + "</script>\n";
   h += "<!-- three.js " + std::string(viewer_assets::three_version) + " (https://threejs.org), embedded under its licence:\n" +
        std::string(viewer_assets::three_licence) + "-->\n</body>\n</html>\n";

@@ -581,13 +581,7 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
   if (o.resume) {
     require_same_run(o.out, description);
     for (const auto& [line, text] : read_complete_lines(cells_path)) {
-      json j;
-      try {
-        j = json::parse(text);
-      } catch (const json::exception& e) {
-        throw InputError(cells_path, line, std::string("not a JSON cell: ") + e.what());
-      }
-      EpsCell c = eps_cell_from_json(j, cells_path, line);
+      EpsCell c = eps_cell_from_json(parse_json_line(text, cells_path, line, "cell"), cells_path, line);
       if (result.cells.size() >= cells.size() || !(c.key == cells[result.cells.size()]))
         throw InputError(cells_path, line, "this cell is not the sweep's cell " + std::to_string(result.cells.size() + 1));
       result.cells.push_back(std::move(c));
@@ -671,13 +665,7 @@ EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, cons
     const std::size_t i = c % n;
     const auto& [line, content] = lines[i][c / n];
     const std::string path = (fs::path(dirs[i]) / "cells.jsonl").string();
-    json j;
-    try {
-      j = json::parse(content);
-    } catch (const json::exception& e) {
-      throw InputError(path, line, std::string("not a JSON cell: ") + e.what());
-    }
-    EpsCell cell = eps_cell_from_json(j, path, line);
+    EpsCell cell = eps_cell_from_json(parse_json_line(content, path, line, "cell"), path, line);
     if (!(cell.key == cells[c]))
       throw InputError(path, line, "this cell is not the sweep's cell " + std::to_string(c + 1));
     result.cells.push_back(std::move(cell));

@@ -153,6 +153,14 @@ std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
 
 }  // namespace
 
+nlohmann::json parse_json_line(const std::string& text, const std::string& path, std::size_t line, const char* what) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, line, std::string("not a JSON ") + what + ": " + e.what());
+  }
+}
+
 nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
                               std::vector<std::string>& ordered) {
   if (dirs.empty()) throw InputError("merge", 0, "no shard directories given");

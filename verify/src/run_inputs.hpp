@@ -56,6 +56,9 @@ class SyncedAppender {
 std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path,
                                                                       bool cut_torn_line = true);
 
+/// One line of a JSON-lines output file; InputError "not a JSON <what>" naming the file and line.
+nlohmann::json parse_json_line(const std::string& text, const std::string& path, std::size_t line, const char* what);
+
 /// For merge: reads DIR/run.json of each shard directory and checks that they are the shards
 /// of one run: the same `format`, the same description apart from "shard", the same shard
 /// count N, and each index 0..N-1 exactly once (InputError naming the missing, duplicated or

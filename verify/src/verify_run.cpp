@@ -130,13 +130,7 @@ constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt"
 std::vector<QueryRecord> read_previous_records(const std::string& path, const std::vector<Task>& tasks) {
   std::vector<QueryRecord> out;
   for (const auto& [line, content] : read_complete_lines(path)) {
-    json j;
-    try {
-      j = json::parse(content);
-    } catch (const json::exception& e) {
-      throw InputError(path, line, std::string("not a JSON record: ") + e.what());
-    }
-    QueryRecord r = record_from_json(j, path, line);
+    QueryRecord r = record_from_json(parse_json_line(content, path, line, "record"), path, line);
     if (out.size() >= tasks.size()) throw InputError(path, line, "more records than the run has tasks");
     const Task& t = tasks[out.size()];
     if (r.query_file != t.input->file || r.query_id != t.input->query.id || r.algorithm != t.algorithm ||
@@ -361,13 +355,7 @@ VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, co
     const std::size_t i = shard_of_task(t);
     const auto& [line, text] = shards[i].lines[shards[i].next++];
     const std::string path = (fs::path(dirs[i]) / "records.jsonl").string();
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {
-      throw InputError(path, line, std::string("not a JSON record: ") + e.what());
-    }
-    QueryRecord r = record_from_json(j, path, line);
+    QueryRecord r = record_from_json(parse_json_line(text, path, line, "record"), path, line);
     // A task's record sits beside the other algorithms and precisions of its query.
     if (t % per_query != 0 && (r.query_id != records.back().query_id || r.query_file != records.back().query_file))
       throw InputError(path, line,

@@ -89,11 +89,18 @@ std::vector<std::uint8_t> Pk3Archive::read(std::string_view entry) const {
   zip_file_t* file = zip_fopen_index(impl_->archive, zip_uint64_t(index), 0);
   if (!file)
     throw FormatError(path_, entry_where(entry), std::string("cannot open: ") + zip_strerror(impl_->archive));
-  std::vector<std::uint8_t> data(st.size);
+  // The buffer grows with the data actually read, a chunk at a time: a size field is only a
+  // claim, and a 133-byte archive declaring 1 GB would otherwise cost 1 GB before the read
+  // finds the data truncated (fuzz/regressions/pk3/declared_1gb.pk3).
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 20;
+  std::vector<std::uint8_t> data;
+  data.reserve(std::size_t(std::min(st.size, kChunk)));
   std::uint64_t done = 0;
   std::string problem;
   while (done < st.size) {
-    const zip_int64_t got = zip_fread(file, data.data() + done, st.size - done);
+    const std::uint64_t want = std::min(st.size - done, kChunk);
+    data.resize(std::size_t(done + want));
+    const zip_int64_t got = zip_fread(file, data.data() + done, want);
     if (got < 0) { problem = std::string("read error: ") + zip_file_strerror(file); break; }
     if (got == 0) {
       problem = "truncated: " + std::to_string(done) + " of " + std::to_string(st.size) + " bytes";
@@ -101,6 +108,7 @@ std::vector<std::uint8_t> Pk3Archive::read(std::string_view entry) const {
     }
     done += std::uint64_t(got);
   }
+  data.resize(std::size_t(done));
   if (problem.empty()) {
     // One more read must report the end: libzip verifies the CRC when the data is exhausted.
     std::uint8_t extra = 0;

@@ -66,7 +66,11 @@ rc=0; "$slidecheck" merge --no-views --overwrite --out "$work/v-merged" "$work/v
 same_files "$work/v-whole" "$work/v-merged" "${verify_outputs[@]}"
 # A shard killed by a signal at some moment (finished or not), resumed: the same answer.
 "$slidecheck" verify --no-views "${corpus[@]}" --out "$work/v-killed" --shard 1/4 --threads 1 --quiet >/dev/null 2>&1 &
-pid=$!; sleep 0.3; kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+# Killed once its run.json exists (a shard killed before it starts has nothing to resume, and a
+# slow build, e.g. the sanitizer one, may take longer than a fixed delay to get there).
+pid=$!
+for _ in $(seq 200); do [ -e "$work/v-killed/run.json" ] && break; sleep 0.05; done
+kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
 rc=0; "$slidecheck" verify --no-views "${corpus[@]}" --out "$work/v-killed" --shard 1/4 --resume --quiet >/dev/null || rc=$?
 [ "$rc" -le 1 ] || fail "resume after kill exit $rc"
 rc=0; "$slidecheck" merge --no-views --overwrite --out "$work/v-merged" "$work/v-0" "$work/v-killed" "$work/v-2" "$work/v-3" >/dev/null || rc=$?

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 using namespace slidecheck;
 using namespace slidecheck::corpora;
 
@@ -190,6 +192,20 @@ BOOST_AUTO_TEST_CASE(a_truncated_entry_is_refused) {
     const TempFile f("short.pk3", zip);
     expect_error([&] { Pk3Archive(f.path.string()).read(kEntries[entry].name); }, {"short.pk3", "cannot open as a zip"});
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_false_declared_size_costs_no_memory_beyond_the_data) {
+  // Found by review for the fuzzing work (issue 12): 133 bytes whose entry claims 10^9 bytes,
+  // under the 1 GiB limit. The buffer must grow with the data read, not with the claim, so the
+  // read fails "truncated" having used kilobytes (it used to allocate and zero 1 GB first).
+  const std::string path = SLIDECHECK_SOURCE_DIR "/fuzz/regressions/pk3/declared_1gb.pk3";
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  expect_error([&] { Pk3Archive(path).read("maps/huge.bsp"); },
+               {"declared_1gb.pk3", "entry 'maps/huge.bsp'", "truncated: 64 of 1000000000 bytes"});
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  BOOST_TEST(after.ru_maxrss - before.ru_maxrss < 64 * 1024);  // peak resident size, in KiB
 }
 
 BOOST_AUTO_TEST_CASE(a_huge_declared_size_is_refused_before_allocating) {

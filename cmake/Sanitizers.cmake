@@ -1,0 +1,34 @@
+# Sanitizer and fuzzing builds (issue 12). Both are off by default; the release build is untouched.
+#
+#   -DSLIDECHECK_SANITIZE=address,undefined   every target built and linked with these sanitizers
+#   -DSLIDECHECK_FUZZ=ON                       (clang only) libraries instrumented for libFuzzer and
+#                                              the fuzz/ targets linked with -fsanitize=fuzzer
+#
+# The floating-point policy still holds: SLIDECHECK_FP_OPTIONS (-ffp-contract=off) is added by the
+# top-level CMakeLists for every target, and nothing here changes how floats are rounded, so a
+# sanitizer build must give the same records as the release build (scripts/sanitize.sh checks it).
+
+set(SLIDECHECK_SANITIZE "" CACHE STRING "Comma-separated -fsanitize= list for every target, e.g. address,undefined (empty: off)")
+option(SLIDECHECK_FUZZ "Build the libFuzzer targets in fuzz/ (needs clang)" OFF)
+
+if(SLIDECHECK_SANITIZE OR SLIDECHECK_FUZZ)
+  set(_san "${SLIDECHECK_SANITIZE}")
+  if(SLIDECHECK_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+      message(FATAL_ERROR "slidecheck: SLIDECHECK_FUZZ needs clang (libFuzzer); configure with CXX=clang++")
+    endif()
+    # fuzzer-no-link: coverage instrumentation everywhere, libFuzzer's main() only in fuzz targets.
+    if(_san)
+      set(_san "fuzzer-no-link,${_san}")
+    else()
+      set(_san "fuzzer-no-link")
+    endif()
+  endif()
+  # Any UB report must fail the test that triggered it, not just print and carry on.
+  # -O1 keeps the instrumented code fast enough for the test suite; frame pointers and line
+  # tables (-g1, much cheaper to compile than -g) give usable stacks. -O1 does not touch float
+  # semantics (-ffp-contract=off is still in force, and is the last word on contraction).
+  add_compile_options(-fsanitize=${_san} -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g1)
+  add_link_options(-fsanitize=${_san} -fno-sanitize-recover=all)
+  message(STATUS "slidecheck: sanitizers on: -fsanitize=${_san}")
+endif()

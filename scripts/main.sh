@@ -12,4 +12,4 @@ build="${SLIDECHECK_BUILD_DIR:-$root/build}"
 rc=0
 "$build/slidecheck" verify --corpus "$root/corpora/builtin" --out "$build/verify-builtin" --overwrite || rc=$?
 if [ "$rc" -gt 1 ]; then exit "$rc"; fi
-echo "main: report in $build/verify-builtin/report.html, failing cases in $build/verify-builtin/cases/"
+echo "main: report in $build/verify-builtin/report.html, failing cases in $build/verify-builtin/cases/, their 3D views in $build/verify-builtin/views/"

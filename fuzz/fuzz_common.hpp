@@ -6,12 +6,15 @@
 // both report as a failure with the input.
 #include <slidecheck/corpora/errors.hpp>
 #include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/mesh_import.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+
+#include <slidecheck/verify/mesh_import.hpp>
 
 namespace slidecheck::fuzz {
 
@@ -47,6 +50,19 @@ void expect_format_error_only(Read&& read, const std::string& file) {
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
+}
+
+/// A mesh importer (parse_obj, parse_off) read in double and in float (the float path has its own
+/// overflow and representability checks), with and without degenerate triangles allowed.
+template <typename Parse>
+void import_mesh_both_precisions(const std::uint8_t* data, std::size_t size, Parse parse) {
+  const auto text = as_text(data, size);
+  for (const auto precision : {verify::Precision::double_float, verify::Precision::single_float}) {
+    verify::ImportOptions options;
+    options.precision = precision;
+    options.allow_degenerate = size % 2 == 1;  // both validation paths, without a control byte
+    expect_input_error_only([&] { (void)parse(text, kFile, options); });
+  }
 }
 
 }  // namespace slidecheck::fuzz

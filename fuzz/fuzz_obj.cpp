@@ -5,13 +5,8 @@
 #include <slidecheck/verify/mesh_import.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace slidecheck;
-  const auto text = fuzz::as_text(data, size);
-  for (const auto precision : {verify::Precision::double_float, verify::Precision::single_float}) {
-    verify::ImportOptions options;
-    options.precision = precision;
-    options.allow_degenerate = size % 2 == 1;  // both validation paths, without a control byte
-    fuzz::expect_input_error_only([&] { (void)verify::parse_obj(text, fuzz::kFile, options); });
-  }
+  slidecheck::fuzz::import_mesh_both_precisions(data, size, [](auto text, const auto& file, const auto& options) {
+    return slidecheck::verify::parse_obj(text, file, options);
+  });
   return 0;
 }

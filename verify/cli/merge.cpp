@@ -6,6 +6,7 @@
 
 #include <slidecheck/verify/errors.hpp>
 #include <slidecheck/verify/search.hpp>
+#include <slidecheck/verify/shard.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -26,15 +27,10 @@ struct MergeArgs {
 
 /// The kind of run a shard directory holds, from its run.json.
 std::string run_format(const std::string& dir) {
-  const std::filesystem::path run = std::filesystem::path(dir) / "run.json";
-  if (!std::filesystem::is_directory(dir)) throw verify::InputError(dir, 0, "no such directory");
-  if (!std::filesystem::exists(run)) throw verify::InputError(dir, 0, "holds no run (no run.json)");
-  try {
-    std::ifstream in(run);
-    return nlohmann::json::parse(in).at("format").get<std::string>();
-  } catch (const nlohmann::json::exception& e) {
-    throw verify::InputError(run.string(), 0, std::string("not a run description: ") + e.what());
-  }
+  const nlohmann::json d = verify::read_run_description(dir);
+  if (!d.is_object() || !d.contains("format") || !d["format"].is_string())
+    throw verify::InputError(dir + "/run.json", 0, "not a run description: no \"format\"");
+  return d["format"].get<std::string>();
 }
 
 int report_search(const std::string& out, const verify::SearchMerge& m, bool as_json) {

@@ -96,6 +96,9 @@ int run(const SearchArgs& a) {
   }
   // run.json and result.json beside the case; a shard writes them even when it found nothing,
   // so that merge knows it finished. result.json is written last.
+  auto remove_run_files = [&] {
+    for (const char* f : {"run.json", "result.json"}) std::filesystem::remove(dir / f);
+  };
   auto write_run_files = [&] {
     std::filesystem::create_directories(dir);
     verify::write_text_file((dir / "run.json").string(), verify::search_description(o).dump(2) + "\n");
@@ -105,9 +108,8 @@ int run(const SearchArgs& a) {
     j["found"] = false;
     text << "no failure of the wanted class within the budget\n";
     if (!o.shard.whole()) {
-      if (std::filesystem::exists(dir))
-        for (const char* f : {"run.json", "result.json", "case.case", "original.case", "trace.txt", "README.md"})
-          std::filesystem::remove(dir / f);
+      remove_run_files();
+      for (const char* f : verify::search_case_files) std::filesystem::remove(dir / f);
       write_run_files();
       j["case_directory"] = dir.string();
       text << "wrote " << dir.string() << "/ (run.json, result.json)\n";
@@ -133,8 +135,7 @@ int run(const SearchArgs& a) {
           (a.construction.empty() ? "" : " --construction " + a.construction) + " --seed " + std::to_string(a.seed) +
           " --budget " + std::to_string(a.budget) + (o.shard.whole() ? "" : " --shard " + o.shard.text());
   m.source = "slidecheck search (seed " + std::to_string(a.seed) + ", attempt " + std::to_string(*r.found_at) + ")";
-  if (std::filesystem::exists(dir) && a.overwrite)
-    for (const char* f : {"run.json", "result.json"}) std::filesystem::remove(dir / f);
+  if (a.overwrite) remove_run_files();
   write_minimal_case(m, a.overwrite, j, text);
   write_run_files();
   print_result(j, text, a.json);

@@ -71,6 +71,23 @@ struct ViewArgs {
   std::size_t limit = 50;
 };
 
+/// The case files directly in `dir`, sorted by name (empty when it does not exist).
+std::vector<std::string> case_files_in(const fs::path& dir) {
+  std::vector<std::string> files;
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".case") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// The views a run writes for its report: a deep exact tie must not hold the run up.
+verify::CaseViewOptions report_view_options() {
+  verify::CaseViewOptions o;
+  o.exact_timeout_seconds = 0.25;
+  return o;
+}
+
 verify::CaseViewOptions view_options(const ViewArgs& a) {
   verify::CaseViewOptions o;
   o.level_c = !a.no_level_c;
@@ -86,10 +103,7 @@ int run(const ViewArgs& a) {
     const fs::path cases = fs::path(a.input) / "cases";
     if (!fs::is_directory(cases))
       throw verify::InputError(a.input, 0, "holds no cases/ directory: give a case file or a verify output directory");
-    std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(cases))
-      if (e.is_regular_file() && e.path().extension() == ".case") files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
+    std::vector<std::string> files = case_files_in(cases);
     if (files.size() > a.limit) files.resize(a.limit);
     const fs::path out = a.out.empty() ? fs::path(a.input) / "views" : fs::path(a.out);
     write_views(files, out.string(), view_options(a), true);
@@ -148,23 +162,14 @@ void write_report_views(const std::string& out, const verify::VerifyRunResult& r
   std::vector<std::string> files;
   for (const verify::QueryRecord* rec : verify::records_with_views(r.records))
     files.push_back((fs::path(out) / "cases" / verify::case_file_name(*rec)).string());
-  verify::CaseViewOptions o;
-  o.exact_timeout_seconds = 0.25;  // a report's views should not hold the run up on a deep tie
-  write_views(files, (fs::path(out) / "views").string(), o, progress);
+  write_views(files, (fs::path(out) / "views").string(), report_view_options(), progress);
 }
 
 void write_eps_sweep_views(const std::string& out, bool progress) {
   if (!viewer_available()) return;
-  std::vector<std::string> files;
-  const fs::path cases = fs::path(out) / "cases";
-  if (fs::is_directory(cases))
-    for (const auto& e : fs::directory_iterator(cases))
-      if (e.is_regular_file() && e.path().extension() == ".case") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
+  const std::vector<std::string> files = case_files_in(fs::path(out) / "cases");
   fs::remove_all(fs::path(out) / "views");
-  verify::CaseViewOptions o;
-  o.exact_timeout_seconds = 0.25;
-  if (!files.empty()) write_views(files, (fs::path(out) / "views").string(), o, progress);
+  if (!files.empty()) write_views(files, (fs::path(out) / "views").string(), report_view_options(), progress);
 }
 
 void register_view(CLI::App& app, CommandAction& action) {

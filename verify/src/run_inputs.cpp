@@ -130,6 +130,17 @@ std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::
 
 namespace {
 
+/// The first member in which two descriptions differ, for the error message.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  for (const auto& [key, value] : a.items())
+    if (!b.contains(key) || b[key] != value) return key;
+  for (const auto& [key, value] : b.items())
+    if (!a.contains(key)) return key;
+  return "?";
+}
+
+}  // namespace
+
 nlohmann::json read_run_description(const std::string& dir) {
   const fs::path run = fs::path(dir) / "run.json";
   if (!fs::is_directory(dir)) throw InputError(dir, 0, "no such directory");
@@ -141,17 +152,6 @@ nlohmann::json read_run_description(const std::string& dir) {
     throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
   }
 }
-
-/// The first member in which two descriptions differ, for the error message.
-std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
-  for (const auto& [key, value] : a.items())
-    if (!b.contains(key) || b[key] != value) return key;
-  for (const auto& [key, value] : b.items())
-    if (!a.contains(key)) return key;
-  return "?";
-}
-
-}  // namespace
 
 nlohmann::json parse_json_line(const std::string& text, const std::string& path, std::size_t line, const char* what) {
   try {

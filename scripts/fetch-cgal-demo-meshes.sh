@@ -24,87 +24,9 @@ OFF_COUNT=139
 # that pins every mesh (measured from that package).
 OFF_LIST_SHA256=245fcc1c430b084e2554f349fc6d05b574b65e570ac6791afe63912242590e39
 
-say() { echo "fetch-cgal-demo-meshes: $*" >&2; }
-
 if [ $# -ne 1 ]; then
-  say "usage: $0 DEST"
+  echo "fetch-cgal-demo-meshes: usage: $0 DEST" >&2
   exit 3
 fi
-for tool in sha256sum dpkg-deb apt-get apt-cache tar find sort; do
-  command -v "$tool" >/dev/null 2>&1 || { say "needs '$tool' (a Debian system)"; exit 3; }
-done
-dest=$1
-mkdir -p "$dest"
-dest=$(cd "$dest" && pwd)
-record="$dest/$PACKAGE.sha256"
-
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-# The "sha256  path" lines of DEST/off, sorted by path (C locale: the same order everywhere).
-list_off() { (cd "$dest/off" && find . -type f -name '*.off' -printf '%P\n' | LC_ALL=C sort | xargs -r -d '\n' sha256sum); }
-
-if [ -f "$record" ] && [ -d "$dest/off" ] && grep -q "^$DEB_SHA256  " "$record"; then
-  if [ "$(list_off | sha256sum | cut -d' ' -f1)" = "$OFF_LIST_SHA256" ]; then
-    say "reusing verified $dest/off"
-    exit 0
-  fi
-fi
-
-listed=$(apt-cache show "$PACKAGE=$VERSION" 2>/dev/null | sed -n 's/^SHA256: //p' | head -n1 || true)
-if [ -z "$listed" ]; then
-  say "apt does not know $PACKAGE version $VERSION (run 'apt-get update'; is this Debian 12 with 'main' enabled?)"
-  exit 1
-fi
-if [ "$listed" != "$DEB_SHA256" ]; then
-  say "apt-cache lists SHA256 $listed for $PACKAGE $VERSION, but $DEB_SHA256 is pinned"
-  exit 2
-fi
-
-work=$(mktemp -d "$dest/.fetch.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-deb="$work/${PACKAGE}_${VERSION}_all.deb"
-say "downloading $PACKAGE $VERSION (24 MB) with apt-get download"
-# apt-get download writes into the current directory; the _apt sandbox user may not be able to.
-if ! (cd "$work" && apt-get download -q "$PACKAGE=$VERSION" >"$work/apt.log" 2>&1); then
-  say "apt-get download failed (no network or no apt source?); its output:"
-  cat "$work/apt.log" >&2
-  exit 1
-fi
-got=$(sha "$deb")
-if [ "$got" != "$DEB_SHA256" ]; then
-  say "downloaded .deb has SHA256 $got, expected $DEB_SHA256"
-  exit 2
-fi
-# The package's files, then the demo data archive inside them (data.tar.gz or another
-# compression: tar picks the decompressor from the name).
-mkdir "$work/root" "$work/demo"
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work/root"
-mapfile -t archives < <(find "$work/root" -type f -name 'data.tar.*' | LC_ALL=C sort)
-if [ "${#archives[@]}" -eq 0 ]; then
-  say "the package has no data.tar.* archive"
-  exit 2
-fi
-for a in "${archives[@]}"; do tar -x -C "$work/demo" -f "$a"; done
-rm -rf "$dest/off"
-mkdir -p "$dest/off"
-(cd "$work/demo" && find . -type f -name '*.off' -printf '%P\n' | LC_ALL=C sort) >"$work/off.list"
-count=$(wc -l <"$work/off.list")
-if [ "$count" -ne "$OFF_COUNT" ]; then
-  say "the demo data holds $count .off files, expected $OFF_COUNT"
-  exit 2
-fi
-while IFS= read -r f; do
-  mkdir -p "$dest/off/$(dirname "$f")"
-  cp "$work/demo/$f" "$dest/off/$f"
-done <"$work/off.list"
-lines=$(list_off)
-got=$(printf '%s\n' "$lines" | sha256sum | cut -d' ' -f1)
-if [ "$got" != "$OFF_LIST_SHA256" ]; then
-  say "the OFF files' hash list has SHA256 $got, expected $OFF_LIST_SHA256"
-  exit 2
-fi
-{
-  echo "# Verified by scripts/fetch-cgal-demo-meshes.sh (Debian $PACKAGE $VERSION; CGAL's demo data; not redistributed)."
-  echo "$DEB_SHA256  ${PACKAGE}_${VERSION}_all.deb"
-  printf '%s\n' "$lines" | sed 's#  #  off/#'
-} >"$record"
-say "verified $count OFF meshes in $dest/off"
+exec "$(dirname "${BASH_SOURCE[0]}")/fetch-deb-files.sh" fetch-cgal-demo-meshes "$PACKAGE" "$VERSION" "$DEB_SHA256" \
+  'data.tar.*' off "$OFF_COUNT" "$OFF_LIST_SHA256" "$1" '*.off'

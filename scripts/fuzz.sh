@@ -4,39 +4,27 @@
 #
 #   bash scripts/fuzz.sh [SECONDS_PER_TARGET] [READER...]     (default 30 s, every reader)
 #
-# Builds ${SLIDECHECK_FUZZ_BUILD_DIR:-build-fuzz} with clang (-fsanitize=fuzzer,address,undefined),
-# then runs each target from its seeds (fuzz/corpus/<reader>) plus its regressions for the given
-# time. New interesting inputs go to BUILD/fuzz-corpus/<reader>, not into the source tree; a
-# crash, hang (-timeout=10 s) or memory blow-up (-rss_limit_mb=2048) is saved under
+# Builds the fuzz targets in scripts/sanitizer-build.sh's directory (build-san: clang,
+# -fsanitize=fuzzer-no-link,address,undefined, shared with scripts/sanitize.sh), then runs each
+# target from its seeds (fuzz/corpus/<reader>) plus its regressions for the given time. New
+# interesting inputs go to BUILD/fuzz-corpus/<reader>, not into the source tree; a crash, hang
+# (-timeout=10 s) or memory blow-up (-rss_limit_mb=2048) is saved under
 # BUILD/fuzz-artifacts/<reader>/ and makes the script exit 1. To keep one as a regression, copy
 # it into fuzz/regressions/<reader>/ once the reader refuses it cleanly.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/sanitizer-build.sh"
+root=$sanitizer_root build=$sanitizer_build_dir
 seconds="${1:-30}"
 shift || true
 readers=("$@")
 [ ${#readers[@]} -gt 0 ] || readers=(scene queries obj off case bsp pk3)
-build="${SLIDECHECK_FUZZ_BUILD_DIR:-build-fuzz}"
-case "$build" in /*) ;; *) build="$root/$build" ;; esac
-jobs="${SLIDECHECK_JOBS:-2}"
-cc="${SLIDECHECK_FUZZ_CC:-clang}"
-cxx="${SLIDECHECK_FUZZ_CXX:-clang++}"
-
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$root/scripts/sanitizers/ubsan.supp}"
 # Leaks are real bugs in a reader that is called once per file in a long campaign.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
-export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}"
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  CC="$cc" CXX="$cxx" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-     -DSLIDECHECK_FUZZ=ON -DSLIDECHECK_SANITIZE=address,undefined -DSLIDECHECK_BUILD_BENCHMARKS=OFF \
-     >"$build.configure.log" 2>&1 || { cat "$build.configure.log" >&2; echo "fuzz: cmake configure failed" >&2; exit 1; }
-  rm -f "$build.configure.log"
-fi
+sanitizer_has_fuzzers || { echo "fuzz: libFuzzer needs clang, not '$sanitizer_cxx'" >&2; exit 1; }
 targets=()
 for r in "${readers[@]}"; do targets+=("fuzz_$r"); done
-echo "fuzz: compiling ${targets[*]} in $build with $jobs jobs" >&2
-nice -n 10 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+sanitizer_build fuzz "${targets[@]}"
 
 status=0
 summary=()

@@ -4,35 +4,22 @@
 #
 #   bash scripts/sanitize.sh [RELEASE_SLIDECHECK]
 #
+# The build is scripts/sanitizer-build.sh's (build-san: clang, -O0, shared with scripts/fuzz.sh).
 # With RELEASE_SLIDECHECK (the CLI of a release build, e.g. build/slidecheck), also checks that
 # `slidecheck verify` on the built-in corpus gives byte-identical records.jsonl and summary.txt
-# with both binaries: -O1 plus sanitizers must not change a single float result, since both
-# compile with -ffp-contract=off and no value-changing flag.
+# with both binaries: another compiler, another optimisation level and the sanitizers must not
+# change a single float result, since both compile with -ffp-contract=off and no value-changing
+# flag.
 #
-# Environment: SLIDECHECK_SANITIZE_BUILD_DIR (default build-asan), SLIDECHECK_JOBS (default 2),
-# SLIDECHECK_SANITIZE_SKIP_TESTS=1 to build and run only the determinism check.
+# Environment: as scripts/sanitizer-build.sh, and SLIDECHECK_SANITIZE_SKIP_TESTS=1 to build and
+# run only the determinism check.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${SLIDECHECK_SANITIZE_BUILD_DIR:-build-asan}"
-case "$build" in /*) ;; *) build="$root/$build" ;; esac
-jobs="${SLIDECHECK_JOBS:-2}"
+source "$(dirname "${BASH_SOURCE[0]}")/sanitizer-build.sh"
+root=$sanitizer_root build=$sanitizer_build_dir jobs=$sanitizer_jobs
 release_cli="${1:-}"
-
-# The suppressions name third-party code only; see the files for why each entry is there.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$root/scripts/sanitizers/ubsan.supp}"
-export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}"
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  # Debug keeps assertions on; Sanitizers.cmake adds -O1 so the suite stays fast.
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-        -DSLIDECHECK_SANITIZE=address,undefined -DSLIDECHECK_BUILD_BENCHMARKS=OFF >"$build.configure.log" 2>&1 || {
-    cat "$build.configure.log" >&2; echo "sanitize: cmake configure failed" >&2; exit 1; }
-  rm -f "$build.configure.log"
-fi
-echo "sanitize: compiling in $build with $jobs jobs" >&2
-# -k 0: compile everything that can be, so one failure shows every other one too.
-nice -n 10 cmake --build "$build" -j "$jobs" -- -k 0
+sanitizer_build sanitize
 
 status=0
 if [ "${SLIDECHECK_SANITIZE_SKIP_TESTS:-0}" != 1 ]; then

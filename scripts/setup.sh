@@ -21,12 +21,15 @@ packages=(
   nlohmann-json3-dev  # JSON-lines query files and machine-readable output
   libfmt-dev          # formatting of reports and messages
   libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
+  libbullet-dev       # the Bullet peer of fast/ (benchmarks/fast): its float and float64 builds
   libzip-dev          # reads .pk3 (zip) archives of Quake III maps
   gnuplot-nox         # draws the plots of the HTML reports (SVG)
   libopenmpi-dev      # the MPI backend: mpirun -np K slidecheck verify ... (docs/campaigns.md)
   openmpi-bin         # mpirun, for the MPI test (ctest label mpi)
   parallel            # GNU parallel, for the campaign recipe the shard test runs
   chromium            # the browser tests of slidecheck view (ctest label browser)
+  clang               # the sanitizer and fuzz build (ctest labels sanitize, fuzz; scripts/sanitizer-build.sh)
+  libclang-rt-14-dev  # clang's ASan, UBSan and libFuzzer runtimes for that build
 )
 
 missing=()

@@ -33,8 +33,27 @@ t 4 5 6
 t 7 7 5
 end
 SCENE
-q() {  # q ID START MOVE RADIUS GRAVITY: one query line (numbers already hexfloat strings)
-  printf '{"id":"%s","scene":"hostile.scene","algorithm":"fauerby","start":%s,"displacement":%s,"radius":"%s","gravity":%s}\n' "$@"
+# A floor about 2^81 wide at x = y = z = 2^100: huge coordinates, still representable in float.
+cat >"$work/huge.scene" <<'SCENE'
+slidecheck-scene 1
+name huge
+units meter
+source slidecheck test
+licence CC0-1.0
+precision float
+vertices 4
+v 0x1.fffffp+99 0x1.fffffp+99 0x1p+100
+v 0x1.00001p+100 0x1.fffffp+99 0x1p+100
+v 0x1.00001p+100 0x1.00001p+100 0x1p+100
+v 0x1.fffffp+99 0x1.00001p+100 0x1p+100
+triangles 2
+t 0 1 2
+t 0 2 3
+end
+SCENE
+q() {  # q ID START MOVE RADIUS GRAVITY: one query line (numbers already hexfloat strings); scene $scene
+  printf '{"id":"%s","scene":"%s","algorithm":"fauerby","start":%s,"displacement":%s,"radius":"%s","gravity":%s}\n' \
+    "$1" "${scene:-hostile.scene}" "${@:2}"
 }
 zero='["0x0p+0","0x0p+0","0x0p+0"]'
 # Runnable: each must give a verdict.
@@ -47,13 +66,21 @@ zero='["0x0p+0","0x0p+0","0x0p+0"]'
   q needle-hit '["0x1p-1","0x0p+0","0x1p+0"]' '["0x0p+0","0x0p+0","-0x1p+0"]' 0x1p-3 "$zero"
   q coincident-hit '["0x1p-2","0x1p-1","0x1p+0"]' '["0x0p+0","0x0p+0","-0x1p+1"]' 0x1p-3 '["0x0p+0","0x0p+0","-0x1p-4"]'
   q grazing-needle '["0x1p-1","0x1p-3","0x1p-1"]' '["0x0p+0","-0x1p-2","0x0p+0"]' 0x1p-3 "$zero"
+  # A radius near the largest float: squared lengths overflow in float (a nonfinite verdict).
+  q world-radius '["0x0p+0","0x0p+0","0x1p+127"]' '["0x0p+0","0x0p+0","-0x1p+126"]' 0x1p+126 "$zero"
+  # Huge coordinates: sphere 2^76 starting 2^77 above the floor at 2^100, moving 2^78 down onto it.
+  scene=huge.scene q huge-coordinates '["0x1p+100","0x1p+100","0x1.000008p+100"]' \
+    '["0x1p+74","0x0p+0","-0x1p+78"]' 0x1p+76 "$zero"
 } >"$work/runnable.jsonl"
 rc=0
 timeout 600 "$slidecheck" verify --corpus "$work/runnable.jsonl" --algorithm all --precision float,double --level-c \
   --exact-timeout 1 --no-views --out "$work/runnable" --quiet >"$work/runnable.txt" 2>&1 || rc=$?
 [ "$rc" -le 1 ] || { cat "$work/runnable.txt"; fail "runnable hostile queries: exit $rc"; }
 n=$(wc -l <"$work/runnable/records.jsonl")
-[ "$n" -eq 64 ] || fail "expected 64 records (8 queries x 4 algorithms x 2 precisions), got $n"
+algorithms=$(grep -o '"algorithm":"[a-z_]*"' "$work/runnable/records.jsonl" | sort -u | wc -l)
+[ "$algorithms" -ge 4 ] || fail "expected every algorithm (at least the four seeds) in the records, got $algorithms"
+[ "$n" -eq $((10 * 2 * algorithms)) ] ||
+  fail "expected $((10 * 2 * algorithms)) records (10 queries x $algorithms algorithms x 2 precisions), got $n"
 echo "runnable hostile queries in float and double, levels A+B+C: $n verdicts (exit $rc)"
 
 # Refused with the file and line: not representable in float, non-finite, zero radius.

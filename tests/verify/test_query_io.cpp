@@ -153,6 +153,12 @@ BOOST_AUTO_TEST_CASE(file_level_errors) {
                         [](const InputError& e) { return e.problem().find("cannot open") != std::string::npos; });
   const auto two = verify::parse_queries(valid + "\r\n" + edit(R"("id":"q1")", R"("id":"q2")"), "q.jsonl");
   BOOST_TEST(two.size() == 2u);
+  // A UTF-8 byte-order mark is skipped; UTF-16 text and NUL bytes are named for what they are.
+  BOOST_TEST(verify::parse_queries("\xEF\xBB\xBF" + valid + "\n", "q.jsonl").size() == 1u);
+  BOOST_CHECK_EXCEPTION(verify::parse_queries(std::string("\xFF\xFE{\0", 4), "q.jsonl"), InputError,
+                        [](const InputError& e) { return e.problem().find("encoded as UTF-16 LE") != std::string::npos; });
+  BOOST_CHECK_EXCEPTION(verify::parse_queries(valid + "\n" + std::string("{\0}", 3), "q.jsonl"), InputError,
+                        [](const InputError& e) { return e.line() == 2 && e.problem().find("NUL byte") != std::string::npos; });
 }
 
 BOOST_AUTO_TEST_CASE(writes_hexfloat_strings_in_a_fixed_order) {

@@ -226,6 +226,14 @@ BOOST_AUTO_TEST_CASE(comments_blank_lines_and_crlf_are_accepted) {
   BOOST_TEST(s.triangle_lines == std::vector<std::size_t>{14});
 }
 
+BOOST_AUTO_TEST_CASE(byte_order_marks) {
+  const std::string text = "slidecheck-scene 1\nunits meter\nsource s\nlicence CC0-1.0\nvertices 3\n"
+                           "v 0 0 0\nv 1 0 0\nv 0 1 0\ntriangles 1\nt 0 1 2\nend\n";
+  BOOST_TEST(verify::parse_scene("\xEF\xBB\xBF" + text, "bom.scene").mesh.triangles.size() == 1u);
+  BOOST_CHECK_EXCEPTION(verify::parse_scene(std::string("\0\0\xFE\xFF", 4) + "x", "u32.scene"), InputError,
+                        [](const InputError& e) { return e.problem().find("encoded as UTF-32 BE") != std::string::npos; });
+}
+
 // ---- round trip -------------------------------------------------------------------------
 
 namespace {

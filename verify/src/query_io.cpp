@@ -178,6 +178,7 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
 }
 
 std::vector<Query> parse_queries(std::string_view text, const std::string& file) {
+  if (!text.empty()) text = detail::text_without_bom(text, file);
   std::vector<Query> out;
   std::map<std::string, std::size_t> id_lines;
   std::size_t line = 0, pos = 0;

@@ -154,6 +154,7 @@ void check_writable(std::string_view keyword, const std::string& value, bool req
 
 Scene parse_scene(std::string_view text, const std::string& file, const ReadOptions& options) {
   if (text.empty()) throw InputError(file, 0, "empty file");
+  text = detail::text_without_bom(text, file);
   LineCursor c(text, file);
   if (!c.next()) throw InputError(file, 0, "no content (only blank lines and comments)");
   if (c.tokens()[0] != "slidecheck-scene")

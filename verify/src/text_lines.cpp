@@ -1,6 +1,7 @@
 // Line-oriented reading shared by the scene, OBJ and OFF readers.
 #include "text_lines.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -24,6 +25,25 @@ std::string read_whole_file(const std::string& path) {
   if (in.bad()) throw InputError(path, 0, "read error");
   std::string text = std::move(ss).str();
   if (text.empty()) throw InputError(path, 0, "empty file");
+  return text;
+}
+
+std::string_view text_without_bom(std::string_view text, const std::string& file) {
+  // Byte-order marks (Unicode 15, section 23.8); UTF-32 LE starts like UTF-16 LE, so first.
+  struct Mark { std::string_view bytes; const char* encoding; };
+  static constexpr Mark foreign[] = {{{"\xFF\xFE\0\0", 4}, "UTF-32 LE"}, {{"\0\0\xFE\xFF", 4}, "UTF-32 BE"},
+                                     {"\xFF\xFE", "UTF-16 LE"}, {"\xFE\xFF", "UTF-16 BE"}};
+  for (const Mark& m : foreign)
+    if (text.starts_with(m.bytes))
+      throw InputError(file, 0,
+                       std::string("the text is encoded as ") + m.encoding +
+                           " (byte-order mark); slidecheck reads ASCII or UTF-8: convert it, e.g. iconv -f " +
+                           std::string(m.encoding).substr(0, 6) + " -t UTF-8");
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n'));
+    throw InputError(file, line, "contains a NUL byte: a binary file, not text");
+  }
   return text;
 }
 

@@ -16,6 +16,12 @@ namespace slidecheck::verify::detail {
 /// The whole file; InputError(file, 0, ...) when it cannot be read or is empty.
 std::string read_whole_file(const std::string& path);
 
+/// The text to parse: `text` without a UTF-8 byte-order mark (editors on Windows write one).
+/// Throws InputError(file, 0, ...) for text these readers cannot mean to parse, instead of a
+/// misleading later error ("no faces" for a UTF-16 OBJ): a UTF-16 or UTF-32 byte-order mark
+/// (saying how to convert it), or a NUL byte (a binary file; the line is named).
+std::string_view text_without_bom(std::string_view text, const std::string& file);
+
 /// Splits on blanks (space, tab, \r, \v, \f).
 std::vector<std::string_view> split_blanks(std::string_view s);
 

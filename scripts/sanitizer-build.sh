@@ -1,0 +1,53 @@
+# shellcheck shell=bash
+# Sourced by scripts/sanitize.sh and scripts/fuzz.sh (issue 12): one instrumented build directory
+# serves both, so CI compiles the project once more, not twice.
+#
+# The build: clang (libFuzzer needs it; gcc when SLIDECHECK_SANITIZE_CXX says so, then without
+# the fuzz targets), Debug (assertions on), AddressSanitizer + UndefinedBehaviorSanitizer on
+# every target, coverage instrumentation for libFuzzer (fuzzer-no-link), -O0 by default: -O0
+# compiles the template-heavy tests three times faster than -O1, which is what fits the
+# sanitizer suite into CI (cmake/Sanitizers.cmake). -ffp-contract=off holds as everywhere.
+#
+# Environment:
+#   SLIDECHECK_SANITIZE_BUILD_DIR  build directory (default build-san, relative to the source)
+#   SLIDECHECK_SANITIZE_CXX        compiler (default clang++)
+#   SLIDECHECK_SANITIZE_OPTIMIZE   -O0 (default) or -O1
+#   SLIDECHECK_JOBS                parallel jobs (default: the number of cores)
+
+sanitizer_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+sanitizer_build_dir="${SLIDECHECK_SANITIZE_BUILD_DIR:-build-san}"
+case "$sanitizer_build_dir" in /*) ;; *) sanitizer_build_dir="$sanitizer_root/$sanitizer_build_dir" ;; esac
+sanitizer_jobs="${SLIDECHECK_JOBS:-$(nproc)}"
+sanitizer_cxx="${SLIDECHECK_SANITIZE_CXX:-clang++}"
+
+# The suppressions name third-party code only; see the files for why each entry is there.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$sanitizer_root/scripts/sanitizers/ubsan.supp}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$sanitizer_root/scripts/sanitizers/lsan.supp:print_suppressions=0}"
+
+# True when the build has the libFuzzer targets (a clang build).
+sanitizer_has_fuzzers() { [[ "$(basename "$sanitizer_cxx")" == clang* ]]; }
+
+# sanitizer_build LOG_PREFIX [TARGET...]: configures the directory once, then builds the targets
+# (every target when none is named). `-k 0` compiles whatever can be, so one failure shows all.
+sanitizer_build() {
+  local who=$1
+  shift
+  command -v "$sanitizer_cxx" >/dev/null 2>&1 || {
+    echo "$who: the compiler '$sanitizer_cxx' is missing (Debian: apt-get install clang libclang-rt-14-dev)" >&2
+    return 1
+  }
+  if [ ! -f "$sanitizer_build_dir/CMakeCache.txt" ]; then
+    local cc=clang fuzz=ON
+    if ! sanitizer_has_fuzzers; then cc=gcc fuzz=OFF; fi
+    CC="$cc" CXX="$sanitizer_cxx" cmake -S "$sanitizer_root" -B "$sanitizer_build_dir" -G Ninja \
+      -DCMAKE_BUILD_TYPE=Debug -DSLIDECHECK_SANITIZE=address,undefined -DSLIDECHECK_FUZZ="$fuzz" \
+      -DSLIDECHECK_SANITIZE_OPTIMIZE="${SLIDECHECK_SANITIZE_OPTIMIZE:--O0}" -DSLIDECHECK_BUILD_BENCHMARKS=OFF \
+      >"$sanitizer_build_dir.configure.log" 2>&1 || {
+      cat "$sanitizer_build_dir.configure.log" >&2; echo "$who: cmake configure failed" >&2; return 1; }
+    rm -f "$sanitizer_build_dir.configure.log"
+  fi
+  local target_args=()
+  [ $# -eq 0 ] || target_args=(--target "$@")
+  echo "$who: compiling ${*:-everything} in $sanitizer_build_dir with $sanitizer_jobs jobs" >&2
+  nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0
+}

@@ -258,8 +258,9 @@ BOOST_AUTO_TEST_CASE(division_by_an_exact_zero_is_undecided_with_its_reason) {
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_inputs_are_refused) {
-  BOOST_CHECK_THROW(Certified(std::numeric_limits<double>::infinity()), std::domain_error);
-  BOOST_CHECK_THROW(Certified(std::nan("")), std::domain_error);
+  // Braces: clang reads `Certified(std::numeric_limits<double>::infinity());` as a declaration.
+  BOOST_CHECK_THROW(Certified{std::numeric_limits<double>::infinity()}, std::domain_error);
+  BOOST_CHECK_THROW(Certified{std::nan("")}, std::domain_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 
 using namespace slidecheck;
 using fast::Aabb;
@@ -105,6 +106,49 @@ RC_BOOST_PROP(swept_bounds_are_tight, (int sx, int dx, unsigned r)) {
   const double ulp = std::nextafter(m, 1e300) - m;
   RC_ASSERT(b.lo.x < lo);
   RC_ASSERT(lo - b.lo.x <= 4 * ulp);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(aabb_rounding)
+
+template <class F>
+void check_against_nextafter(F x) {
+  const F inf = std::numeric_limits<F>::infinity();
+  const F up = fast::round_up(x), down = fast::round_down(x), ref_up = std::nextafter(x, inf),
+          ref_down = std::nextafter(x, -inf);
+  BOOST_TEST((std::isnan(x) ? std::isnan(up) && std::isnan(down)
+                            : std::memcmp(&up, &ref_up, sizeof(F)) == 0 && std::memcmp(&down, &ref_down, sizeof(F)) == 0),
+             std::hexfloat << x);
+}
+
+BOOST_AUTO_TEST_CASE(bit_rounding_equals_nextafter_at_the_edges) {
+  for (float x : {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f, std::numeric_limits<float>::denorm_min(),
+                  -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
+                  std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                  std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN()})
+    check_against_nextafter(x);
+  for (double x : {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, 0x1p-1022, std::numeric_limits<double>::max(),
+                   -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()})
+    check_against_nextafter(x);
+}
+
+RC_BOOST_PROP(bit_rounding_equals_nextafter_float, (std::uint32_t bits)) {
+  const float x = std::bit_cast<float>(bits);
+  const float inf = std::numeric_limits<float>::infinity();
+  if (std::isnan(x)) return;
+  const float up = fast::round_up(x), down = fast::round_down(x), ru = std::nextafter(x, inf), rd = std::nextafter(x, -inf);
+  RC_ASSERT(std::bit_cast<std::uint32_t>(up) == std::bit_cast<std::uint32_t>(ru));
+  RC_ASSERT(std::bit_cast<std::uint32_t>(down) == std::bit_cast<std::uint32_t>(rd));
+}
+
+RC_BOOST_PROP(bit_rounding_equals_nextafter_double, (std::uint64_t bits)) {
+  const double x = std::bit_cast<double>(bits);
+  const double inf = std::numeric_limits<double>::infinity();
+  if (std::isnan(x)) return;
+  RC_ASSERT(std::bit_cast<std::uint64_t>(fast::round_up(x)) == std::bit_cast<std::uint64_t>(std::nextafter(x, inf)));
+  RC_ASSERT(std::bit_cast<std::uint64_t>(fast::round_down(x)) == std::bit_cast<std::uint64_t>(std::nextafter(x, -inf)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

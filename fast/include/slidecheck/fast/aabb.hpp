@@ -7,6 +7,9 @@
 #include <slidecheck/reference/geometry.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <type_traits>
 #include <cmath>
 #include <concepts>
 #include <limits>
@@ -20,8 +23,24 @@ concept HardwareFloat = std::same_as<F, float> || std::same_as<F, double>;
 /// operation satisfies |r - x| <= ulp/2, so nextafter(r, -inf) <= x <= nextafter(r, +inf),
 /// binade boundaries included (the gap below a power of two is the smaller ulp, and RN's error
 /// there is bounded by half of that smaller gap on the lower side).
-template <HardwareFloat F> F round_down(F r) { return std::nextafter(r, -std::numeric_limits<F>::infinity()); }
-template <HardwareFloat F> F round_up(F r) { return std::nextafter(r, std::numeric_limits<F>::infinity()); }
+///
+/// Implemented on the bit pattern (std::nextafter is an out-of-line libm call, and the
+/// broadphase rounds a dozen bounds per query): for IEEE binary formats the successor of a
+/// finite non-negative x is the next integer bit pattern, of a negative x the previous one.
+/// Equal to std::nextafter toward +-inf for every input (tests/fast/test_aabb.cpp checks it
+/// exhaustively near zero, infinities and binade boundaries).
+template <HardwareFloat F>
+F round_up(F r) {
+  using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  if (!(r < std::numeric_limits<F>::infinity())) return r;  // +inf and NaN stay
+  if (r == F(0)) return std::numeric_limits<F>::denorm_min();  // from +0 and -0
+  const Bits b = std::bit_cast<Bits>(r);
+  return std::bit_cast<F>(r > F(0) ? Bits(b + 1) : Bits(b - 1));
+}
+template <HardwareFloat F>
+F round_down(F r) {
+  return -round_up(-r);
+}
 
 template <HardwareFloat F>
 struct Aabb {

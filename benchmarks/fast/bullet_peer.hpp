@@ -1,0 +1,102 @@
+#pragma once
+// The Bullet peer (Debian libbullet-dev 3.24): the swept sphere engines ship today, on the same
+// mesh and the same queries as slidecheck's fast path. A btSphereShape is swept with
+// btCollisionWorld::convexSweepTest against one static btBvhTriangleMeshShape (quantized AABB
+// tree, Bullet's default for levels); the closest hit fraction, point and normal are returned.
+//
+// btScalar is float in Bullet's default build (pkg-config `bullet`) and double in its float64
+// build (`bullet-float64`, BT_USE_DOUBLE_PRECISION). The two cannot be linked into one binary,
+// so every target including this header is built once per precision
+// (benchmarks/fast/CMakeLists.txt) and compares against slidecheck in the same precision.
+#include <slidecheck/reference/geometry.hpp>
+
+#include <btBulletCollisionCommon.h>
+
+#include <memory>
+#include <vector>
+
+namespace slidecheck::bench {
+
+class BulletPeer {
+ public:
+  using Scalar = btScalar;
+
+  struct Sweep {
+    bool hit = false;
+    Scalar fraction = 1;  ///< Bullet's m_closestHitFraction (1 without a hit)
+    Vec3<Scalar> end;     ///< from + fraction (to - from), computed in btScalar as Bullet users do
+  };
+
+  explicit BulletPeer(const IndexedMesh<double>& mesh, Scalar radius) : sphere_(radius) {
+    for (const auto& v : mesh.vertices) {
+      vertices_.push_back(Scalar(v.x));
+      vertices_.push_back(Scalar(v.y));
+      vertices_.push_back(Scalar(v.z));
+    }
+    for (const auto& t : mesh.triangles)
+      for (int k = 0; k < 3; ++k) indices_.push_back(int(t[std::size_t(k)]));
+    btIndexedMesh im;
+    im.m_numTriangles = int(mesh.triangle_count());
+    im.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(indices_.data());
+    im.m_triangleIndexStride = 3 * sizeof(int);
+    im.m_numVertices = int(mesh.vertices.size());
+    im.m_vertexBase = reinterpret_cast<const unsigned char*>(vertices_.data());
+    im.m_vertexStride = 3 * sizeof(Scalar);
+    im.m_indexType = PHY_INTEGER;
+    im.m_vertexType = sizeof(Scalar) == 4 ? PHY_FLOAT : PHY_DOUBLE;
+    array_ = std::make_unique<btTriangleIndexVertexArray>();
+    array_->addIndexedMesh(im, PHY_INTEGER);
+    shape_ = std::make_unique<btBvhTriangleMeshShape>(array_.get(), /*useQuantizedAabbCompression=*/true);
+    object_ = std::make_unique<btCollisionObject>();
+    object_->setCollisionShape(shape_.get());
+    config_ = std::make_unique<btDefaultCollisionConfiguration>();
+    dispatcher_ = std::make_unique<btCollisionDispatcher>(config_.get());
+    broadphase_ = std::make_unique<btDbvtBroadphase>();
+    world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
+    world_->addCollisionObject(object_.get());
+    world_->updateAabbs();
+  }
+  ~BulletPeer() { world_->removeCollisionObject(object_.get()); }
+  BulletPeer(const BulletPeer&) = delete;
+  BulletPeer& operator=(const BulletPeer&) = delete;
+
+  /// The sphere swept from `from` to `from + velocity` (as users call it: two transforms).
+  Sweep sweep(const Vec3<Scalar>& from, const Vec3<Scalar>& velocity) const {
+    const btVector3 a(from.x, from.y, from.z);
+    const btVector3 b(from.x + velocity.x, from.y + velocity.y, from.z + velocity.z);
+    btTransform ta, tb;
+    ta.setIdentity();
+    tb.setIdentity();
+    ta.setOrigin(a);
+    tb.setOrigin(b);
+    btCollisionWorld::ClosestConvexResultCallback cb(a, b);
+    world_->convexSweepTest(&sphere_, ta, tb, cb);
+    Sweep s;
+    s.hit = cb.hasHit();
+    s.fraction = s.hit ? cb.m_closestHitFraction : Scalar(1);
+    s.end = {from.x + velocity.x * s.fraction, from.y + velocity.y * s.fraction, from.z + velocity.z * s.fraction};
+    return s;
+  }
+
+  /// Bytes of Bullet's optimized BVH (its quantized nodes), for comparison with fast's.
+  std::size_t bvh_bytes() const {
+    btOptimizedBvh* bvh = shape_->getOptimizedBvh();  // Bullet offers no const accessors
+    return bvh ? std::size_t(bvh->getQuantizedNodeArray().size()) * sizeof(btQuantizedBvhNode) +
+                     std::size_t(bvh->getSubtreeInfoArray().size()) * sizeof(btBvhSubtreeInfo)
+               : 0;
+  }
+
+ private:
+  std::vector<Scalar> vertices_;
+  std::vector<int> indices_;
+  std::unique_ptr<btTriangleIndexVertexArray> array_;
+  std::unique_ptr<btBvhTriangleMeshShape> shape_;
+  std::unique_ptr<btCollisionObject> object_;
+  std::unique_ptr<btDefaultCollisionConfiguration> config_;
+  std::unique_ptr<btCollisionDispatcher> dispatcher_;
+  std::unique_ptr<btDbvtBroadphase> broadphase_;
+  std::unique_ptr<btCollisionWorld> world_;
+  btSphereShape sphere_;
+};
+
+}  // namespace slidecheck::bench

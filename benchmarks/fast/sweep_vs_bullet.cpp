@@ -1,0 +1,268 @@
+// Per-sweep speed of slidecheck's fast path against Bullet's convexSweepTest, on the standard
+// sweep set of issue 11 over OpenArena maps, in one precision (this file is built twice:
+// bench_fast_sweep_vs_bullet_float against Bullet's float build, _double against float64).
+//
+// Standard sweep set (issue 11): sphere radius 16 (Quake units); start uniform in the map's
+// bounding box, kept only if at least 17 units clear of every triangle; direction uniform on
+// the sphere, length uniform in [64, 320]; 20,000 queries from a recorded seed. Triangles are
+// two-sided for the clearance test and for Bullet; the fast path runs the seed detection it
+// verifies (Linahan's checkTriangle, Fauerby's front-face rule: see docs/fast.md).
+//
+// Timing: both peers sweep the same queries in the same process, interleaved (fast, Bullet,
+// fast batched, repeated `--reps` times); each figure is the median over repetitions of
+// (wall time of the whole set) / queries. Also reported: BVH build time (median of 3),
+// bytes per triangle, mean candidates per sweep, hits of each, and how many end poses of each
+// lie inside the map (exact: squared distance to a triangle < r^2, decided in rationals when
+// a double evaluation cannot decide). Output: one CSV line per map (header with --header).
+//
+// With --only fast|bullet the program sweeps the set once with that peer alone between
+// callgrind's collection toggles: `valgrind --tool=callgrind --collect-atstart=no` then counts
+// exactly the instructions of the sweeps (divide by the query count).
+#include "bullet_peer.hpp"
+
+#include <slidecheck/corpora/bsp.hpp>
+#include <slidecheck/corpora/bsp_soup.hpp>
+#include <slidecheck/corpora/pk3.hpp>
+#include <slidecheck/fast/batch.hpp>
+#include <slidecheck/fast/sweep.hpp>
+#include <slidecheck/reference/numbers_mp.hpp>
+#include <slidecheck/reference/segment_triangle_distance.hpp>
+
+#include <valgrind/callgrind.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace slidecheck;
+using F = btScalar;
+
+namespace {
+
+constexpr double kRadius = 16, kClearance = 17, kMinLength = 64, kMaxLength = 320;
+
+struct Query {
+  Vec3<F> start, velocity;
+};
+
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Uniform double in [a, b) from 53 raw bits (no implementation-defined distribution).
+double uniform(std::mt19937_64& rng, double a, double b) { return a + (b - a) * (double(rng() >> 11) * 0x1p-53); }
+/// A standard normal by Box-Muller from the raw bits.
+double normal(std::mt19937_64& rng) {
+  const double u1 = (double(rng() >> 11) + 1) * 0x1p-53, u2 = double(rng() >> 11) * 0x1p-53;
+  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+}
+
+/// Squared distance from p to the nearest triangle within `reach` (boxes from the BVH built
+/// with exact boxes), +inf when none is that close. In double (a filter for the set).
+double nearest_squared_distance(const fast::World<double>& w, const Vec3<double>& p, double reach,
+                                std::vector<fast::CandidateKey>& keys) {
+  fast::Aabb<double> box;
+  box.lo = {p.x - reach, p.y - reach, p.z - reach};
+  box.hi = {p.x + reach, p.y + reach, p.z + reach};
+  fast::box_candidates(w.bvh, box, keys);
+  double best = std::numeric_limits<double>::infinity();
+  for (auto k : keys) best = std::min(best, point_triangle_squared_distance(p, w.mesh.triangle(fast::candidate_triangle(k))));
+  return best;
+}
+
+std::vector<Query> standard_sweeps(const fast::World<double>& w, std::size_t n, std::uint64_t seed) {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (const auto& v : w.mesh.vertices) {
+    const double c[3] = {v.x, v.y, v.z};
+    for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], c[j]), hi[j] = std::max(hi[j], c[j]);
+  }
+  std::mt19937_64 rng(seed);
+  std::vector<fast::CandidateKey> keys;
+  std::vector<Query> out;
+  // 17 units clear, with a relative margin of 1e-9 so the double filter never admits a start
+  // that is exactly closer.
+  const double clear2 = kClearance * kClearance * (1 + 1e-9);
+  while (out.size() < n) {
+    const Vec3<double> s(uniform(rng, lo[0], hi[0]), uniform(rng, lo[1], hi[1]), uniform(rng, lo[2], hi[2]));
+    Vec3<double> d(normal(rng), normal(rng), normal(rng));
+    const double len = std::sqrt(length_squared(d));
+    const double travel = uniform(rng, kMinLength, kMaxLength);
+    const Vec3<F> start(F(s.x), F(s.y), F(s.z));
+    if (!(len > 1e-6)) continue;
+    const Vec3<double> sf(start.x, start.y, start.z);
+    if (nearest_squared_distance(w, sf, kClearance + 1, keys) < clear2) continue;
+    d = d * (travel / len);
+    out.push_back({start, {F(d.x), F(d.y), F(d.z)}});
+  }
+  return out;
+}
+
+/// Whether the sphere of radius 16 at `p` overlaps the map, exactly; the depth in double.
+struct Overlap {
+  bool inside = false;
+  double depth = 0;
+};
+Overlap exact_overlap(const fast::World<double>& w, const Vec3<F>& pf, std::vector<fast::CandidateKey>& keys) {
+  const Vec3<double> p(pf.x, pf.y, pf.z);
+  fast::Aabb<double> box;
+  box.lo = {p.x - kRadius - 1, p.y - kRadius - 1, p.z - kRadius - 1};
+  box.hi = {p.x + kRadius + 1, p.y + kRadius + 1, p.z + kRadius + 1};
+  fast::box_candidates(w.bvh, box, keys);
+  Overlap o;
+  const double r2 = kRadius * kRadius;
+  for (auto k : keys) {
+    const Triangle<double> t = w.mesh.triangle(fast::candidate_triangle(k));
+    const double d2 = point_triangle_squared_distance(p, t);
+    if (d2 > r2 * (1 + 1e-9)) continue;  // clear beyond any double rounding of this evaluation
+    bool inside = d2 < r2 * (1 - 1e-9);
+    if (!inside) {  // undecided in double: decide in rationals
+      auto q = [](double x) { return num::from_double<Rational>(x); };
+      const Triangle<Rational> tq{convert_vec<Rational>(t.p0, q), convert_vec<Rational>(t.p1, q), convert_vec<Rational>(t.p2, q)};
+      inside = point_triangle_squared_distance(convert_vec<Rational>(p, q), tq) < q(kRadius) * q(kRadius);
+    }
+    if (inside) {
+      o.inside = true;
+      o.depth = std::max(o.depth, kRadius - std::sqrt(std::max(d2, 0.0)));
+    }
+  }
+  return o;
+}
+
+IndexedMesh<double> load_map(const corpora::Pk3Archive& archive, const std::string& map) {
+  const std::string entry = "maps/" + map + ".bsp";
+  return corpora::extract_draw_soup(corpora::bsp::parse_bsp(archive.read(entry), entry)).mesh;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string pk3, only, machine = "unknown";
+  std::vector<std::string> maps;
+  std::size_t n = 20000;
+  std::uint64_t seed = 20261124;
+  int reps = 5;
+  bool header = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--pk3") pk3 = next();
+    else if (a == "--map") maps.push_back(next());
+    else if (a == "--queries") n = std::stoul(next());
+    else if (a == "--seed") seed = std::stoull(next());
+    else if (a == "--reps") reps = std::stoi(next());
+    else if (a == "--only") only = next();
+    else if (a == "--machine") machine = next();
+    else if (a == "--header") header = true;
+    else {
+      std::fprintf(stderr, "usage: %s --pk3 PAK1 --map NAME... [--queries N] [--seed S] [--reps R] [--only fast|bullet] "
+                   "[--machine TEXT] [--header]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (pk3.empty()) pk3 = std::getenv("SLIDECHECK_OPENARENA_PK3") ? std::getenv("SLIDECHECK_OPENARENA_PK3") : "";
+  if (pk3.empty() || maps.empty()) {
+    std::fprintf(stderr, "sweep_vs_bullet: need --pk3 (or SLIDECHECK_OPENARENA_PK3) and at least one --map\n");
+    return 2;
+  }
+  const char* precision = sizeof(F) == 4 ? "float" : "double";
+  if (header)
+    std::printf("machine,precision,map,triangles,queries,seed,fast_build_ms,fast_index_bytes_per_triangle,"
+                "fast_total_bytes_per_triangle,always_candidates,bullet_bvh_bytes_per_triangle,mean_candidates,"
+                "fast_ns_per_sweep,fast_batch_ns_per_sweep,bullet_ns_per_sweep,bullet_over_fast,fast_hits,bullet_hits,"
+                "hit_disagreements,fast_end_inside,fast_max_depth,bullet_end_inside,bullet_max_depth\n");
+  const corpora::Pk3Archive archive(pk3);
+  for (const std::string& map : maps) {
+    const IndexedMesh<double> mesh_d = load_map(archive, map);
+    const IndexedMesh<F> mesh = convert_mesh<F>(mesh_d, [](double x) { return F(x); });
+    const fast::World<double> exact_world = [&] {
+      fast::BvhBuildOptions o;
+      o.slack.float_faithful = false;
+      return fast::World<double>::build(mesh_d, o);
+    }();
+    std::vector<double> build_s;
+    fast::World<F> world;
+    for (int r = 0; r < 3; ++r) {
+      const double t0 = now_s();
+      world = fast::World<F>::build(mesh);
+      build_s.push_back(now_s() - t0);
+    }
+    const std::vector<Query> queries = standard_sweeps(exact_world, n, seed);
+    const EllipsoidRadii<F> radii{{F(kRadius), F(kRadius), F(kRadius)}};
+    world.prepare_espace(radii);  // the player's size: eSpace triangles and planes cached
+    bench::BulletPeer bullet(mesh_d, F(kRadius));
+    fast::SweepScratch scratch;
+
+    if (!only.empty()) {
+      std::size_t hits = 0;
+      if (only == "fast") {
+        for (const Query& q : queries) hits += fast::sweep_linahan(world, q.start, q.velocity, radii, scratch).hit;  // warm
+        CALLGRIND_TOGGLE_COLLECT;
+        for (const Query& q : queries) hits += fast::sweep_linahan(world, q.start, q.velocity, radii, scratch).hit;
+        CALLGRIND_TOGGLE_COLLECT;
+      } else {
+        for (const Query& q : queries) hits += bullet.sweep(q.start, q.velocity).hit;
+        CALLGRIND_TOGGLE_COLLECT;
+        for (const Query& q : queries) hits += bullet.sweep(q.start, q.velocity).hit;
+        CALLGRIND_TOGGLE_COLLECT;
+      }
+      std::printf("%s %s %s: %zu queries, %zu hits (two runs)\n", only.c_str(), precision, map.c_str(), queries.size(), hits);
+      continue;
+    }
+
+    // Correctness figures (one pass each).
+    std::vector<fast::CandidateKey> keys;
+    std::size_t fast_hits = 0, bullet_hits = 0, disagree = 0, fast_inside = 0, bullet_inside = 0, candidates = 0;
+    double fast_depth = 0, bullet_depth = 0;
+    for (const Query& q : queries) {
+      const DetectionResult<F> f = fast::sweep_linahan(world, q.start, q.velocity, radii, scratch);
+      candidates += scratch.candidates.size();
+      const bench::BulletPeer::Sweep b = bullet.sweep(q.start, q.velocity);
+      fast_hits += f.hit;
+      bullet_hits += b.hit;
+      disagree += f.hit != b.hit;
+      const F t = f.hit ? *f.time_value : F(1);
+      const Vec3<F> fend(q.start.x + q.velocity.x * t, q.start.y + q.velocity.y * t, q.start.z + q.velocity.z * t);
+      const Overlap fo = exact_overlap(exact_world, fend, keys), bo = exact_overlap(exact_world, b.end, keys);
+      fast_inside += fo.inside;
+      fast_depth = std::max(fast_depth, fo.depth);
+      bullet_inside += bo.inside;
+      bullet_depth = std::max(bullet_depth, bo.depth);
+    }
+
+    // Timing: interleaved repetitions.
+    std::vector<double> t_fast, t_bullet, t_batch;
+    std::vector<fast::SweepQuery<F>> batch(queries.size());
+    for (std::size_t i = 0; i < queries.size(); ++i) batch[i] = {queries[i].start, queries[i].velocity, radii};
+    std::size_t sink = 0;
+    for (int r = 0; r < reps; ++r) {
+      double t0 = now_s();
+      for (const Query& q : queries) sink += fast::sweep_linahan(world, q.start, q.velocity, radii, scratch).hit;
+      t_fast.push_back((now_s() - t0) / double(queries.size()));
+      t0 = now_s();
+      for (const Query& q : queries) sink += bullet.sweep(q.start, q.velocity).hit;
+      t_bullet.push_back((now_s() - t0) / double(queries.size()));
+      t0 = now_s();
+      const auto results = fast::sweep_batch<linahan::StableRoots>(world, std::span<const fast::SweepQuery<F>>(batch));
+      t_batch.push_back((now_s() - t0) / double(queries.size()));
+      sink += results.size();
+    }
+    const double ns_fast = median(t_fast) * 1e9, ns_bullet = median(t_bullet) * 1e9, ns_batch = median(t_batch) * 1e9;
+    std::printf("\"%s\",%s,%s,%zu,%zu,%llu,%.3f,%.2f,%.2f,%zu,%.2f,%.2f,%.1f,%.1f,%.1f,%.2f,%zu,%zu,%zu,%zu,%.6g,%zu,%.6g\n",
+                machine.c_str(), precision, map.c_str(), mesh.triangle_count(), queries.size(), (unsigned long long)seed,
+                median(build_s) * 1e3, world.bvh.index_bytes_per_triangle(), world.bvh.total_bytes_per_triangle(),
+                world.bvh.always_candidates.size(), double(bullet.bvh_bytes()) / double(mesh.triangle_count()),
+                double(candidates) / double(queries.size()), ns_fast, ns_batch, ns_bullet, ns_bullet / ns_fast, fast_hits,
+                bullet_hits, disagree, fast_inside, fast_depth, bullet_inside, bullet_depth);
+    std::fflush(stdout);
+    if (sink == 0) std::fprintf(stderr, "(no hits at all)\n");
+  }
+  return 0;
+}

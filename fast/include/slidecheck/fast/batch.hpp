@@ -1,0 +1,52 @@
+#pragma once
+/// Many characters at once: the single-query APIs (sweep.hpp, collide_and_slide.hpp) over a
+/// batch of inputs with TBB. Each result depends only on its own input and the read-only
+/// World, and is written to its own slot, so the output equals the sequential loop's for
+/// every thread count and schedule (tests/fast/test_batch.cpp).
+
+#include <slidecheck/fast/collide_and_slide.hpp>
+#include <slidecheck/fast/sweep.hpp>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <span>
+#include <vector>
+
+namespace slidecheck::fast {
+
+/// One sweep of the batch (R3 centre and velocity; radii shared or per query).
+template <HardwareFloat F>
+struct SweepQuery {
+  Vec3<F> center, velocity;
+  EllipsoidRadii<F> radii;
+};
+
+template <class Roots = fauerby::FauerbyRoots, HardwareFloat F>
+std::vector<DetectionResult<F>> sweep_batch(const World<F>& world, std::span<const SweepQuery<F>> queries) {
+  std::vector<DetectionResult<F>> out(queries.size());
+  tbb::enumerable_thread_specific<SweepScratch> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
+    SweepScratch& s = scratch.local();
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      out[i] = sweep<Roots>(world, queries[i].center, queries[i].velocity, queries[i].radii, s);
+  });
+  return out;
+}
+
+template <class Algorithm, HardwareFloat F>
+std::vector<SlideResult<F>> collide_and_slide_batch(const World<F>& world, std::span<const SlideInput<F>> inputs,
+                                                    const typename Algorithm::Tolerances& tol = {},
+                                                    const SlideOptions& options = {}) {
+  std::vector<SlideResult<F>> out(inputs.size());
+  tbb::enumerable_thread_specific<SlideScratch<F>> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, inputs.size(), 16), [&](const auto& range) {
+    SlideScratch<F>& s = scratch.local();
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      out[i] = collide_and_slide<Algorithm>(world, inputs[i], tol, s, options);
+  });
+  return out;
+}
+
+}  // namespace slidecheck::fast

@@ -1,0 +1,93 @@
+// fast == reference, bit for bit, in the same precision: final positions, every resting
+// position, sliding planes (triangle, feature, origin, normal), iterations and stop reasons of
+// fauerby, linahan and monter's collide-and-slide, and the fauerby and linahan detections, in
+// float and double, on every canonical shape at several scales and offsets from the origin
+// (the corpus of issue 5) and on a 20,000-triangle float terrain.
+// Also: the region of collide_and_slide really grows (a long move from a small first guess),
+// and the sub-mesh really is smaller than the level (so the test is not brute force in disguise).
+#include "differential.hpp"
+
+#include <slidecheck/corpora/canonical_scenes.hpp>
+
+using namespace slidecheck;
+
+namespace {
+
+template <class F>
+IndexedMesh<F> to_precision(const IndexedMesh<double>& m) {
+  return convert_mesh<F>(m, [](double x) { return F(x); });
+}
+
+template <class F>
+void canonical_corpus(verify::Precision precision) {
+  test::DifferentialCounts counts;
+  std::uint64_t seed = 11;
+  for (const corpora::CanonicalShape& shape : corpora::canonical_shapes())
+    for (double scale : {0.01, 1.0, 100.0})
+      for (double offset : {0.0, 1000.0, 1e6}) {
+        const IndexedMesh<F> mesh = to_precision<F>(corpora::place_canonical(shape, scale, offset, precision));
+        const auto inputs = test::random_inputs(mesh, 0.3 * scale, 2.0 * scale, 40, seed++);
+        counts += test::check_fast_equals_reference(mesh, inputs, shape.name + " scale " + std::to_string(scale) +
+                                                                       " offset " + std::to_string(offset));
+      }
+  BOOST_TEST_MESSAGE(counts.checked << " queries identical in 3 responses and 3 detections; " << counts.detection_hits
+                                    << " detections hit, " << counts.slides_with_contact << " slides touched");
+  BOOST_TEST(counts.checked == 9u * 40u * corpora::canonical_shapes().size());
+  BOOST_TEST(counts.detection_hits > counts.checked / 10);
+  BOOST_TEST(counts.slides_with_contact > counts.checked / 10);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(fast_differential)
+
+BOOST_AUTO_TEST_CASE(canonical_corpus_float) { canonical_corpus<float>(verify::Precision::single_float); }
+BOOST_AUTO_TEST_CASE(canonical_corpus_double) { canonical_corpus<double>(verify::Precision::double_float); }
+
+BOOST_AUTO_TEST_CASE(float_terrain) {
+  const IndexedMesh<float> mesh = to_precision<float>(corpora::sine_heightfield(100, 4.0, 0.3, 0.2));
+  BOOST_TEST(mesh.triangle_count() == 20000u);
+  const auto inputs = test::random_inputs(mesh, 0.5, 3.0, 150, 7);
+  const test::DifferentialCounts c = test::check_fast_equals_reference(mesh, inputs, "terrain");
+  BOOST_TEST(c.checked == inputs.size());
+  BOOST_TEST(c.slides_with_contact > 10u);
+  // The sub-mesh is a small part of the level.
+  const fast::World<float> world = fast::World<float>::build(mesh);
+  fast::SlideScratch<float> scratch;
+  std::size_t largest = 0;
+  for (const auto& in : inputs) {
+    fast::collide_and_slide<fast::Fauerby>(world, in, {}, scratch);
+    largest = std::max(largest, scratch.submesh.triangle_count());
+    BOOST_TEST(!scratch.last_used_whole_mesh);
+  }
+  BOOST_TEST(largest < mesh.triangle_count() / 20);
+}
+
+BOOST_AUTO_TEST_CASE(double_terrain_with_far_offset) {
+  IndexedMesh<double> mesh = corpora::sine_heightfield(40, 4.0, 0.3, 0.2);
+  for (auto& v : mesh.vertices) v = v + Vec3<double>(1e5, -3e5, 17);
+  const auto inputs = test::random_inputs(mesh, 0.5, 3.0, 100, 8);
+  const test::DifferentialCounts c = test::check_fast_equals_reference(mesh, inputs, "far terrain");
+  BOOST_TEST(c.checked == inputs.size());
+  BOOST_TEST(c.slides_with_contact > 10u);
+}
+
+BOOST_AUTO_TEST_CASE(the_region_grows_when_the_first_guess_is_too_small) {
+  // A sphere sliding down a long ramp: with no padding the first region cannot hold the
+  // slide's later queries, the region must grow, and the result still equals the reference.
+  const IndexedMesh<float> mesh = to_precision<float>(corpora::sine_heightfield(30, 2.0, 0.5, 0.4));
+  const fast::World<float> world = fast::World<float>::build(mesh);
+  fast::SlideScratch<float> scratch;
+  fast::SlideOptions tight;
+  tight.initial_padding_radii = 0;
+  int grown = 0;
+  for (const auto& in : test::random_inputs(mesh, 0.5, 6.0, 60, 9)) {
+    const SlideResult<float> fast_result = fast::collide_and_slide<fast::Fauerby>(world, in, {}, scratch, tight);
+    grown += scratch.last_rounds > 1;
+    BOOST_TEST(test::slide_difference(fast_result, fast::Fauerby::run(in, mesh, {}, NullTracer{})).empty());
+  }
+  BOOST_TEST_MESSAGE(grown << " of 60 queries needed a larger region");
+  BOOST_TEST(grown > 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -39,8 +39,9 @@ QueryRecord sample_record() {
   r.resting_positions = {r.query.start, {1, 2, 3}};
   r.iterations = 3;
   r.stop_reasons = {"reached_destination", "three_planes"};
-  r.failures.push_back({FailureClass::penetration, {0, 2, 17}, 5, true, 0x1p-30, "depth 0x1p-30"});
-  r.failures.push_back({FailureClass::nonfinite, {1, 0, 20}, 0, false, 0, "nan"});
+  // back_face stated: without it the detail string would initialise that bool (clang refuses).
+  r.failures.push_back({FailureClass::penetration, {0, 2, 17}, 5, true, 0x1p-30, true, "depth 0x1p-30"});
+  r.failures.push_back({FailureClass::nonfinite, {1, 0, 20}, 0, false, 0, false, "nan"});
   r.first_divergent = DivergentStep{{0, 1, 9}, "collision_query", "hit", 3};
   r.step_errors.push_back({"near_point", "near_point.x", {0, 1, 10}, 0x1.000002p+0, 0x1p+0, 1, 1.0,
                            std::numeric_limits<double>::infinity(), true});

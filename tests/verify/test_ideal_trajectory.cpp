@@ -207,4 +207,40 @@ BOOST_AUTO_TEST_CASE(an_unprovable_tie_is_listed_with_its_place) {
   BOOST_TEST(ideal.unproven.back().where.find("after") == 0u);
 }
 
+// The symbolic identities of Certified (certified::Options::symbolic_identities): the squared
+// length of a normalised vector is exactly 1, of a normalised vector times s exactly s^2, and
+// sqrt(s s) is |s|, decided by the filter; without them the same ties need exact adjudication.
+// A look-alike that is not the identity (normalised by another vector's length) is left alone.
+BOOST_AUTO_TEST_CASE(symbolic_identities_settle_unit_lengths_and_only_them) {
+  const Vec3<double> raw[] = {{3, 0, 4}, {0x1.3p-3, -7, 0x1.8p+2}, {1e-3, 2e-3, -0.7}, {-5, 1, 0x1p-30}};
+  for (const bool on : {true, false}) {
+    certified::Options o;
+    o.symbolic_identities = on;
+    o.exact_timeout_seconds = 0;  // in-process: these ties are small
+    certified::Session session(o);
+    for (const Vec3<double>& r : raw) {
+      const Vec3<Certified> v(Certified(r.x), Certified(r.y), Certified(r.z));
+      const Vec3<Certified> n = normalized(v);
+      const Certified s = Certified(r.x) - Certified(0.375);
+      BOOST_TEST(dot(n, n) == Certified(1));
+      BOOST_TEST(length_squared(n * s) == s * s);
+      BOOST_TEST(length(n * s) == abs(s));
+      BOOST_TEST(sqrt(s * s) == abs(s));
+      // Not the identity: v normalised by the length of another vector.
+      const Vec3<Certified> w(Certified(r.x), Certified(r.y), Certified(r.z + 1));
+      const Vec3<Certified> m = v / length(w);
+      BOOST_TEST(dot(m, m) != Certified(1));
+    }
+    const certified::Summary& sum = session.summary();
+    BOOST_TEST_MESSAGE("symbolic identities " << (on ? "on" : "off") << ": " << sum.count(Method::filter)
+                                              << " by the filter, " << sum.count(Method::rational) << " rational, "
+                                              << sum.count(Method::core) << " by CORE");
+    BOOST_TEST(sum.undecided() == 0u);
+    if (on)
+      BOOST_TEST(sum.count(Method::core) == 0u);  // every tie above settled without CORE
+    else
+      BOOST_TEST(sum.count(Method::core) > 0u);  // the same ties cost exact adjudication
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

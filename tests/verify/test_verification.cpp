@@ -113,6 +113,17 @@ BOOST_AUTO_TEST_CASE(level_c_summary_round_trips) {
   BOOST_TEST(same_bits(back.ideal->ideal_travel, 0x1.70a3d8p-4));
   BOOST_TEST(std::isinf(back.ideal->final_distance));
   BOOST_TEST(to_json(back).dump() == line);
+  BOOST_TEST(!back.ideal->divergent->margin_ulps.has_value());  // a stop by an exact zero test: null
+  BOOST_TEST(nlohmann::json::parse(line)["ideal"]["divergent"]["margin_ulps"].is_null());
+
+  // A margin round-trips; a record (or case file) written before margins existed reads as null.
+  r.ideal->divergent->what = "triangle";
+  r.ideal->divergent->margin_ulps = 4;
+  nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
+  BOOST_TEST(j["ideal"]["divergent"]["margin_ulps"] == 4);
+  BOOST_TEST((record_from_json(j, "records.jsonl", 2).ideal->divergent->margin_ulps == std::optional<std::int64_t>(4)));
+  j["ideal"]["divergent"].erase("margin_ulps");
+  BOOST_TEST(!record_from_json(j, "records.jsonl", 3).ideal->divergent->margin_ulps.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(malformed_records_name_file_and_line) {
@@ -147,7 +158,7 @@ BOOST_AUTO_TEST_CASE(named_tolerances) {
   BOOST_CHECK_THROW(make_tolerances(Algorithm::linahan, {{"veryclose", 1}}), std::invalid_argument);
   BOOST_CHECK_THROW(make_tolerances(Algorithm::fauerby, {{"max_recursion_depth", 2.5}}), std::invalid_argument);
   BOOST_CHECK_THROW(make_tolerances(Algorithm::fauerby, {{"very_close_distance", -1}}), std::invalid_argument);
-  BOOST_CHECK_THROW(make_tolerances(Algorithm::robust), std::invalid_argument);
+  BOOST_TEST(tolerance_defaults(Algorithm::robust).size() == 3u);  // implemented since issue 10
   try {
     make_tolerances(Algorithm::linahan, {{"veryclose", 1}});
   } catch (const std::invalid_argument& e) {

@@ -155,7 +155,7 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
   cmd->add_option("--algorithm", args->algorithms, "all, or a comma-separated list")->capture_default_str();
   cmd->add_option("--tolerance", args->tolerances,
                   "The tolerance swept: NAME (one algorithm) or ALGORITHM=NAME,...; default very_close_distance "
-                  "(fauerby, linahan), push_out_distance (monter), contact_distance (pseudo_distance)");
+                  "(fauerby, linahan), push_out_distance (monter), contact_distance (pseudo_distance), skin_factor (robust)");
   cmd->add_option("--grid", args->grid, "LO:HI[:STEP]: the values 2^LO ... 2^HI (and 0)")->capture_default_str();
   cmd->add_flag("--no-zero", args->no_zero, "Leave 0 out of the grid");
   cmd->add_option("--values", args->values, "Explicit values instead of --grid (comma-separated; 2^K allowed)");

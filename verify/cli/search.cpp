@@ -152,7 +152,7 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       "given precision, shrink the failure to a minimal case (same class at the same first divergent step) and write "
       "it, with its trace and a README, to OUT/NAME/. Exit 1 when a failure was found, 0 when none was within the "
       "budget, 2 on a bad command line.");
-  cmd->add_option("--algorithm", args->algorithm, "fauerby, linahan, monter or pseudo_distance")->required();
+  cmd->add_option("--algorithm", args->algorithm, "fauerby, linahan, monter, pseudo_distance or robust")->required();
   cmd->add_option("--precision", args->precision, "float or double")->capture_default_str();
   cmd->add_option("--property", args->property, "The failure class to find (penetration, tunnelling, ...) or any")
       ->capture_default_str();

@@ -52,7 +52,7 @@ int run(const VerifyArgs& a) {
     } else {
       for (const std::string& name : split_commas(a.algorithms)) {
         const auto alg = verify::find_algorithm(name);
-        if (!alg) throw verify::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance; all; query)");
+        if (!alg) throw verify::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance, robust; all; query)");
         o.algorithms.push_back(*alg);
       }
     }
@@ -114,7 +114,7 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
   cmd->add_option("--corpus", args->corpus, "Query files (.jsonl) or directories searched for them (repeatable)")
       ->required();
   cmd->add_option("--algorithm", args->algorithms,
-                  "all, a comma list (fauerby,linahan,monter,pseudo_distance), or 'query' (each query's own)")
+                  "all, a comma list (fauerby,linahan,monter,pseudo_distance,robust), or 'query' (each query's own)")
       ->capture_default_str();
   cmd->add_option("--precision", args->precisions, "Comma list of float, double")->capture_default_str();
   cmd->add_option("--out", args->out, "Output directory")->capture_default_str();

@@ -47,21 +47,28 @@ std::vector<Field<pseudo_distance::Tolerances>> fields() {
           {"minimum_steps", nullptr, &T::minimum_steps}};
 }
 
+template <>
+std::vector<Field<robust::Tolerances>> fields() {
+  using T = robust::Tolerances;
+  return {{"skin_factor", &T::skin_factor},
+          {"min_skin", &T::min_skin},
+          {"max_iterations", nullptr, &T::max_iterations}};
+}
+
 AlgorithmTolerances defaults(Algorithm a) {
   switch (a) {
     case Algorithm::fauerby: return fauerby::Tolerances{};
     case Algorithm::linahan: return linahan::Tolerances{};
     case Algorithm::monter: return monter::Tolerances{};
     case Algorithm::pseudo_distance: return pseudo_distance::Tolerances{};
-    case Algorithm::robust: break;
+    case Algorithm::robust: return robust::Tolerances{};
   }
-  throw std::invalid_argument("algorithm '" + std::string(algorithm_name(a)) +
-                              "' is not implemented yet (issue 10)");
+  throw std::invalid_argument("unknown algorithm");
 }
 
 }  // namespace
 
-bool is_implemented(Algorithm a) { return a != Algorithm::robust; }
+bool is_implemented(Algorithm) { return true; }
 
 std::vector<std::pair<std::string, double>> tolerance_defaults(Algorithm a) {
   std::vector<std::pair<std::string, double>> out;
@@ -124,7 +131,8 @@ Algorithm algorithm_of(const AlgorithmTolerances& tol) {
     case 0: return Algorithm::fauerby;
     case 1: return Algorithm::linahan;
     case 2: return Algorithm::monter;
-    default: return Algorithm::pseudo_distance;
+    case 3: return Algorithm::pseudo_distance;
+    default: return Algorithm::robust;
   }
 }
 

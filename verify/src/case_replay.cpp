@@ -120,7 +120,9 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
     if (s.divergent)
       out << "  first decision apart from the ideal run: step " << s.divergent->where.step << " (pass "
           << s.divergent->where.pass << ", iteration " << s.divergent->where.iteration << "): " << s.divergent->what
-          << ", float " << s.divergent->float_outcome << " | ideal " << s.divergent->ideal_outcome << '\n';
+          << ", float " << s.divergent->float_outcome << " | ideal " << s.divergent->ideal_outcome << ", margin "
+          << (s.divergent->margin_ulps ? std::to_string(*s.divergent->margin_ulps) + " ulps" : std::string("none"))
+          << '\n';
     else
       out << "  the float run takes every decision the ideal run takes\n";
   }

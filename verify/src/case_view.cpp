@@ -125,7 +125,8 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
     id["error"] = ideal.error;
     if (verdict.ideal && verdict.ideal->divergent) {
       const IdealDivergence& d = *verdict.ideal->divergent;
-      id["divergence"] = {{"step", d.where.step}, {"what", d.what}, {"float", d.float_outcome}, {"ideal", d.ideal_outcome}};
+      id["divergence"] = {{"step", d.where.step}, {"what", d.what}, {"float", d.float_outcome}, {"ideal", d.ideal_outcome},
+                            {"margin_ulps", d.margin_ulps ? ojson(*d.margin_ulps) : ojson(nullptr)}};
     } else {
       id["divergence"] = nullptr;
     }

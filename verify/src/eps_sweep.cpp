@@ -39,6 +39,7 @@ std::string default_swept_tolerance(Algorithm a) {
   switch (a) {
     case Algorithm::monter: return "push_out_distance";
     case Algorithm::pseudo_distance: return "contact_distance";
+    case Algorithm::robust: return "skin_factor";
     default: return "very_close_distance";
   }
 }

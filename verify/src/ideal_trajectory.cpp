@@ -6,15 +6,39 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <limits>
+#include <map>
+#include <type_traits>
 
 namespace slidecheck::verify {
 namespace {
 
+IdealEnclosure enclose(const Certified& x) {
+  try {
+    const auto [lo, hi] = certified::enclosure(x, ideal_quantity_bits);
+    return {lo, hi};
+  } catch (const std::exception&) {  // unbounded (a division by an exact zero upstream)
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    return {-inf, inf};
+  }
+}
+
+/// What level C needs of each collision query of the ideal run (IdealQuery): detection traces
+/// each triangle's contact before the query's own event, so contacts wait in `pending`.
+struct QueryCapture {
+  std::vector<IdealQuery>* queries = nullptr;
+  std::vector<std::pair<std::size_t, Certified>> pending;
+  std::map<int, int> stop_iteration;  ///< by joined pass
+  int pass_offset = 0;                ///< passes of the frames before this one
+};
+
 /// Labels the session's next decisions with the last traced step, so an unproven decision
-/// says where in the algorithm it was taken ("after <step> (pass p, iteration i, triangle k)").
+/// says where in the algorithm it was taken ("after <step> (pass p, iteration i, triangle k)"),
+/// and captures the collision queries' compared quantities.
 struct WhereTracer {
   static constexpr bool enabled = true;
   certified::Session* session;
+  QueryCapture* capture;
 
   template <class Event>
   void operator()(const Event& e) const {
@@ -29,6 +53,24 @@ struct WhereTracer {
     std::snprintf(buf, sizeof buf, "after %.*s (pass %d, iteration %d, triangle %ld)",
                   static_cast<int>(Event::name.size()), Event::name.data(), pass, iteration, triangle);
     session->set_where(buf);
+    using E = std::remove_cvref_t<Event>;
+    if constexpr (std::is_same_v<E, trace::fauerby::NearestHit<Certified>>) {
+      capture->pending.emplace_back(e.triangle, e.distance);  // Fauerby ranks by t |v|
+    } else if constexpr (std::is_same_v<E, trace::response::RootSearch<Certified>>) {
+      capture->pending.emplace_back(e.triangle, e.t_low);  // pseudo_distance ranks by t_free
+    } else if constexpr (std::is_same_v<E, trace::response::CollisionQuery<Certified>>) {
+      IdealQuery q;
+      q.pass = e.pass + capture->pass_offset;
+      q.iteration = e.iteration;
+      q.hit = e.hit;
+      q.triangle = e.triangle;
+      if (e.hit) q.time = enclose(e.time);
+      for (const auto& [t, v] : capture->pending) q.candidates.emplace_back(t, enclose(v));
+      capture->pending.clear();
+      capture->queries->push_back(std::move(q));
+    } else if constexpr (std::is_same_v<E, trace::response::Stop<Certified>>) {
+      capture->stop_iteration[e.pass + capture->pass_offset] = e.iteration;
+    }
   }
 };
 
@@ -76,15 +118,20 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
                               {convert_vec<Certified>(in.radii.radii, to_c)}, convert_vec<Certified>(in.gravity, to_c)};
     const IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
     const int bits = session.options().max_precision_bits;
+    QueryCapture capture;
+    capture.queries = &out.queries;
     for (int frame = 0; frame < std::max(1, options.frames); ++frame) {
       if (frame > 0) session.set_where("frame " + std::to_string(frame) + ", at its start (before its first traced step)");
-      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session});
+      capture.pass_offset = static_cast<int>(out.passes.size());
+      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session, &capture});
       session.set_where(options.frames > 1 ? "rounding the outputs of frame " + std::to_string(frame)
                                            : std::string("rounding the outputs"));
       for (const SlidePass<Certified>& p : r.passes) {
         IdealPass ip;
         ip.iterations = p.iterations;
         ip.stop = p.stop;
+        const auto at = capture.stop_iteration.find(static_cast<int>(out.passes.size()));
+        ip.stop_iteration = at != capture.stop_iteration.end() ? at->second : std::max(0, p.iterations - 1);
         for (const Vec3<Certified>& q : p.path) ip.path.push_back(round_point(q, bits));
         for (const SlidingPlaneHit<Certified>& h : p.planes) {
           bool proven = true;

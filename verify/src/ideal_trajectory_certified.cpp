@@ -823,6 +823,68 @@ int decide(Node& n) {
 
 }  // namespace
 
+// ---------------------------------------------------------------------------------------
+// Symbolic identities applied when a node is built (docs/level-c.md, "Deep ties"). Each
+// replaces a node by an exactly equal, smaller one, so every later decision is decided on the
+// same exact value: sound as long as the identity holds, which is checked structurally (the
+// very same child nodes) and, for divisions, only when the divisor is proven nonzero by its
+// enclosure (otherwise the original node, undefined at 0, is kept).
+
+/// x * x of the same node, or nullptr.
+const Node* square_of(const Node& n) {
+  return n.op == Op::mul && n.a == n.b ? n.a.get() : nullptr;
+}
+
+/// For P = (a / L) * s (or a / L, s = nullptr): sets a, L and s. False for other shapes.
+bool unit_component(const Node& p, const Node*& a, const Node*& length, const Node*& scale) {
+  const Node* q = &p;
+  scale = nullptr;
+  if (q->op == Op::mul && q->a->op == Op::div) {
+    scale = q->b.get();
+    q = q->a.get();
+  }
+  if (q->op != Op::div || q->b->op != Op::sqrt || !(q->b->lo > 0)) return false;
+  a = q->a.get();
+  length = q->b.get();
+  return true;
+}
+
+/// The squared length of a normalised vector, optionally scaled by s:
+/// ((a/L s)^2 + (b/L s)^2) + (c/L s)^2 with L = sqrt((a a + b b) + c c) is s s (1 without s).
+/// Recognising it keeps |n|^2 = 1 (and |n s| = |s|) exact for CORE, whose root bounds otherwise
+/// pay for the same radical L three more times.
+std::shared_ptr<Node> unit_norm_squared(const std::shared_ptr<Node>& x, const std::shared_ptr<Node>& y) {
+  if (x->op != Op::add) return nullptr;
+  const Node* sq[3] = {square_of(*x->a), square_of(*x->b), square_of(*y)};
+  const Node *comp[3], *length = nullptr, *scale = nullptr;
+  for (int i = 0; i < 3; ++i) {
+    const Node *l, *s;
+    if (!sq[i] || !unit_component(*sq[i], comp[i], l, s)) return nullptr;
+    if (i == 0) {
+      length = l;
+      scale = s;
+    } else if (l != length || s != scale) {
+      return nullptr;
+    }
+  }
+  const Node& sum = *length->a;  // L = sqrt(sum)
+  if (sum.op != Op::add || sum.a->op != Op::add) return nullptr;
+  const Node* terms[3] = {square_of(*sum.a->a), square_of(*sum.a->b), square_of(*sum.b)};
+  for (int i = 0; i < 3; ++i)
+    if (terms[i] != comp[i]) return nullptr;
+  if (!scale) return shared_int(1);
+  // The scale's shared_ptr: the mul node that holds it.
+  const std::shared_ptr<Node>& s = sq[0]->b;
+  return make_op(Op::mul, s, s);
+}
+
+/// sqrt(s * s) is |s|.
+std::shared_ptr<Node> sqrt_of_square(const std::shared_ptr<Node>& x) {
+  return square_of(*x) ? make_op(Op::abs, x->a) : nullptr;
+}
+
+bool symbolic_identities() { return certified::Session::current().options().symbolic_identities; }
+
 /// Private access for the free functions of this file.
 struct CertifiedAccess {
   static const std::shared_ptr<Node>& node(const Certified& x) { return x.node_; }
@@ -838,12 +900,20 @@ Certified::Certified(double v) {
   node_ = make_leaf(v);
 }
 
-Certified operator+(const Certified& x, const Certified& y) { return Certified(make_op(Op::add, x.node_, y.node_)); }
+Certified operator+(const Certified& x, const Certified& y) {
+  if (symbolic_identities())
+    if (auto n = unit_norm_squared(x.node_, y.node_)) return Certified(std::move(n));
+  return Certified(make_op(Op::add, x.node_, y.node_));
+}
 Certified operator-(const Certified& x, const Certified& y) { return Certified(make_op(Op::sub, x.node_, y.node_)); }
 Certified operator*(const Certified& x, const Certified& y) { return Certified(make_op(Op::mul, x.node_, y.node_)); }
 Certified operator/(const Certified& x, const Certified& y) { return Certified(make_op(Op::div, x.node_, y.node_)); }
 Certified Certified::operator-() const { return Certified(make_op(Op::neg, node_)); }
-Certified sqrt(const Certified& x) { return CertifiedAccess::make(make_op(Op::sqrt, CertifiedAccess::node(x))); }
+Certified sqrt(const Certified& x) {
+  if (symbolic_identities())
+    if (auto n = sqrt_of_square(CertifiedAccess::node(x))) return CertifiedAccess::make(std::move(n));
+  return CertifiedAccess::make(make_op(Op::sqrt, CertifiedAccess::node(x)));
+}
 Certified abs(const Certified& x) { return CertifiedAccess::make(make_op(Op::abs, CertifiedAccess::node(x))); }
 
 int Certified::sign() const { return decide(*node_); }

@@ -470,7 +470,10 @@ class Checker {
   }
 
   void on(const ev::CollisionQuery<F>& q) {
-    if (!std::holds_alternative<pseudo_distance::Tolerances>(tol_)) check_detection(q);
+    // robust sweeps a skin-inflated, two-sided sphere with its own start-contact rule: the
+    // unit-sphere, back-face-culled semantics below are not its decisions (docs/robust.md).
+    if (!std::holds_alternative<pseudo_distance::Tolerances>(tol_) && !std::holds_alternative<robust::Tolerances>(tol_))
+      check_detection(q);
     float_feature_.reset();
   }
 

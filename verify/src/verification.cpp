@@ -129,7 +129,8 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
       o["divergent"] = ojson{{"where", location(s.divergent->where)},
                              {"what", s.divergent->what},
                              {"float", s.divergent->float_outcome},
-                             {"ideal", s.divergent->ideal_outcome}};
+                             {"ideal", s.divergent->ideal_outcome},
+                             {"margin_ulps", s.divergent->margin_ulps ? ojson(*s.divergent->margin_ulps) : ojson(nullptr)}};
     else
       o["divergent"] = nullptr;
     o["float_travel"] = metric(s.float_travel);
@@ -202,7 +203,11 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
       if (!o.at("divergent").is_null()) {
         const json& d = o["divergent"];
         s.divergent = IdealDivergence{location_from(d.at("where")), d.at("what").get<std::string>(),
-                                      d.at("float").get<std::string>(), d.at("ideal").get<std::string>()};
+                                      d.at("float").get<std::string>(), d.at("ideal").get<std::string>(),
+                                      std::nullopt};
+        // Absent in records and case files written before the margin existed: unknown.
+        if (d.contains("margin_ulps") && !d["margin_ulps"].is_null())
+          s.divergent->margin_ulps = d["margin_ulps"].get<std::int64_t>();
       }
       s.float_travel = metric_from(o.at("float_travel"));
       s.ideal_travel = metric_from(o.at("ideal_travel"));

@@ -2,6 +2,7 @@
 // triangles, level A on its outputs, level B on its steps, assembled into a QueryRecord.
 #include <slidecheck/verify/verify_query.hpp>
 
+#include <slidecheck/verify/error_metrics.hpp>
 #include <slidecheck/verify/errors.hpp>
 #include <slidecheck/verify/ideal_trajectory.hpp>
 #include <slidecheck/verify/invariants.hpp>
@@ -173,6 +174,229 @@ StepLocation query_location(const std::vector<TraceEvent<F>>& events, int pass, 
   return stop.value_or(StepLocation{pass, iteration, 0});
 }
 
+// ---- Level C: the margin of the first divergent decision (docs/verify.md, `margin_ulps`) ----
+
+/// |ulps| between two F values; nullopt when either is not finite (no meaningful margin).
+template <IeeeBinary F>
+std::optional<std::int64_t> ulp_gap(F a, F b) {
+  if (!std::isfinite(a) || !std::isfinite(b)) return std::nullopt;
+  const std::int64_t u = ulp_distance<F>(a, b);
+  return u < 0 ? -u : u;
+}
+
+/// ULPs between an ideal quantity rounded to F and the float value `b`. The enclosure's ends
+/// rounded to F bracket the rounded ideal value (rounding is monotone), so the smaller gap is a
+/// proven lower bound, and exact when both ends round alike (nearly always: a 128-bit MPFR
+/// enclosure is far narrower than an ULP of the precision).
+template <IeeeBinary F>
+std::optional<std::int64_t> ulp_gap(const IdealEnclosure& ideal, F b) {
+  const F lo = static_cast<F>(ideal.lo), hi = static_cast<F>(ideal.hi);
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(b)) return std::nullopt;
+  if (lo <= b && b <= hi) return 0;
+  return std::min(*ulp_gap<F>(lo, b), *ulp_gap<F>(hi, b));
+}
+
+std::optional<std::int64_t> least(std::optional<std::int64_t> a, std::optional<std::int64_t> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
+/// The index of the float run's collision query event (pass, iteration), if it made one.
+template <IeeeBinary F>
+std::optional<std::size_t> query_event(const std::vector<TraceEvent<F>>& events, int pass, int iteration) {
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (const auto* q = std::get_if<trace::response::CollisionQuery<F>>(&events[i]))
+      if (q->pass == pass && q->iteration == iteration) return i;
+  return std::nullopt;
+}
+
+/// The detection events of the collision query at event `k`: those traced just before it
+/// (Fauerby's per-triangle steps, pseudo_distance's root searches), back to the previous
+/// response step.
+template <IeeeBinary F>
+std::size_t detection_begin(const std::vector<TraceEvent<F>>& events, std::size_t k) {
+  while (k > 0) {
+    const bool detection = std::visit(
+        [](const auto& e) {
+          using E = std::remove_cvref_t<decltype(e)>;
+          return !requires { e.pass; } || std::is_same_v<E, trace::response::RootSearch<F>>;
+        },
+        events[k - 1]);
+    if (!detection) break;
+    --k;
+  }
+  return k;
+}
+
+/// The quantity the float run ranked triangle `tri`'s contact by in the query at event `k`
+/// (Fauerby's nearest_hit distance t |v|; pseudo_distance's root_search t_free), if the float
+/// detection found a contact on it.
+template <IeeeBinary F>
+std::optional<F> float_rank(const std::vector<TraceEvent<F>>& events, std::size_t k, std::size_t tri) {
+  for (std::size_t i = detection_begin(events, k); i < k; ++i) {
+    if (const auto* h = std::get_if<trace::fauerby::NearestHit<F>>(&events[i]); h && h->triangle == tri)
+      return h->distance;
+    if (const auto* r = std::get_if<trace::response::RootSearch<F>>(&events[i]); r && r->triangle == tri)
+      return r->t_low;
+  }
+  return std::nullopt;
+}
+
+/// The time at which the float detection (Fauerby's check_triangle) found feature (f, index) of
+/// triangle `tri` in the query at event `k`: the face's t0 when its inside test passed, a
+/// vertex root found, an edge root found within its segment.
+template <IeeeBinary F>
+std::optional<F> float_feature_time(const std::vector<TraceEvent<F>>& events, std::size_t k, std::size_t tri,
+                                    Feature f, int index) {
+  namespace fe = trace::fauerby;
+  std::optional<F> face_t0, out;
+  for (std::size_t i = detection_begin(events, k); i < k; ++i) {
+    if (const auto* p = std::get_if<fe::PlaneInterval<F>>(&events[i]); p && p->triangle == tri)
+      face_t0 = p->t0;
+    if (const auto* t = std::get_if<fe::InsideTest<F>>(&events[i]); t && t->triangle == tri && t->inside &&
+                                                                    f == Feature::face)
+      out = face_t0;
+    if (const auto* v = std::get_if<fe::VertexRoot<F>>(&events[i]);
+        v && v->triangle == tri && v->found && f == Feature::vertex && v->vertex == index)
+      out = v->root;
+    if (const auto* e = std::get_if<fe::EdgeRoot<F>>(&events[i]);
+        e && e->triangle == tri && e->found && e->within_segment && f == Feature::edge && e->edge == index)
+      out = e->root;
+  }
+  return out;
+}
+
+/// The root step (Fauerby's getLowestRoot, Appendix D, or Linahan's stable roots) of feature
+/// (f, index) of triangle `tri` in the query at event `k`: a, b and c, and whether it found a root.
+template <IeeeBinary F>
+struct RootStep {
+  F a, b, c;
+  bool found;
+};
+template <IeeeBinary F>
+std::optional<RootStep<F>> float_root_step(const std::vector<TraceEvent<F>>& events, std::size_t k, std::size_t tri,
+                                           Feature f, int index) {
+  namespace fe = trace::fauerby;
+  std::optional<RootStep<F>> out;
+  for (std::size_t i = detection_begin(events, k); i < k; ++i) {
+    if (const auto* v = std::get_if<fe::VertexRoot<F>>(&events[i]);
+        v && v->triangle == tri && f == Feature::vertex && v->vertex == index)
+      out = RootStep<F>{v->a, v->b, v->c, v->found};
+    if (const auto* e = std::get_if<fe::EdgeRoot<F>>(&events[i]);
+        e && e->triangle == tri && f == Feature::edge && e->edge == index)
+      out = RootStep<F>{e->a, e->b, e->c, e->found && e->within_segment};
+  }
+  return out;
+}
+
+/// The discriminant test b^2 - 4ac < 0 of a root step, as ULPs between its two sides computed
+/// as the root finders compute them (b * b and T(4) * a * c).
+template <IeeeBinary F>
+std::optional<std::int64_t> discriminant_margin(const RootStep<F>& r) {
+  return ulp_gap<F>(r.b * r.b, F(4) * r.a * r.c);
+}
+
+/// `hit` with the float run hitting and the ideal run not: for each triangle the float
+/// detection found a contact on (nearest_hit), the least margin of the tests its contact
+/// feature passed (the contact time against the end of the move, 1, or for a face met at t = 0
+/// the |signed distance| at the start against 1; for a vertex or an edge also the discriminant); the query misses only if every such contact is lost, so the margin
+/// is the largest over the triangles.
+template <IeeeBinary F>
+std::optional<std::int64_t> float_hit_margin(const std::vector<TraceEvent<F>>& events, std::size_t k) {
+  std::optional<std::int64_t> out;
+  for (std::size_t i = detection_begin(events, k); i < k; ++i) {
+    const auto* h = std::get_if<trace::fauerby::NearestHit<F>>(&events[i]);
+    if (!h) continue;
+    std::optional<std::int64_t> m = ulp_gap<F>(h->time, F(1));
+    if (h->feature == Feature::face && h->time == F(0)) {
+      // The face interval clamped to t = 0: the sphere starts within r of the plane, decided
+      // by |signed distance| against 1, not by the time.
+      for (std::size_t j = detection_begin(events, k); j < i; ++j)
+        if (const auto* p = std::get_if<trace::fauerby::PlaneInterval<F>>(&events[j]); p && p->triangle == h->triangle)
+          m = ulp_gap<F>(std::fabs(p->signed_distance), F(1));
+    }
+    if (h->feature == Feature::vertex || h->feature == Feature::edge)
+      if (const auto r = float_root_step(events, k, h->triangle, h->feature, h->feature_index))
+        m = least(m, discriminant_margin(*r));
+    if (!m) return std::nullopt;
+    out = out ? std::max(*out, *m) : *m;
+  }
+  return out;
+}
+
+/// `hit` with the float run missing and the ideal run hitting triangle `tri` at feature
+/// (f, index): the first test of that feature the float detection failed: a negative
+/// discriminant (its two sides), else the root or the plane's entry time beyond the move (the
+/// ideal contact time, rounded to F, against 1). nullopt when the float failed a sign test
+/// (the inside test) or culled the triangle: no ULP margin.
+template <IeeeBinary F>
+std::optional<std::int64_t> float_miss_margin(const std::vector<TraceEvent<F>>& events, std::size_t k, std::size_t tri,
+                                              Feature f, int index, const IdealEnclosure& ideal_time) {
+  if (f == Feature::vertex || f == Feature::edge) {
+    const auto r = float_root_step(events, k, tri, f, index);
+    if (!r) return std::nullopt;
+    if (r->b * r->b - F(4) * r->a * r->c < F(0)) return discriminant_margin(*r);
+    return ulp_gap<F>(ideal_time, F(1));
+  }
+  for (std::size_t i = detection_begin(events, k); i < k; ++i)
+    if (const auto* p = std::get_if<trace::fauerby::PlaneInterval<F>>(&events[i]); p && p->triangle == tri)
+      return p->decision == trace::fauerby::PlaneDecision::interval_outside ? ulp_gap<F>(ideal_time, F(1))
+                                                                             : std::nullopt;
+  return std::nullopt;
+}
+
+/// The margin of a stop test at (pass, iteration) of the float run: the length the run compared
+/// with its threshold (Fauerby's |new velocity| against veryCloseDistance, Monter's |remaining
+/// velocity| against min_remaining_velocity, pseudo_distance's |slide| against min_movement),
+/// recomputed in F from the traced float values by the same operations. nullopt for stops
+/// that are not such a test (caps, counts, exact zero tests).
+template <IeeeBinary F>
+std::optional<std::int64_t> stop_test_margin(const std::vector<TraceEvent<F>>& events, const AlgorithmTolerances& tol,
+                                             StopReason reason, int pass, int iteration) {
+  namespace ev = trace::response;
+  auto projected = [&]() -> const ev::ProjectedDestination<F>* {
+    for (const TraceEvent<F>& e : events)
+      if (const auto* p = std::get_if<ev::ProjectedDestination<F>>(&e); p && p->pass == pass && p->iteration == iteration)
+        return p;
+    return nullptr;
+  };
+  if (reason == StopReason::velocity_too_small) {
+    const auto* t = std::get_if<fauerby::Tolerances>(&tol);
+    const auto* p = projected();
+    if (!t || !p) return std::nullopt;
+    const F very_close =
+        num::from_double<F>(t->very_close_distance) * (num::from_double<F>(t->units_per_meter) / F(100));
+    return ulp_gap<F>(length(p->new_velocity), very_close);
+  }
+  if (reason == StopReason::remaining_too_small) {
+    const auto* t = std::get_if<monter::Tolerances>(&tol);
+    const auto k = query_event(events, pass, iteration);
+    if (!t || !k) return std::nullopt;
+    const auto& q = std::get<ev::CollisionQuery<F>>(events[*k]);
+    if (!q.hit) return std::nullopt;
+    const Vec3<F> remaining = q.velocity - q.velocity * q.time;  // monter::move_sphere's remain_vel
+    return ulp_gap<F>(length(remaining), num::from_double<F>(t->min_remaining_velocity));
+  }
+  if (reason == StopReason::nearly_stopped) {
+    const auto* t = std::get_if<pseudo_distance::Tolerances>(&tol);
+    const auto* p = projected();
+    if (!t || !p) return std::nullopt;
+    return ulp_gap<F>(length(p->new_velocity), num::from_double<F>(t->min_movement));
+  }
+  return std::nullopt;
+}
+
+/// The margin of a `stop` divergence in pass `pass`: the threshold test one of the runs stopped
+/// by, at the iteration where it stopped, measured on the float run's values there.
+template <IeeeBinary F>
+std::optional<std::int64_t> stop_margin(const std::vector<TraceEvent<F>>& events, const AlgorithmTolerances& tol,
+                                        StopReason float_stop, int float_iteration, StopReason ideal_stop,
+                                        int ideal_iteration, int pass) {
+  return least(stop_test_margin(events, tol, float_stop, pass, float_iteration),
+               stop_test_margin(events, tol, ideal_stop, pass, ideal_iteration));
+}
+
 /// Level C: the ideal trajectory on the run's triangles, compared with the float run.
 template <IeeeBinary F>
 void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const IndexedMesh<F>& mesh,
@@ -201,42 +425,102 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
 
   // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and
-  // feature was hit), then whether the pass stopped for the same reason.
+  // feature was hit), then whether the pass stopped for the same reason; each with its margin.
   const auto& fp = run.result.passes;
   const auto& ip = ideal.passes;
+  // Fauerby's detection (fauerby::check_mesh and its traced steps) serves these three.
+  const bool fauerby_family = std::holds_alternative<fauerby::Tolerances>(tol) ||
+                              std::holds_alternative<linahan::Tolerances>(tol) ||
+                              std::holds_alternative<monter::Tolerances>(tol);
+  auto ideal_query = [&](int pass, int iteration) -> const IdealQuery* {
+    for (const IdealQuery& x : ideal.queries)
+      if (x.pass == pass && x.iteration == iteration) return &x;
+    return nullptr;
+  };
+  auto float_stop_iteration = [&](std::size_t p) { return p < stops.size() ? stops[p].iteration : fp[p].iterations; };
   for (std::size_t p = 0; p < std::max(fp.size(), ip.size()) && !s.divergent; ++p) {
     const int pass = static_cast<int>(p);
     if (p >= fp.size() || p >= ip.size()) {
+      // A count of passes: no quantity decides it (margin null).
       s.divergent = IdealDivergence{query_location(run.events, pass, 0), "passes", std::to_string(fp.size()),
-                                    std::to_string(ip.size())};
+                                    std::to_string(ip.size()), std::nullopt};
       break;
     }
     const auto& fplanes = fp[p].planes;
     const auto& iplanes = ip[p].planes;
     for (std::size_t i = 0; i < std::max(fplanes.size(), iplanes.size()); ++i) {
       const int it = static_cast<int>(i);
+      const std::optional<std::size_t> k = query_event(run.events, pass, it);
+      const IdealQuery* iq = ideal_query(pass, it);
       if (i >= fplanes.size() || i >= iplanes.size()) {
+        if (!k || !iq) {
+          // One run stopped before this collision query: the first decision apart is its stop test.
+          const bool float_stopped = !k;
+          s.divergent = IdealDivergence{
+              query_location(run.events, pass, it), "stop",
+              float_stopped ? std::string(to_string(fp[p].stop)) : "continues",
+              float_stopped ? "continues" : std::string(to_string(ip[p].stop)),
+              float_stopped ? stop_test_margin(run.events, tol, fp[p].stop, pass, float_stop_iteration(p))
+                            : stop_test_margin(run.events, tol, ip[p].stop, pass, ip[p].stop_iteration)};
+          break;
+        }
+        // Hit against miss: the float run's tests that decided it (float_hit_margin, float_miss_margin).
+        std::optional<std::int64_t> m;
+        if (fauerby_family) {
+          if (i < fplanes.size())
+            m = float_hit_margin(run.events, *k);
+          else if (iq->hit)
+            m = float_miss_margin(run.events, *k, iplanes[i].triangle, iplanes[i].feature, iplanes[i].feature_index,
+                                  iq->time);
+        }
         s.divergent = IdealDivergence{query_location(run.events, pass, it), "hit", i < fplanes.size() ? "hit" : "miss",
-                                      i < iplanes.size() ? "hit" : "miss"};
+                                      i < iplanes.size() ? "hit" : "miss", m};
         break;
       }
       const std::size_t ft = scene_triangle(fplanes[i].triangle), itri = scene_triangle(iplanes[i].triangle);
       if (ft != itri) {
-        s.divergent =
-            IdealDivergence{query_location(run.events, pass, it), "triangle", std::to_string(ft), std::to_string(itri)};
+        // The ranking quantities of the two triangles, as the float run computed them; the
+        // ideal one's rounded where the float detection found no contact on it.
+        std::optional<std::int64_t> m;
+        if (k) {
+          const std::optional<F> chosen = float_rank(run.events, *k, fplanes[i].triangle);
+          const std::optional<F> other = float_rank(run.events, *k, iplanes[i].triangle);
+          if (chosen && other)
+            m = ulp_gap<F>(*chosen, *other);
+          else if (chosen && iq)
+            for (const auto& [t, e] : iq->candidates)
+              if (t == iplanes[i].triangle) m = ulp_gap<F>(e, *chosen);
+        }
+        s.divergent = IdealDivergence{query_location(run.events, pass, it), "triangle", std::to_string(ft),
+                                      std::to_string(itri), m};
         break;
       }
       if (fplanes[i].feature != iplanes[i].feature || fplanes[i].feature_index != iplanes[i].feature_index) {
+        // The float contact time against the time the float detection found the ideal
+        // feature at (else the ideal contact time, rounded). pseudo_distance's feature is the
+        // closest point's region, decided by signs: no margin.
+        std::optional<std::int64_t> m;
+        if (k && fauerby_family) {
+          const auto& fq = std::get<trace::response::CollisionQuery<F>>(run.events[*k]);
+          const std::optional<F> other =
+              float_feature_time(run.events, *k, fplanes[i].triangle, iplanes[i].feature, iplanes[i].feature_index);
+          if (other)
+            m = ulp_gap<F>(fq.time, *other);
+          else if (iq && iq->hit)
+            m = ulp_gap<F>(iq->time, fq.time);
+        }
         s.divergent = IdealDivergence{
             query_location(run.events, pass, it), "feature",
             std::string(to_string(fplanes[i].feature)) + " " + std::to_string(fplanes[i].feature_index),
-            std::string(to_string(iplanes[i].feature)) + " " + std::to_string(iplanes[i].feature_index)};
+            std::string(to_string(iplanes[i].feature)) + " " + std::to_string(iplanes[i].feature_index), m};
         break;
       }
     }
     if (!s.divergent && fp[p].stop != ip[p].stop)
       s.divergent = IdealDivergence{p < stops.size() ? stops[p] : query_location(run.events, pass, 0), "stop",
-                                    std::string(to_string(fp[p].stop)), std::string(to_string(ip[p].stop))};
+                                    std::string(to_string(fp[p].stop)), std::string(to_string(ip[p].stop)),
+                                    stop_margin(run.events, tol, fp[p].stop, float_stop_iteration(p), ip[p].stop,
+                                                ip[p].stop_iteration, pass)};
   }
 
   s.float_travel = length(r.final_position - q.start);

@@ -173,7 +173,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   for (const Algorithm a : o.algorithms)
     if (!is_implemented(a))
       throw InputError("--algorithm", 0,
-                       "'" + std::string(algorithm_name(a)) + "' is not implemented yet (robust comes with issue 10)");
+                       "'" + std::string(algorithm_name(a)) + "' is not implemented in this build");
   if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
   if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
 
@@ -192,7 +192,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     for (const Algorithm a : algorithms) {
       if (!is_implemented(a))
         throw InputError(in.file, in.line,
-                         "algorithm '" + std::string(algorithm_name(a)) + "' is not implemented yet (issue 10)");
+                         "algorithm '" + std::string(algorithm_name(a)) + "' is not implemented in this build");
       try {
         (void)tolerances_for(in.query, a);
       } catch (const std::invalid_argument& e) {

@@ -80,6 +80,10 @@ struct Options {
   std::size_t max_logged = 100000;
   /// Log filter decisions too (the counters always count them).
   bool log_filter_decisions = false;
+  /// Apply exact symbolic identities when building nodes: the squared length of a normalised
+  /// (and possibly scaled) vector, |v/|v| s|^2 = s^2, and sqrt(s s) = |s| (docs/level-c.md,
+  /// "Deep ties"). Off: the DAG is the reference's operations as written.
+  bool symbolic_identities = true;
 };
 
 /// One decision: a sign (or the sign of a difference, for a comparison).

@@ -8,6 +8,7 @@
 #include <slidecheck/reference/linahan_response.hpp>
 #include <slidecheck/reference/monter_response.hpp>
 #include <slidecheck/reference/pseudo_distance_response.hpp>
+#include <slidecheck/reference/robust_response.hpp>
 #include <slidecheck/verify/query_io.hpp>
 
 #include <map>
@@ -19,10 +20,10 @@
 namespace slidecheck::verify {
 
 /// One algorithm's tolerances (the alternative says which algorithm).
-using AlgorithmTolerances =
-    std::variant<fauerby::Tolerances, linahan::Tolerances, monter::Tolerances, pseudo_distance::Tolerances>;
+using AlgorithmTolerances = std::variant<fauerby::Tolerances, linahan::Tolerances, monter::Tolerances,
+                                         pseudo_distance::Tolerances, robust::Tolerances>;
 
-/// The algorithms `verify` can run today (robust comes with issue 10).
+/// The algorithms `verify` can run (all of them since issue 10 brought robust).
 bool is_implemented(Algorithm a);
 
 /// The names of the algorithm's tolerances and their default values, in documentation order.
@@ -39,7 +40,7 @@ AlgorithmTolerances make_tolerances(Algorithm a, const std::map<std::string, dou
 inline bool is_iteration_cap(StopReason r) { return r == StopReason::recursion_cap; }
 
 /// The algorithm ignores triangles it meets from behind (Fauerby's isFrontFacingTo, kept by
-/// Linahan and Monter); pseudo_distance measures distances and is two-sided.
+/// Linahan and Monter); pseudo_distance measures distances and robust sweeps both faces.
 inline bool culls_back_faces(Algorithm a) {
   return a == Algorithm::fauerby || a == Algorithm::linahan || a == Algorithm::monter;
 }
@@ -57,8 +58,10 @@ SlideResult<T> run_slide(const AlgorithmTolerances& tol, const SlideInput<T>& in
           return linahan::collide_and_slide(in, mesh, t, tracer);
         else if constexpr (std::is_same_v<Tol, monter::Tolerances>)
           return monter::collide_and_slide(in, mesh, t, tracer);
-        else
+        else if constexpr (std::is_same_v<Tol, pseudo_distance::Tolerances>)
           return pseudo_distance::collide_and_slide(in, mesh, t, tracer);
+        else
+          return robust::collide_and_slide(in, mesh, t, tracer);
       },
       tol);
 }

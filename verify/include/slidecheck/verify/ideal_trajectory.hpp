@@ -38,10 +38,37 @@ struct IdealPass {
   std::vector<SlidingPlaneHit<double>> planes;  ///< origin and normal rounded to nearest
   int iterations = 0;
   StopReason stop = StopReason::reached_destination;
+  int stop_iteration = 0;  ///< the iteration of the pass's stop step (its trace event)
 };
+
+/// An enclosure of a Certified value in doubles, outward rounded (from an MPFR evaluation at
+/// the session's first precision, ideal_quantity_bits), kept where level C needs the ideal
+/// side of a decision's margin (verify_query.cpp): rounded to the run's precision, both ends
+/// rounding alike proves the rounding.
+struct IdealEnclosure {
+  double lo = 0, hi = 0;
+};
+
+/// One collision query of the ideal run, with the quantities its detection compared: per
+/// triangle that yielded a contact, the quantity the algorithm ranks contacts by (the travel
+/// distance t |v| for the Fauerby family, the free parameter t_free for pseudo_distance), in
+/// the order examined; and the time of impact of the answer.
+struct IdealQuery {
+  int pass = 0, iteration = 0;  ///< pass numbered across frames, as IdealTrajectory::passes
+  bool hit = false;
+  std::size_t triangle = 0;
+  IdealEnclosure time;  ///< valid when hit
+  std::vector<std::pair<std::size_t, IdealEnclosure>> candidates;
+};
+
+/// MPFR precision of the IdealEnclosure values: ample for rounding to double (a tie at a
+/// rounding boundary shows as ends rounding apart, and the margin then takes the nearer).
+inline constexpr int ideal_quantity_bits = 128;
 
 struct IdealTrajectory {
   std::vector<IdealPass> passes;  ///< every frame's passes, in order
+  /// Every collision query, in order (for the margins of level C's first divergence).
+  std::vector<IdealQuery> queries;
   /// The end of each frame (the last is final_position).
   std::vector<IdealPoint> frame_ends;
   IdealPoint final_position;

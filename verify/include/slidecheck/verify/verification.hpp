@@ -23,7 +23,7 @@
 namespace slidecheck::verify {
 
 /// The failure classes the verifier counts (architecture.md). `lost_motion` and `stuck` come
-/// from level C (`verify --level-c`); `jitter` needs multi-frame queries and is not produced yet.
+/// from level C (`verify --level-c`); `jitter` too, for queries repeated over frames.
 enum class FailureClass {
   penetration,       ///< a resting position overlaps a triangle: exact distance < r
   path_penetration,  ///< a travelled segment comes closer than r to a triangle
@@ -37,7 +37,7 @@ enum class FailureClass {
   iteration_cap,     ///< the algorithm's iteration or recursion cap was reached
   lost_motion,       ///< level C: the float run travels measurably less far than the ideal one
   stuck,             ///< level C: the float run barely moves where the ideal one travels
-  jitter,            ///< (not produced yet: needs queries repeated over frames)
+  jitter,            ///< level C, queries repeated over frames: the ideal run settles, the float run keeps moving
 };
 
 /// Every class, in the order above (the order of report columns).
@@ -123,6 +123,10 @@ struct IdealDivergence {
   StepLocation where;        ///< the float run's collision_query (or stop) event there
   std::string what;          ///< "triangle", "feature", "hit" (one hits, the other not), "stop", "passes"
   std::string float_outcome, ideal_outcome;
+  /// How many ULPs of the run's precision the float run's deciding quantity was from deciding
+  /// as the ideal run did (docs/verify.md defines it per `what`); nullopt (JSON null) where
+  /// the decision has no such quantity (a count, an exact zero test) or it is not available.
+  std::optional<std::int64_t> margin_ulps;
 };
 
 /// Level C of one record: the float run against the ideal trajectory of the same algorithm

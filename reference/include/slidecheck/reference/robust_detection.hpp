@@ -1,0 +1,155 @@
+#pragma once
+/// The detection of slidecheck's `robust` collide-and-slide (robust_response.hpp): the exact
+/// formulation (swept_sphere_triangle.hpp) run in the algorithm's own number type, two-sided,
+/// with the skin's contact radius, and a rule for contacts that already hold at the start.
+///
+/// Why each choice (the measured failures are in docs/robust.md):
+/// - the exact formulation (unnormalised normal, squared slab test, one stable root) instead of
+///   Fauerby's checkTriangle: no normalised plane constant of a degenerate cross product
+///   (linahan's NaN on a micron needle), no 0/0 at a == 0, no open interval (0, maxR) that
+///   ignores a contact at exactly t = 0 (the vertex touched at exactly r, then pushed: fauerby,
+///   linahan and monter penetrate);
+/// - two-sided: a triangle met from behind stops the sphere (the Fauerby family walks through
+///   the back of one-sided surfaces on the OpenArena maps, 25-32 moves in 20,512);
+/// - a contact at the start (the sphere already within the contact radius) blocks only when the
+///   move approaches the triangle's supporting plane (support_plane): the triangle lies behind
+///   that plane, so a move that does not approach it never brings the sphere closer to the
+///   triangle than the plane's distance at the start. A sphere resting in its skin on a floor slides
+///   along it and over the internal edges of flat seams without a hit (no snagging), while a
+///   sphere pushed into what it touches is stopped at once.
+
+#include <slidecheck/reference/interval.hpp>
+#include <slidecheck/reference/mesh_detection.hpp>
+#include <slidecheck/reference/swept_sphere_triangle.hpp>
+
+#include <cstddef>
+#include <optional>
+
+namespace slidecheck::robust {
+
+/// The first blocking contact of a sweep (see the file comment).
+template <Number T>
+struct BlockingContact {
+  std::size_t triangle = 0;
+  T time{};                 ///< in [0, 1]; 0 for a blocking contact at the start
+  Vec3<T> contact_point;    ///< the touched point of the triangle
+  Feature feature = Feature::none;
+  int feature_index = -1;
+  bool at_start = false;    ///< the sphere was within the contact radius at t = 0
+};
+
+/// A supporting half-space of a triangle seen from a sphere centre x: unit `normal`, and the
+/// triangle's support `support` = max over its vertices of normal . v, so the whole triangle lies
+/// in {y : normal . y <= support} and dist(x, triangle) >= normal . x - support for ANY unit
+/// normal. `plane_distance` is that lower bound.
+template <Number T>
+struct SupportPlane {
+  Vec3<T> normal;
+  T support{};
+  T plane_distance{};
+};
+
+/// The supporting half-space of `tri` that best bounds its distance from x. Why not simply the
+/// direction from the closest point: rounded types pick the closest feature by comparing squared
+/// distances, and near a boundary of the Voronoi regions a wrong feature (within round-off in
+/// squared distance eps) has a point up to sqrt(eps) away from the true closest point, so its
+/// normal errs by an angle of order sqrt(u) M, not u M (a float sphere resting over the diagonal
+/// seam of a wall got a normal 6e-4 rad off and slid into the wall, found by robust's own stress
+/// run). Here every feature's normal is a candidate (the face's, towards x; each edge's; each
+/// vertex's), each gives a valid bound through the vertex support, and the largest bound wins:
+/// the true feature's normal is among the candidates and its bound is the distance up to
+/// round-off, so the choice can only err on the safe side. Exact types take the exact closest
+/// point's direction (it is exact, and comparing the candidates' surds would cost exact ties).
+/// A centre on the triangle (distance 0) takes the front face's normal; a point triangle +z.
+template <num::WithSqrt T>
+SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
+  const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
+  auto make = [&](const Vec3<T>& direction) {
+    SupportPlane<T> sp;
+    sp.normal = normalized(direction);
+    sp.support = dot(sp.normal, *v[0]);
+    for (int i = 1; i < 3; ++i) {
+      const T s = dot(sp.normal, *v[i]);
+      if (s > sp.support) sp.support = s;
+    }
+    sp.plane_distance = dot(sp.normal, x) - sp.support;
+    return sp;
+  };
+  std::optional<SupportPlane<T>> best;
+  auto offer = [&](const Vec3<T>& direction) {
+    if (is_zero(direction)) return;
+    SupportPlane<T> sp = make(direction);
+    if (!best || sp.plane_distance > best->plane_distance) best = std::move(sp);
+  };
+  if constexpr (num::is_exact_v<T>) {
+    offer(x - exact::closest_point(x, tri).point);
+  } else {
+    const Vec3<T> n = tri.normal_unnormalized();
+    if (!is_zero(n)) offer(num::sign(dot(n, x - tri.p0)) < 0 ? -n : n);
+    for (int i = 0; i < 3; ++i) {
+      const Vec3<T>& a = *v[i];
+      const Vec3<T> e = *v[(i + 1) % 3] - a;
+      const T ee = dot(e, e);
+      offer(x - a);
+      if (num::sign(ee) != 0) offer(x - (a + e * (dot(e, x - a) / ee)));
+    }
+  }
+  if (!best) {
+    const Vec3<T> n = tri.normal_unnormalized();
+    best = make(is_zero(n) ? Vec3<T>(T(0), T(0), T(1)) : n);
+  }
+  return *best;
+}
+
+namespace detection_detail {
+
+/// False only if the triangle's box misses the box swept by the sphere (conservative for every
+/// type: mesh_detection.hpp's enclosures, rounded outward).
+template <Number T>
+bool may_touch(const exact::Box& swept, const Triangle<T>& tri) {
+  exact::Box b;
+  const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
+  for (int j = 0; j < 3; ++j) {
+    b.lo[j] = std::numeric_limits<double>::infinity();
+    b.hi[j] = -b.lo[j];
+    for (const Vec3<T>* v : p) {
+      const Interval i = num::enclose(j == 0 ? v->x : (j == 1 ? v->y : v->z));
+      b.lo[j] = std::fmin(b.lo[j], i.lo);
+      b.hi[j] = std::fmax(b.hi[j], i.hi);
+    }
+  }
+  return swept.overlaps(b);
+}
+
+}  // namespace detection_detail
+
+/// The first contact of the sphere of radius `radius` moving from `center` by `move` with any
+/// triangle of `mesh` that blocks the move (both faces collide; a contact at the start blocks
+/// only when the move approaches). Earliest time wins, then the lowest triangle index.
+template <num::WithSqrt T>
+std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
+                                                         const T& radius, const IndexedMesh<T>& mesh) {
+  exact::SweepOptions options;
+  options.cull_back_faces = false;
+  const SweptSphere<T> sphere{center, move, radius};
+  const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
+  std::optional<BlockingContact<T>> best;
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<T> tri = mesh.triangle(i);
+    if (!detection_detail::may_touch(swept, tri)) continue;
+    const DetectionResult<T> r = exact::sweep_sphere_triangle_filtered(sphere, tri, options, i);
+    if (!r.hit || !r.time_value || !r.contact_point) continue;
+    const bool at_start = r.time.is_linear() && num::sign(*r.time_value) == 0;
+    if (at_start) {
+      // Does not block if the move does not approach the triangle's supporting plane: the
+      // distance then stays above the plane's, which is the start distance up to round-off.
+      if (num::sign(dot(support_plane(center, tri).normal, move)) >= 0) continue;
+    }
+    const T t = at_start ? T(0) : *r.time_value;
+    if (best && !(t < best->time)) continue;
+    best = BlockingContact<T>{i, t, *r.contact_point, r.feature, r.feature_index, at_start};
+  }
+  return best;
+}
+
+}  // namespace slidecheck::robust

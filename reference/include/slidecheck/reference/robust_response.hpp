@@ -1,0 +1,237 @@
+#pragma once
+/// `robust`: slidecheck's own collide-and-slide, designed from the verifier's measurements of
+/// the four published algorithms (issue 10; the measurements and the results are in
+/// docs/robust.md). It runs in Fauerby's eSpace (unit sphere) inside his collideAndSlide frame
+/// (move pass, then a separate gravity pass: espace_slide.hpp), like the others.
+///
+/// One pass, from position x towards the fixed destination x + move (Linahan, sec. III.H: the
+/// destination is carried, not re-derived from a rounded velocity):
+/// 1. The skin s (derived below). Contact radius R = 1 + s/2: the sphere is stopped where its
+///    clearance (distance - 1) to some triangle reaches s/2; slides aim at clearance s.
+/// 2. Start check (recovery from overlap): every triangle within R of x becomes a constraint at
+///    once, with target clearance s. A sphere that starts touching, or overlapping (the
+///    verifier's invalid starts), is pushed out by the constrained move (step 3), a move that is
+///    swept like any other: never ignored (the Fauerby family misses the contact at t = 0) and
+///    never pushed blindly (Monter's push-out can push into a neighbour).
+/// 3. Constrained move: the displacement d closest to (destination - x) that keeps every
+///    constraint's half-space n . y >= support + 1 + s (robust_constraints.hpp: one plane, crease,
+///    corner, chosen by optimality, at most three binding). Linahan's long radius 1 + eps
+///    becomes the target clearance; his crease and three-plane stop are the 2- and 3-active
+///    cases.
+/// 4. Sweep the sphere of radius R along d (robust_detection.hpp: exact formulation, two-sided,
+///    a start contact blocks only a move that approaches). No contact: move to x + d; the pass
+///    ends. Contact at time t: move to x + d t (the sphere's clearance there is s/2 in exact
+///    arithmetic, no pull-back along the velocity, which loses its clearance when grazing: Fauerby
+///    and Linahan's veryCloseDistance along vel), take the triangle's best supporting half-space seen
+///    from the new centre (robust_detection.hpp, support_plane), and go to 3.
+/// 5. The pass ends when the constrained displacement is shorter than s/8 (wedged: stop
+///    `three_planes` when three constraints bind, else `nearly_stopped`), or after
+///    `max_iterations` sweeps (`recursion_cap`, counted by the verifier as iteration_cap).
+///
+/// The skin (why not a constant): the verifier's eps-sweep shows that a fixed tolerance is safe at
+/// one world size and distance from the origin only (linahan float eps* 2^-9 at offset 0,
+/// 2^-8 at 2^10, none at 2^20), because position errors grow with the coordinates' magnitude
+/// (4-8 u M per step for the near points and destinations: docs/eps-sweep.md's error model), and a
+/// normal computed from two points of magnitude M errs by an angle of about u M, which over a
+/// slide of length L moves the sphere u M L off its plane. So, in eSpace (radius 1):
+///     s = max(min_skin, skin_factor * u * M * max(1, L)),
+/// u the unit roundoff of T (2^-24 float, 2^-53 double, 2^-precision for MPFR, 0 for the exact
+/// types, which then run with s = min_skin, 0 by default: the ideal algorithm), M = max(1, the
+/// largest |coordinate| of the pass's start, destination and the vertices of the triangles it may
+/// reach), L = |move|. skin_factor is set
+/// from the eps-sweep of robust itself over scales and offsets (docs/robust.md).
+///
+/// Every number it compares against is derived from s (the start band, the stop length s/8, the
+/// solver's slack s/8, the independence threshold); the only plain numbers are skin_factor,
+/// min_skin and the iteration bound, all in Tolerances.
+
+#include <slidecheck/reference/espace_slide.hpp>
+#include <slidecheck/reference/response_trace.hpp>
+#include <slidecheck/reference/robust_constraints.hpp>
+#include <slidecheck/reference/robust_detection.hpp>
+
+#include <cmath>
+#include <vector>
+
+namespace slidecheck::robust {
+
+struct Tolerances {
+  /// K of the skin s = K u M max(1, L) (file comment): how many unit roundoffs of the pass's
+  /// coordinate magnitude the sphere keeps from what it touches. Set from robust's eps-sweep.
+  double skin_factor = 64;
+  /// The least skin, in eSpace units (radii). 0: the exact types run without a skin.
+  double min_skin = 0;
+  /// Sweeps per pass before it stops with `recursion_cap` (a safety net: a pass needs one sweep
+  /// per new contact, and at most three contacts bind).
+  int max_iterations = 16;
+};
+
+/// The pass's skin and the lengths derived from it.
+template <Number T>
+struct Skin {
+  T skin{};            ///< s: the clearance slides aim at
+  T contact_radius{};  ///< 1 + s/2: the radius swept and the start band
+  T stop_length{};     ///< s/8: a constrained displacement shorter than this ends the pass
+  SolveTolerances<T> solve;
+};
+
+/// The unit roundoff of T: 2^-p for a binary float of p significand bits, 0 for exact types.
+template <Number T>
+double unit_roundoff() {
+  if constexpr (num::is_exact_v<T>)
+    return 0.0;
+  else
+    return std::ldexp(1.0, -NumberTraits<T>::precision_bits);
+}
+
+/// The skin of a pass from `start` by `move` (eSpace), see the file comment.
+/// `mesh`, when given, adds the vertices of every triangle the pass may reach (its box meets the
+/// box of the move grown by 2 radii) to M: a distance to a triangle is computed from differences
+/// with its vertices, which err by u times their magnitude (a sphere of radius 24 on a floor
+/// whose corners are at 2^23 was stopped and re-hit at t = 0 sixteen times: found by
+/// `slidecheck search --algorithm robust`, attempt 66 of seed 1, before M counted the vertices).
+template <num::WithSqrt T>
+Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances& tol,
+                    const IndexedMesh<T>* mesh = nullptr) {
+  Skin<T> out;
+  T s = num::from_double<T>(tol.min_skin);
+  const double u = unit_roundoff<T>();
+  if (u > 0) {
+    const T ut = num::from_double<T>(u);
+    T m(1);  // M: the largest coordinate magnitude of the pass, at least the radius
+    const Vec3<T> end = start + move;
+    for (const T* c : {&start.x, &start.y, &start.z, &end.x, &end.y, &end.z})
+      if (num::abs(*c) > m) m = num::abs(*c);
+    if (mesh) {
+      const T two(2);
+      const exact::Box reach = exact::swept_box(start, move, Vec3<T>(two, two, two));
+      for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
+        const Triangle<T> tri = mesh->triangle(i);
+        if (!detection_detail::may_touch(reach, tri)) continue;
+        for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
+          for (const T* c : {&v->x, &v->y, &v->z})
+            if (num::abs(*c) > m) m = num::abs(*c);
+      }
+    }
+    T l = length(move);
+    if (l < T(1)) l = T(1);
+    const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l;
+    if (derived > s) s = derived;
+    // Unit normals computed from points of magnitude M err by an angle of about u M: two planes
+    // whose normals are within 8 such angles are not independent (Gram determinant sin^2).
+    const T angle = T(8) * ut * m;
+    out.solve.min_independence = angle * angle;
+  }
+  out.skin = s;
+  out.contact_radius = T(1) + s / T(2);
+  out.stop_length = s / T(8);
+  out.solve.feasibility_slack = s / T(8);
+  return out;
+}
+
+namespace response_detail_robust {
+
+/// The constraint of a contact with triangle `tri` seen from `center`: its best supporting
+/// half-space (robust_detection.hpp, support_plane), moved out to target clearance s.
+template <num::WithSqrt T>
+Constraint<T> contact_constraint(const Vec3<T>& center, const Triangle<T>& tri, std::size_t index, const T& s) {
+  const SupportPlane<T> sp = support_plane(center, tri);
+  return {sp.normal, T(sp.support + T(1) + s), index};
+}
+
+}  // namespace response_detail_robust
+
+/// One pass in eSpace: returns the end and appends the path, planes, iterations and stop reason.
+template <num::WithSqrt T, class Tracer = NullTracer>
+Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espace_mesh, const Tolerances& tol,
+                   SlidePass<T>& pass, int pass_index = 0, Tracer&& tracer = {}) {
+  namespace ev = trace::response;
+  using response_detail_robust::contact_constraint;
+  const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
+  const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh);
+  const Vec3<T> destination = pos + move;
+  std::vector<Constraint<T>> constraints;
+
+  // 2. Start check: every triangle within the contact radius constrains the pass from the start.
+  {
+    const T zero(0);
+    const exact::Box here = exact::swept_box(pos, Vec3<T>(zero, zero, zero),
+                                             Vec3<T>(skin.contact_radius, skin.contact_radius, skin.contact_radius));
+    const T band = skin.contact_radius * skin.contact_radius;
+    std::optional<std::size_t> nearest;
+    T nearest_d2{};
+    for (std::size_t i = 0; i < espace_mesh.triangle_count(); ++i) {
+      const Triangle<T> tri = espace_mesh.triangle(i);
+      if (!detection_detail::may_touch(here, tri)) continue;
+      const exact::ClosestPoint<T> cp = exact::closest_point(pos, tri);
+      if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
+      if (cp.squared_distance <= band) {
+        const Constraint<T> c = contact_constraint(pos, tri, i, skin.skin);
+        constraints.push_back(c);
+        pass.planes.push_back({i, cp.feature, cp.index, cp.point, c.normal});
+      }
+    }
+    if constexpr (tracing_enabled<Tracer>)
+      tracer(ev::StartCheck<T>{pass_index, 0, pos,
+                               nearest ? T(num::sqrt(nearest_d2) - skin.contact_radius) : T(0),
+                               nearest.value_or(0), !constraints.empty()});
+  }
+
+  for (int iteration = 0;; ++iteration) {
+    // 3. The constrained displacement towards the destination.
+    const Vec3<T> wanted = destination - pos;
+    const std::optional<ConstrainedMove<T>> solved = solve_constraints(pos, wanted, constraints, skin.solve);
+    const Vec3<T> d = solved ? solved->displacement : Vec3<T>(T(0), T(0), T(0));
+    // 5. Wedged, or (without constraints) a move too short to matter.
+    if (!solved || length_squared(d) <= skin.stop_length * skin.stop_length) {
+      const bool corner = solved && solved->active.size() >= 3;
+      if (!constraints.empty() || !solved)
+        return stop(corner ? StopReason::three_planes : StopReason::nearly_stopped, pos, iteration);
+    }
+    if (iteration >= tol.max_iterations) return stop(StopReason::recursion_cap, pos, iteration);
+
+    // The solve as a trace step (signed_distance: how many constraints bind). Traced only when a
+    // sweep follows, so every traced step has its collision query (level B looks it up).
+    if constexpr (tracing_enabled<Tracer>)
+      if (!constraints.empty())
+        tracer(ev::ProjectedDestination<T>{pass_index, iteration, destination,
+                                           T(static_cast<int>(solved->active.size())), pos + d, d});
+
+    // 4. Sweep the contact radius along d.
+    const std::optional<BlockingContact<T>> hit = first_blocking_contact(pos, d, skin.contact_radius, espace_mesh);
+    ++pass.iterations;
+    if constexpr (tracing_enabled<Tracer>)
+      tracer(ev::CollisionQuery<T>{pass_index, iteration, pos, d, hit.has_value(), hit ? hit->triangle : 0,
+                                   hit ? hit->time : T(0), hit ? T(length(d) * hit->time) : T(0)});
+    if (!hit) {
+      pos = pos + d;
+      pass.path.push_back(pos);
+      return stop(StopReason::reached_destination, pos, iteration + 1);
+    }
+    if (num::sign(hit->time) > 0) pos = pos + d * hit->time;
+    pass.path.push_back(pos);
+    const Triangle<T> tri = espace_mesh.triangle(hit->triangle);
+    const exact::ClosestPoint<T> cp = exact::closest_point(pos, tri);
+    const Constraint<T> c = contact_constraint(pos, tri, hit->triangle, skin.skin);
+    constraints.push_back(c);
+    pass.planes.push_back({hit->triangle, cp.feature, cp.index, cp.point, c.normal});
+    if constexpr (tracing_enabled<Tracer>) {
+      const T dist = T(length(d) * hit->time);
+      tracer(ev::NearPoint<T>{pass_index, iteration, dist, dist, pos, num::sign(hit->time) > 0});
+      tracer(ev::TouchPoint<T>{pass_index, iteration, cp.point, pos, hit->contact_point});
+      tracer(ev::SlidingPlane<T>{pass_index, iteration, cp.point, c.normal, false});
+    }
+  }
+}
+
+/// The move and the gravity pass of an ellipsoid in R3 (Fauerby's collideAndSlide frame).
+template <num::WithSqrt T, class Tracer = NullTracer>
+SlideResult<T> collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh, const Tolerances& tol = {},
+                                 Tracer&& tracer = {}) {
+  return slide_in_espace(in, mesh, [&](const Vec3<T>& start, const Vec3<T>& velocity, const IndexedMesh<T>& m,
+                                       SlidePass<T>& pass, int index) {
+    return slide_pass(start, velocity, m, tol, pass, index, tracer);
+  });
+}
+
+}  // namespace slidecheck::robust

@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(a_handful_of_meshes_import_with_their_triangle_counts) {
   BOOST_TEST(verify::import_off((off_dir() / "data/meshes/cube.off").string()).mesh.vertices.size() == 8u);
 }
 
-BOOST_AUTO_TEST_CASE(all_but_four_import_and_the_four_fail_clearly) {
+BOOST_AUTO_TEST_CASE(all_but_seven_import_and_the_seven_fail_clearly) {
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(off_dir()))
     if (e.is_regular_file() && e.path().extension() == ".off") files.push_back(e.path());
@@ -92,11 +92,16 @@ BOOST_AUTO_TEST_CASE(all_but_four_import_and_the_four_fail_clearly) {
       }
     }
   }
-  BOOST_TEST(ok == 135u);
-  BOOST_TEST(ok_with_degenerate == 2u);
+  BOOST_TEST(ok == 132u);
+  BOOST_TEST(ok_with_degenerate == 1u);
   const std::map<std::string, std::string> why = {
       {"degtri_sliding.off", ":13: triangle 2 (vertices 3 2 4, counted from 0) has zero area"},
-      {"mpi.off", ":114: triangle 74 (vertices 27 33 38, counted from 0) has zero area"},
+      // Faces the fan from their first vertex would not reproduce (a fold or a notch): refused
+      // since the importer checks it exactly; mpi.off also has a zero-area triangle at line 114.
+      {"mpi.off", ":94: a face of 9 vertices is not convex: its fan triangle 4"},
+      {"corner_poly.off", ":17: a face of 6 vertices is not convex: its fan triangle 0"},
+      {"double-torus-3-holes.off", ":430: a face of 5 vertices is not convex: its fan triangle 1"},
+      {"double-torus-example.off", ":235: a face of 5 vertices is not convex: its fan triangle 1"},
       {"prim.off", ":24: unexpected content after the 7 declared faces"},  // the header undercounts its faces
       {"kitten.off", ": the scene has no triangles"},                     // a point cloud
   };

@@ -253,17 +253,65 @@ BOOST_AUTO_TEST_CASE(exact_real_overlap_is_pushed_out_to_contact) {
 }
 
 BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact) {
+  // s = K u M max(1, L) + Q u (M + origin magnitude), K = 64, Q = 8 (every product exact here).
   const robust::Tolerances tol;
+  const double k = tol.skin_factor, q = tol.output_rounding_factor;
   const auto near = robust::derive_skin(v3<float>(1, 1, 1), v3<float>(0.5f, 0, 0), tol);
   const auto far = robust::derive_skin(v3<float>(1024, 1, 1), v3<float>(0.5f, 0, 0), tol);
   const auto long_move = robust::derive_skin(v3<float>(1, 1, 1), v3<float>(8, 0, 0), tol);
-  BOOST_TEST(near.skin == float(tol.skin_factor * std::ldexp(1.0, -24) * 1.5));
-  BOOST_TEST(far.skin == float(tol.skin_factor * std::ldexp(1.0, -24) * 1024.5));
-  BOOST_TEST(long_move.skin == float(tol.skin_factor * std::ldexp(1.0, -24) * 9 * 8));
+  BOOST_TEST(near.skin == float((k + q) * std::ldexp(1.0, -24) * 1.5));
+  BOOST_TEST(far.skin == float((k + q) * std::ldexp(1.0, -24) * 1024.5));
+  BOOST_TEST(long_move.skin == float((k * 8 + q) * std::ldexp(1.0, -24) * 9));
   const auto d = robust::derive_skin(v3<double>(1, 1, 1), v3<double>(0.5, 0, 0), tol);
-  BOOST_TEST(d.skin == tol.skin_factor * std::ldexp(1.0, -53) * 1.5);
+  BOOST_TEST(d.skin == (k + q) * std::ldexp(1.0, -53) * 1.5);
   BOOST_TEST((robust::derive_skin(v3<Real>(1, 1, 1), v3<Real>(0.5, 0, 0), tol).skin == Real(0)));
   BOOST_TEST(d.contact_radius == 1 + d.skin / 2);
+  // A pass in a local frame whose origin lies at 2^20 radii: the world's magnitude enters only
+  // through the output term (the old single-M skin was K u 2^20 = 4 radii here).
+  const auto local = robust::derive_skin(v3<float>(0, 0, 0), v3<float>(0.5f, 0, 0), tol, static_cast<const IndexedMesh<float>*>(nullptr), 0x1p20f);
+  BOOST_TEST(local.skin == float(k * std::ldexp(1.0, -24) + q * std::ldexp(1.0, -24) * (1 + 0x1p20)));
+}
+
+BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contacts) {
+  using robust::response_detail_robust::add_rounded_towards;
+  using robust::response_detail_robust::agreed_sides;
+  // 10000 + 0x1p-12 in float (spacing 2^-10 at 10^4): to nearest gives 10000 exactly.
+  const float o = 10000.0f, small = 0x1p-12f;
+  BOOST_TEST(add_rounded_towards(o, small, 0) == o);
+  BOOST_TEST(add_rounded_towards(o, small, 1) == std::nextafter(o, 2e4f));  // never below o + small
+  BOOST_TEST(add_rounded_towards(o, small, -1) == o);                       // o is below already
+  BOOST_TEST(add_rounded_towards(o, -small, -1) == std::nextafter(o, 0.0f));
+  BOOST_TEST(add_rounded_towards(o, -small, 1) == o);
+  // 3 x 2^-12 rounds to nearest up to 10000 + 2^-10: directed down steps back to 10000.
+  BOOST_TEST(add_rounded_towards(o, 3 * small, 0) == o + 0x1p-10f);
+  BOOST_TEST(add_rounded_towards(o, 3 * small, -1) == o);
+  BOOST_TEST(add_rounded_towards(0.5, 0x1p-60, 1) == std::nextafter(0.5, 1.0));  // double too
+  BOOST_TEST(add_rounded_towards(o, 0.25f, 1) == o + 0.25f);                     // exact sums stay
+  // Sides: agreed signs per component, 0 where the normals disagree or all vanish.
+  const std::vector<Vec3<double>> normals{{0, 0.6, 0.8}, {0.0, 0.8, -0.6}};
+  const auto side = agreed_sides(normals);
+  BOOST_TEST(side[0] == 0);
+  BOOST_TEST(side[1] == 1);
+  BOOST_TEST(side[2] == 0);
+  BOOST_TEST(agreed_sides(std::vector<Vec3<double>>{{-1, 0, 0}})[0] == -1);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(far_from_the_origin_the_skin_is_a_fraction_of_the_radius, T, IeeeAndMpfr) {
+  // A unit sphere dropped onto a floor 10^6 from the origin. The frame is local to the start,
+  // so the skin is about Q u 10^6 (0.48 radii in float) instead of K u 10^6 L (11 radii with
+  // the old world-frame skin, which lifted the sphere by that much): it rests within half a
+  // radius of the floor, never closer than r (decided exactly).
+  IndexedMesh<double> m = floor_mesh();
+  for (auto& v : m.vertices) v = Vec3<double>(v.x + 1e6, v.y + 1e6, v.z);
+  const IndexedMesh<T> mesh = from_double_mesh<T>(m);
+  const SlideResult<T> res = robust::collide_and_slide(
+      sphere_input<T>(v3<T>(1e6 + 0.25, 1e6 - 0.5, 2), v3<T>(0.5, 0.25, 0), 1, v3<T>(0, 0, -3)), mesh);
+  BOOST_TEST(path_keeps_clear(res.path(), mesh, T(1)));
+  BOOST_TEST(no_cap(res));
+  const double z = as_double(res.final_position.z);
+  BOOST_TEST(z >= 1.0);
+  BOOST_TEST(z <= 1.5);
+  BOOST_TEST(as_double(res.final_position.x) == 1e6 + 0.75, boost::test_tools::tolerance(1e-6));
 }
 
 BOOST_AUTO_TEST_CASE(solver_projects_creases_and_corners) {

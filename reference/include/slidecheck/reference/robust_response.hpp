@@ -28,29 +28,46 @@
 ///    `three_planes` when three constraints bind, else `nearly_stopped`), or after
 ///    `max_iterations` sweeps (`recursion_cap`, counted by the verifier as iteration_cap).
 ///
+/// The frame (why local): robust runs relative to the query's start, translated in R3 before
+/// the eSpace scaling (slide_in_local_espace below). World coordinates of magnitude M carry a
+/// rounding of u M in every vertex and every new position, so a skin in world eSpace had to be
+/// 64 u M max(1, L) radii (several radii at 10^6 in float, where robust moved up to 886 times
+/// the requested distance). Relative to the start, vertices and positions carry u times local
+/// distances; the world's magnitude enters once, when positions are rounded back to world
+/// coordinates (the skin's output term below).
+///
 /// The skin (why not a constant): the verifier's eps-sweep shows that a fixed tolerance is safe at
 /// one world size and distance from the origin only (linahan float eps* 2^-9 at offset 0,
 /// 2^-8 at 2^10, none at 2^20), because position errors grow with the coordinates' magnitude
 /// (4-8 u M per step for the near points and destinations: docs/eps-sweep.md's error model), and a
 /// normal computed from two points of magnitude M errs by an angle of about u M, which over a
-/// slide of length L moves the sphere u M L off its plane. So, in eSpace (radius 1):
-///     s = max(min_skin, skin_factor * u * M * max(1, L)),
+/// slide of length L moves the sphere u M L off its plane. So, in local eSpace (radius 1):
+///     s = max(min_skin, skin_factor * u * M * max(1, L) + output_rounding_factor * u * M_out),
 /// u the unit roundoff of T (2^-24 float, 2^-53 double, 2^-precision for MPFR, 0 for the exact
 /// types, which then run with s = min_skin, 0 by default: the ideal algorithm), M = max(1, the
-/// largest |coordinate| of the pass's start, destination and the vertices of the triangles it may
-/// reach), L = |move|. skin_factor is set
-/// from the eps-sweep of robust itself over scales and offsets (docs/robust.md).
+/// largest local |coordinate| of the pass's start, destination and the vertices of the triangles
+/// it may reach), L = |move|, M_out = M + the largest |coordinate| of the start in world eSpace
+/// (the magnitude of the positions once rounded back). The output term covers triangles met
+/// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
+/// that (the start check's contacts) is kept by the direction of the rounding instead: each
+/// written-back component is rounded towards the side its start contacts' normals point to, so
+/// the plane distance to them never shrinks (found by the canonical corpus: a sphere of radius
+/// 0.005 at offset 1e4 starting 0.01 radii from a terrain triangle, pushed out by 0.08 radii
+/// before it hit a neighbour, was rounded to nearest by 0.1 radii into the first). skin_factor is set from robust's stress
+/// runs over scales and offsets (docs/robust.md); output_rounding_factor from the rounding bound.
 ///
 /// Every number it compares against is derived from s (the start band, the stop length s/8, the
 /// solver's slack s/8, the independence threshold); the only plain numbers are skin_factor,
-/// min_skin and the iteration bound, all in Tolerances.
+/// output_rounding_factor, min_skin and the iteration bound, all in Tolerances.
 
 #include <slidecheck/reference/espace_slide.hpp>
 #include <slidecheck/reference/response_trace.hpp>
 #include <slidecheck/reference/robust_constraints.hpp>
 #include <slidecheck/reference/robust_detection.hpp>
 
+#include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace slidecheck::robust {
@@ -59,6 +76,12 @@ struct Tolerances {
   /// K of the skin s = K u M max(1, L) (file comment): how many unit roundoffs of the pass's
   /// coordinate magnitude the sphere keeps from what it touches. Set from robust's eps-sweep.
   double skin_factor = 64;
+  /// Q of the skin's output term Q u M_out (file comment): a position written back to world
+  /// coordinates is rounded, towards the side of the pass's start contacts (to_world below), so
+  /// by up to one ulp per component: at most 2 u |p_i|, 2 sqrt(3) u M_out in eSpace. The sphere
+  /// stops at clearance s/2 >= (Q/2) u M_out: Q = 8 keeps that rounding outside every triangle
+  /// it has met with 15 % to spare.
+  double output_rounding_factor = 8;
   /// The least skin, in eSpace units (radii). 0: the exact types run without a skin.
   double min_skin = 0;
   /// Sweeps per pass before it stops with `recursion_cap` (a safety net: a pass needs one sweep
@@ -84,15 +107,17 @@ double unit_roundoff() {
     return std::ldexp(1.0, -NumberTraits<T>::precision_bits);
 }
 
-/// The skin of a pass from `start` by `move` (eSpace), see the file comment.
+/// The skin of a pass from `start` by `move` (local eSpace), see the file comment.
 /// `mesh`, when given, adds the vertices of every triangle the pass may reach (its box meets the
 /// box of the move grown by 2 radii) to M: a distance to a triangle is computed from differences
 /// with its vertices, which err by u times their magnitude (a sphere of radius 24 on a floor
 /// whose corners are at 2^23 was stopped and re-hit at t = 0 sixteen times: found by
 /// `slidecheck search --algorithm robust`, attempt 66 of seed 1, before M counted the vertices).
+/// `origin_magnitude`: the largest |coordinate| of the local origin in world eSpace (0 when the
+/// pass runs in world eSpace itself: M then serves both terms).
 template <num::WithSqrt T>
 Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances& tol,
-                    const IndexedMesh<T>* mesh = nullptr) {
+                    const IndexedMesh<T>* mesh = nullptr, const T& origin_magnitude = T(0)) {
   Skin<T> out;
   T s = num::from_double<T>(tol.min_skin);
   const double u = unit_roundoff<T>();
@@ -115,7 +140,8 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
     }
     T l = length(move);
     if (l < T(1)) l = T(1);
-    const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l;
+    const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
+                      num::from_double<T>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
     if (derived > s) s = derived;
     // Unit normals computed from points of magnitude M err by an angle of about u M: two planes
     // whose normals are within 8 such angles are not independent (Gram determinant sin^2).
@@ -126,6 +152,100 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
   out.contact_radius = T(1) + s / T(2);
   out.stop_length = s / T(8);
   out.solve.feasibility_slack = s / T(8);
+  return out;
+}
+
+/// What a pass needs to know of its local frame and tells it back.
+template <Number T>
+struct LocalFrame {
+  /// The largest |coordinate| of the local origin in world eSpace (derive_skin).
+  T origin_magnitude{};
+  /// Set by the pass: the normals (eSpace) of its start check's constraints, the triangles it
+  /// started closer to than its skin. Its positions are rounded back away from them.
+  std::vector<Vec3<T>> start_contact_normals;
+};
+
+namespace response_detail_robust {
+
+/// origin + offset rounded towards `direction` (> 0: not below the exact sum; < 0: not above;
+/// 0: to nearest). IEEE types take the exact rounding error of the sum (Knuth's TwoSum, exact
+/// in round-to-nearest without contraction: -ffp-contract=off) and step one ulp when it points
+/// the wrong way; other types round as they do (their unit roundoff is negligible or zero).
+template <Number T>
+T add_rounded_towards(const T& origin, const T& offset, int direction) {
+  const T sum = origin + offset;
+  if constexpr (num::is_ieee_binary_v<T>) {
+    if (direction == 0 || !std::isfinite(sum)) return sum;
+    const T offset_part = sum - origin;
+    const T origin_part = sum - offset_part;
+    const T error = (origin - origin_part) + (offset - offset_part);  // exact sum - sum, exactly
+    if (direction > 0 && error > 0) return std::nextafter(sum, std::numeric_limits<T>::infinity());
+    if (direction < 0 && error < 0) return std::nextafter(sum, -std::numeric_limits<T>::infinity());
+  }
+  return sum;
+}
+
+/// Per component, the side the normals agree on (+1, -1), or 0 when they disagree or vanish.
+template <Number T>
+std::array<int, 3> agreed_sides(const std::vector<Vec3<T>>& normals) {
+  std::array<int, 3> side{0, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    bool positive = false, negative = false;
+    for (const Vec3<T>& n : normals) {
+      const int sg = num::sign(i == 0 ? n.x : (i == 1 ? n.y : n.z));
+      positive = positive || sg > 0;
+      negative = negative || sg < 0;
+    }
+    side[static_cast<std::size_t>(i)] = positive == negative ? 0 : (positive ? 1 : -1);
+  }
+  return side;
+}
+
+}  // namespace response_detail_robust
+
+/// Fauerby's collideAndSlide frame (espace_slide.hpp: the move pass, then the gravity pass from
+/// its end) around a local origin, the query's start: the mesh is translated in R3, then scaled
+/// to eSpace (the file comment says why). `run_pass(local_start, espace_velocity, local_mesh,
+/// frame, pass, pass_index)` runs one pass in local eSpace. Paths come back in world R3, rounded
+/// away from the pass's start contacts; the contact points of `planes` in world eSpace, like the
+/// other algorithms' (rounded: they are reported, never computed with).
+template <num::WithSqrt T, class RunPass>
+SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass) {
+  using response_detail_robust::add_rounded_towards;
+  const Vec3<T>& origin = in.start;
+  IndexedMesh<T> local;
+  local.vertices.reserve(mesh.vertices.size());
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_espace(Vec3<T>(v - origin), in.radii));
+  local.triangles = mesh.triangles;
+  const Vec3<T> espace_origin = to_espace(origin, in.radii);
+  T origin_magnitude = num::abs(espace_origin.x);
+  for (const T* c : {&espace_origin.y, &espace_origin.z})
+    if (num::abs(*c) > origin_magnitude) origin_magnitude = num::abs(*c);
+  auto to_world = [&](const Vec3<T>& p, const std::array<int, 3>& side) {
+    const Vec3<T> r3 = from_espace(p, in.radii);
+    return Vec3<T>(add_rounded_towards(origin.x, r3.x, side[0]), add_rounded_towards(origin.y, r3.y, side[1]),
+                   add_rounded_towards(origin.z, r3.z, side[2]));
+  };
+  SlideResult<T> out;
+  std::array<int, 3> last_side{0, 0, 0};
+  auto pass_from = [&](const Vec3<T>& local_start, const Vec3<T>& r3_velocity, int index) {
+    SlidePass<T> pass;
+    pass.path.push_back(local_start);
+    LocalFrame<T> frame{origin_magnitude, {}};
+    const Vec3<T> end = run_pass(local_start, to_espace(r3_velocity, in.radii), local, frame, pass, index);
+    last_side = response_detail_robust::agreed_sides(frame.start_contact_normals);
+    for (Vec3<T>& p : pass.path) p = to_world(p, last_side);
+    for (SlidingPlaneHit<T>& h : pass.planes) h.origin = espace_origin + h.origin;
+    // The gravity pass starts where the move pass was written back (one world point, not two).
+    if (!out.passes.empty()) pass.path.front() = out.passes.back().path.back();
+    out.passes.push_back(std::move(pass));
+    return end;
+  };
+  const T zero(0);
+  Vec3<T> end = pass_from(Vec3<T>(zero, zero, zero), in.velocity, 0);
+  out.passes.front().path.front() = in.start;
+  if (!is_zero(in.gravity)) end = pass_from(end, in.gravity, 1);
+  out.final_position = out.passes.back().path.back();  // the last pass's end, rounded as its path
   return out;
 }
 
@@ -141,14 +261,15 @@ Constraint<T> contact_constraint(const Vec3<T>& center, const Triangle<T>& tri, 
 
 }  // namespace response_detail_robust
 
-/// One pass in eSpace: returns the end and appends the path, planes, iterations and stop reason.
+/// One pass in (local) eSpace: returns the end and appends the path, planes, iterations and stop
+/// reason. `frame`: the origin's magnitude (derive_skin), and the pass's start contacts (out).
 template <num::WithSqrt T, class Tracer = NullTracer>
 Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espace_mesh, const Tolerances& tol,
-                   SlidePass<T>& pass, int pass_index = 0, Tracer&& tracer = {}) {
+                   LocalFrame<T>& frame, SlidePass<T>& pass, int pass_index = 0, Tracer&& tracer = {}) {
   namespace ev = trace::response;
   using response_detail_robust::contact_constraint;
   const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
-  const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh);
+  const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh, frame.origin_magnitude);
   const Vec3<T> destination = pos + move;
   std::vector<Constraint<T>> constraints;
 
@@ -168,6 +289,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
       if (cp.squared_distance <= band) {
         const Constraint<T> c = contact_constraint(pos, tri, i, skin.skin);
         constraints.push_back(c);
+        frame.start_contact_normals.push_back(c.normal);
         pass.planes.push_back({i, cp.feature, cp.index, cp.point, c.normal});
       }
     }
@@ -224,13 +346,14 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
   }
 }
 
-/// The move and the gravity pass of an ellipsoid in R3 (Fauerby's collideAndSlide frame).
+/// The move and the gravity pass of an ellipsoid in R3 (Fauerby's collideAndSlide frame, around
+/// the start: the traced steps are in local eSpace, relative to the start).
 template <num::WithSqrt T, class Tracer = NullTracer>
 SlideResult<T> collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh, const Tolerances& tol = {},
                                  Tracer&& tracer = {}) {
-  return slide_in_espace(in, mesh, [&](const Vec3<T>& start, const Vec3<T>& velocity, const IndexedMesh<T>& m,
-                                       SlidePass<T>& pass, int index) {
-    return slide_pass(start, velocity, m, tol, pass, index, tracer);
+  return slide_in_local_espace(in, mesh, [&](const Vec3<T>& start, const Vec3<T>& velocity, const IndexedMesh<T>& m,
+                                             LocalFrame<T>& frame, SlidePass<T>& pass, int index) {
+    return slide_pass(start, velocity, m, tol, frame, pass, index, tracer);
   });
 }
 

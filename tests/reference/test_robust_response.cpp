@@ -253,23 +253,27 @@ BOOST_AUTO_TEST_CASE(exact_real_overlap_is_pushed_out_to_contact) {
 }
 
 BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact) {
-  // s = K u M max(1, L) + Q u (M + origin magnitude), K = 64, Q = 8 (every product exact here).
+  // s = K u M max(1, L) + Q2 u M^2 + Q u (M + origin magnitude), K = 64, Q2 = 8, Q = 8
+  // (every product and sum exact here).
   const robust::Tolerances tol;
-  const double k = tol.skin_factor, q = tol.output_rounding_factor;
+  const double k = tol.skin_factor, q2 = tol.quadratic_skin_factor, q = tol.output_rounding_factor;
+  auto expected = [&](double m, double l, double origin, int bits) {
+    return (k * m * l + q2 * m * m + q * (m + origin)) * std::ldexp(1.0, -bits);
+  };
   const auto near = robust::derive_skin(v3<float>(1, 1, 1), v3<float>(0.5f, 0, 0), tol);
   const auto far = robust::derive_skin(v3<float>(1024, 1, 1), v3<float>(0.5f, 0, 0), tol);
   const auto long_move = robust::derive_skin(v3<float>(1, 1, 1), v3<float>(8, 0, 0), tol);
-  BOOST_TEST(near.skin == float((k + q) * std::ldexp(1.0, -24) * 1.5));
-  BOOST_TEST(far.skin == float((k + q) * std::ldexp(1.0, -24) * 1024.5));
-  BOOST_TEST(long_move.skin == float((k * 8 + q) * std::ldexp(1.0, -24) * 9));
+  BOOST_TEST(near.skin == float(expected(1.5, 1, 0, 24)));
+  BOOST_TEST(far.skin == float(expected(1024.5, 1, 0, 24)));
+  BOOST_TEST(long_move.skin == float(expected(9, 8, 0, 24)));
   const auto d = robust::derive_skin(v3<double>(1, 1, 1), v3<double>(0.5, 0, 0), tol);
-  BOOST_TEST(d.skin == (k + q) * std::ldexp(1.0, -53) * 1.5);
+  BOOST_TEST(d.skin == expected(1.5, 1, 0, 53));
   BOOST_TEST((robust::derive_skin(v3<Real>(1, 1, 1), v3<Real>(0.5, 0, 0), tol).skin == Real(0)));
   BOOST_TEST(d.contact_radius == 1 + d.skin / 2);
   // A pass in a local frame whose origin lies at 2^20 radii: the world's magnitude enters only
   // through the output term (the old single-M skin was K u 2^20 = 4 radii here).
   const auto local = robust::derive_skin(v3<float>(0, 0, 0), v3<float>(0.5f, 0, 0), tol, static_cast<const IndexedMesh<float>*>(nullptr), 0x1p20f);
-  BOOST_TEST(local.skin == float(k * std::ldexp(1.0, -24) + q * std::ldexp(1.0, -24) * (1 + 0x1p20)));
+  BOOST_TEST(local.skin == float(expected(1, 1, 0x1p20, 24)));
 }
 
 BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contacts) {
@@ -312,6 +316,37 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(far_from_the_origin_the_skin_is_a_fraction_of_the_
   BOOST_TEST(z >= 1.0);
   BOOST_TEST(z <= 1.5);
   BOOST_TEST(as_double(res.final_position.x) == 1e6 + 0.75, boost::test_tools::tolerance(1e-6));
+}
+
+// The two minimal cases `slidecheck search --algorithm robust --seed 1` found (float, then
+// double), kept as unit tests: robust's own failures, fixed.
+BOOST_AUTO_TEST_CASE(search_float_seed1_start_beside_a_long_edge_does_not_cap) {
+  // r = 2^-13 beside an edge 8192 radii long (2.1 radii away): float's closest-feature choice put
+  // the start on the face, every sweep stopped at t = 0 and the pass hit its iteration cap.
+  IndexedMesh<float> mesh;
+  mesh.vertices = {{-1.0f, -0x1.ffep-1f, 0.0f}, {1.0f, 0x1.002p+0f, 0.0f}, {0.0f, 1.0f, 0.0f}};
+  mesh.triangles = {{0, 1, 2}};
+  const SlideResult<float> res =
+      robust::collide_and_slide(sphere_input<float>(v3<float>(0, 0, 0), Vec3<float>(-0x1p-20f, 0, 0), 0x1p-13,
+                                                    v3<float>(0, 0, 0)),
+                                mesh);
+  BOOST_TEST(no_cap(res));
+  BOOST_TEST(path_keeps_clear(res.path(), mesh, 0x1p-13f));
+  // Not asserted: where it ends. The edge is 8192 radii long, so float's edge distances err by
+  // about u M^2 / 2 = 2 radii and the skin (quadratic term) is 32 radii: the start, 2.1 radii from
+  // the edge, is pushed out to the skin (docs/robust.md, open problems).
+}
+
+BOOST_AUTO_TEST_CASE(search_double_seed1_edge_contact_far_from_its_vertices_keeps_clear) {
+  // An edge contact 27 radii from the triangle's far vertex: the exact formulation's distance
+  // erred by 1.8 u M^2, past the old skin; the quadratic term covers it.
+  IndexedMesh<double> mesh;
+  mesh.vertices = {{0.5, -0.09375, -0.0625}, {0, 0, -0.125}, {-1.0625, 0.046875, 0.0625}};
+  mesh.triangles = {{0, 1, 2}};
+  const SlideResult<double> res = robust::collide_and_slide(
+      sphere_input<double>(v3<double>(0, 0, 0), v3<double>(0, -0x1p-5, 0), 0x1.4p-5, v3<double>(0, 0, 0)), mesh);
+  BOOST_TEST(no_cap(res));
+  BOOST_TEST(path_keeps_clear(res.path(), mesh, 0x1.4p-5));
 }
 
 BOOST_AUTO_TEST_CASE(solver_projects_creases_and_corners) {

@@ -52,6 +52,7 @@ std::vector<Field<robust::Tolerances>> fields() {
   using T = robust::Tolerances;
   return {{"skin_factor", &T::skin_factor},
           {"output_rounding_factor", &T::output_rounding_factor},
+          {"quadratic_skin_factor", &T::quadratic_skin_factor},
           {"min_skin", &T::min_skin},
           {"max_iterations", nullptr, &T::max_iterations}};
 }

@@ -42,7 +42,8 @@
 /// (4-8 u M per step for the near points and destinations: docs/eps-sweep.md's error model), and a
 /// normal computed from two points of magnitude M errs by an angle of about u M, which over a
 /// slide of length L moves the sphere u M L off its plane. So, in local eSpace (radius 1):
-///     s = max(min_skin, skin_factor * u * M * max(1, L) + output_rounding_factor * u * M_out),
+///     s = max(min_skin, skin_factor * u * M * max(1, L) + quadratic_skin_factor * u * M^2
+///                       + output_rounding_factor * u * M_out),
 /// u the unit roundoff of T (2^-24 float, 2^-53 double, 2^-precision for MPFR, 0 for the exact
 /// types, which then run with s = min_skin, 0 by default: the ideal algorithm), M = max(1, the
 /// largest local |coordinate| of the pass's start, destination and the vertices of the triangles
@@ -57,8 +58,8 @@
 /// runs over scales and offsets (docs/robust.md); output_rounding_factor from the rounding bound.
 ///
 /// Every number it compares against is derived from s (the start band, the stop length s/8, the
-/// solver's slack s/8, the independence threshold); the only plain numbers are skin_factor,
-/// output_rounding_factor, min_skin and the iteration bound, all in Tolerances.
+/// solver's slack s/8, the independence threshold); the only plain numbers are the three skin
+/// factors, min_skin and the iteration bound, all in Tolerances.
 
 #include <slidecheck/reference/espace_slide.hpp>
 #include <slidecheck/reference/response_trace.hpp>
@@ -82,6 +83,12 @@ struct Tolerances {
   /// stops at clearance s/2 >= (Q/2) u M_out: Q = 8 keeps that rounding outside every triangle
   /// it has met with 15 % to spare.
   double output_rounding_factor = 8;
+  /// Q2 of the skin's quadratic term Q2 u M^2: an edge or vertex contact of the exact
+  /// formulation measures a squared distance from differences with a vertex up to M away
+  /// (|p - a|^2 - (e . (p - a))^2 / |e|^2), so the distance errs by about u M^2 / 2 past M = 1
+  /// (found by `slidecheck search --algorithm robust --precision double`, seed 1: a contact
+  /// 27 radii from the triangle's far vertex erred by 1.8 u M^2, 3.6e-14 radii past the skin).
+  double quadratic_skin_factor = 8;
   /// The least skin, in eSpace units (radii). 0: the exact types run without a skin.
   double min_skin = 0;
   /// Sweeps per pass before it stops with `recursion_cap` (a safety net: a pass needs one sweep
@@ -141,6 +148,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
     T l = length(move);
     if (l < T(1)) l = T(1);
     const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
+                      num::from_double<T>(tol.quadratic_skin_factor) * ut * m * m +
                       num::from_double<T>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
     if (derived > s) s = derived;
     // Unit normals computed from points of magnitude M err by an angle of about u M: two planes

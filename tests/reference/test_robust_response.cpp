@@ -300,6 +300,20 @@ BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contac
   BOOST_TEST(agreed_sides(std::vector<Vec3<double>>{{-1, 0, 0}})[0] == -1);
 }
 
+BOOST_AUTO_TEST_CASE(the_quadratic_term_counts_only_edges_within_reach) {
+  // A float triangle 2^16 radii across: over its middle only the face can be touched (its
+  // distance errs by u M: linear term, 0.15 radii); beside an edge the edge's far vertex at
+  // 2^15 enters the quadratic term (8 u 2^30 = 512 radii).
+  IndexedMesh<float> mesh;
+  mesh.vertices = {{-32768, -32768, 0}, {32768, -32768, 0}, {0, 32768, 0}};
+  mesh.triangles = {{0, 1, 2}};
+  const robust::Tolerances tol;
+  const auto middle = robust::derive_skin(v3<float>(0, 0, 2), v3<float>(0.5f, 0, -1), tol, &mesh);
+  const auto beside_edge = robust::derive_skin(v3<float>(0, -32766, 2), v3<float>(0.5f, 0, -1), tol, &mesh);
+  BOOST_TEST(middle.skin < 0.2f);
+  BOOST_TEST(beside_edge.skin > 500.0f);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(far_from_the_origin_the_skin_is_a_fraction_of_the_radius, T, IeeeAndMpfr) {
   // A unit sphere dropped onto a floor 10^6 from the origin. The frame is local to the start,
   // so the skin is about Q u 10^6 (0.48 radii in float) instead of K u 10^6 L (11 radii with

@@ -22,8 +22,10 @@
 #include <slidecheck/reference/mesh_detection.hpp>
 #include <slidecheck/reference/swept_sphere_triangle.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
+#include <utility>
 
 namespace slidecheck::robust {
 
@@ -119,6 +121,36 @@ bool may_touch(const exact::Box& swept, const Triangle<T>& tri) {
     }
   }
   return swept.overlaps(b);
+}
+
+/// False only if the segment [a, b] misses the box (Liang-Barsky clipping against its slabs, in
+/// doubles from enclosures, the box grown by a relative margin that covers the clipping's own
+/// rounding: conservative, so a "true" may be a near miss, never the other way round).
+template <Number T>
+bool segment_may_meet(const exact::Box& box, const Vec3<T>& a, const Vec3<T>& b) {
+  const T* pa[3] = {&a.x, &a.y, &a.z};
+  const T* pb[3] = {&b.x, &b.y, &b.z};
+  double t0 = 0, t1 = 1;
+  for (int j = 0; j < 3; ++j) {
+    const Interval ia = num::enclose(*pa[j]), ib = num::enclose(*pb[j]);
+    const double from = ia.lo, to = ib.lo;
+    const double scale = 1 + std::fmax(std::fmax(std::fabs(from), std::fabs(to)),
+                                       std::fmax(std::fabs(box.lo[j]), std::fabs(box.hi[j])));
+    const double margin = 0x1p-40 * scale + (ia.hi - ia.lo) + (ib.hi - ib.lo);
+    const double lo = box.lo[j] - margin, hi = box.hi[j] + margin;
+    const double d = to - from;
+    if (std::fabs(d) <= 0x1p-40 * scale) {
+      if (from < lo || from > hi) return false;
+      continue;
+    }
+    double enter = (lo - from) / d, leave = (hi - from) / d;
+    if (enter > leave) std::swap(enter, leave);
+    // The divisions round: widen the parameter interval by a relative 2^-40 of its ends.
+    t0 = std::fmax(t0, enter - 0x1p-40 * (1 + std::fabs(enter)));
+    t1 = std::fmin(t1, leave + 0x1p-40 * (1 + std::fabs(leave)));
+    if (t0 > t1) return false;
+  }
+  return true;
 }
 
 }  // namespace detection_detail

@@ -42,12 +42,14 @@
 /// (4-8 u M per step for the near points and destinations: docs/eps-sweep.md's error model), and a
 /// normal computed from two points of magnitude M errs by an angle of about u M, which over a
 /// slide of length L moves the sphere u M L off its plane. So, in local eSpace (radius 1):
-///     s = max(min_skin, skin_factor * u * M * max(1, L) + quadratic_skin_factor * u * M^2
+///     s = max(min_skin, skin_factor * u * M * max(1, L) + quadratic_skin_factor * u * M_e^2
 ///                       + output_rounding_factor * u * M_out),
 /// u the unit roundoff of T (2^-24 float, 2^-53 double, 2^-precision for MPFR, 0 for the exact
 /// types, which then run with s = min_skin, 0 by default: the ideal algorithm), M = max(1, the
 /// largest local |coordinate| of the pass's start, destination and the vertices of the triangles
-/// it may reach), L = |move|, M_out = M + the largest |coordinate| of the start in world eSpace
+/// it may reach), M_e the same over the ends of the edges that pass within reach of the move
+/// (an edge contact's error grows with its far vertex), L = |move|,
+/// M_out = M + the largest |coordinate| of the start in world eSpace
 /// (the magnitude of the positions once rounded back). The output term covers triangles met
 /// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
 /// that (the start check's contacts) is kept by the direction of the rounding instead: each
@@ -134,21 +136,34 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
     const Vec3<T> end = start + move;
     for (const T* c : {&start.x, &start.y, &start.z, &end.x, &end.y, &end.z})
       if (num::abs(*c) > m) m = num::abs(*c);
+    T m_edge = m;  // M of the quadratic term: the ends of the edges the pass may reach
     if (mesh) {
       const T two(2);
       const exact::Box reach = exact::swept_box(start, move, Vec3<T>(two, two, two));
+      auto grow = [](T& bound, const Vec3<T>& v) {
+        for (const T* c : {&v.x, &v.y, &v.z})
+          if (num::abs(*c) > bound) bound = num::abs(*c);
+      };
       for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
         const Triangle<T> tri = mesh->triangle(i);
         if (!detection_detail::may_touch(reach, tri)) continue;
-        for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
-          for (const T* c : {&v->x, &v->y, &v->z})
-            if (num::abs(*c) > m) m = num::abs(*c);
+        const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
+        for (int k = 0; k < 3; ++k) {
+          grow(m, *v[k]);
+          // The u M^2 error is an edge contact's, measured from the edge's far vertex: only an
+          // edge that passes within reach can be touched (a sphere on the middle of a huge
+          // triangle is far from its edges, and only its face is measured, to u M).
+          if (detection_detail::segment_may_meet(reach, *v[k], *v[(k + 1) % 3])) {
+            grow(m_edge, *v[k]);
+            grow(m_edge, *v[(k + 1) % 3]);
+          }
+        }
       }
     }
     T l = length(move);
     if (l < T(1)) l = T(1);
     const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
-                      num::from_double<T>(tol.quadratic_skin_factor) * ut * m * m +
+                      num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
                       num::from_double<T>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
     if (derived > s) s = derived;
     // Unit normals computed from points of magnitude M err by an angle of about u M: two planes

@@ -65,8 +65,7 @@ int run(const EpsSweepArgs& a) {
   verify::EpsSweepOptions o;
   o.corpus = a.corpus;
   if (a.algorithms == "all") {
-    for (const verify::Algorithm alg : verify::all_algorithms)
-      if (verify::is_implemented(alg)) o.algorithms.push_back(alg);
+    o.algorithms.assign(std::begin(verify::all_algorithms), std::end(verify::all_algorithms));
   } else {
     for (const std::string& name : split(a.algorithms, ',')) o.algorithms.push_back(algorithm_option(name));
   }

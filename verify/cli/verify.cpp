@@ -47,8 +47,7 @@ int run(const VerifyArgs& a) {
   o.corpus = a.corpus;
   if (a.algorithms != "query") {
     if (a.algorithms == "all") {
-      for (const verify::Algorithm alg : verify::all_algorithms)
-        if (verify::is_implemented(alg)) o.algorithms.push_back(alg);
+      o.algorithms.assign(std::begin(verify::all_algorithms), std::end(verify::all_algorithms));
     } else {
       for (const std::string& name : split_commas(a.algorithms)) {
         const auto alg = verify::find_algorithm(name);

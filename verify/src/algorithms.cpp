@@ -70,8 +70,6 @@ AlgorithmTolerances defaults(Algorithm a) {
 
 }  // namespace
 
-bool is_implemented(Algorithm) { return true; }
-
 std::vector<std::pair<std::string, double>> tolerance_defaults(Algorithm a) {
   std::vector<std::pair<std::string, double>> out;
   std::visit(

@@ -738,8 +738,6 @@ AlgorithmTolerances tolerances_for(const Query& query, Algorithm algorithm) {
 
 QueryRecord verify_query(const SceneContext& scene, const Query& query, const std::string& query_file,
                          Algorithm algorithm, Precision precision, const VerifyQueryOptions& options) {
-  if (!is_implemented(algorithm))
-    throw std::invalid_argument("algorithm '" + std::string(algorithm_name(algorithm)) + "' is not implemented yet");
   return precision == Precision::single_float
              ? verify_in<float>(scene, query, query_file, algorithm, precision, options)
              : verify_in<double>(scene, query, query_file, algorithm, precision, options);

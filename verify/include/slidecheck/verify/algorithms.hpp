@@ -23,9 +23,6 @@ namespace slidecheck::verify {
 using AlgorithmTolerances = std::variant<fauerby::Tolerances, linahan::Tolerances, monter::Tolerances,
                                          pseudo_distance::Tolerances, robust::Tolerances>;
 
-/// The algorithms `verify` can run (all of them since issue 10 brought robust).
-bool is_implemented(Algorithm a);
-
 /// The names of the algorithm's tolerances and their default values, in documentation order.
 std::vector<std::pair<std::string, double>> tolerance_defaults(Algorithm a);
 

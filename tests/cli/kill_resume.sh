@@ -8,7 +8,8 @@ slidecheck=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
 "$slidecheck" corpus build --out "$work/mv" --movements --seed 1 >/dev/null 2>&1
-grep '_s1_o0_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
+# SLIDECHECK_CLI_MOVES caps the moves (the sanitizer build sets it: the same paths, fewer runs).
+grep -m "${SLIDECHECK_CLI_MOVES:-100000}" '_s1_o0_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
 
 # kill_mid_run FILE COMMAND...: starts the command, kills it with SIGKILL once FILE has a line
 # and while the command still runs; fails when the command finished first.

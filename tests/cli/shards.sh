@@ -21,7 +21,8 @@ rm -rf "$work" && mkdir -p "$work"
 
 # A corpus of several query files: the built-in scenes, a regression case and 160 unit-scale moves.
 "$slidecheck" corpus build --out "$work/mv" --movements --seed 1 >/dev/null 2>&1
-grep -m 160 '_s1_o0_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
+# SLIDECHECK_CLI_MOVES caps the moves (the sanitizer build sets it: the same paths, fewer runs).
+grep -m "${SLIDECHECK_CLI_MOVES:-160}" '_s1_o0_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
 corpus=(--corpus "$source/corpora/builtin" --corpus "$source/corpora/regressions/fauerby-zero-over-zero"
         --corpus "$work/mv/part.jsonl")
 verify_outputs=(run.json records.jsonl summary.txt summary.csv steps.csv failures.csv report.html)

@@ -150,7 +150,7 @@ void swept_ellipsoid_query_boxes(const Vec3<F>& center, const Vec3<F>& velocity,
   // The detection's rounding depends on the whole move: every piece gets the whole query slack.
   const double r_max = std::max({std::fabs(double(radii.x)), std::fabs(double(radii.y)), std::fabs(double(radii.z))});
   const double whole = query_slack(center, velocity, r_min, r_max, slack);
-  const double piece_error = 4 * unit_roundoff<F>() * (cmax + vmax) * 3;  // |v|_1 <= 3 max|v_j|
+  const double piece_error = 4 * num::unit_roundoff<F>() * (cmax + vmax) * 3;  // |v|_1 <= 3 max|v_j|
   CandidateSlack exact_only = slack;
   exact_only.float_faithful = false;
   Vec3<F> a = center;

@@ -64,12 +64,6 @@ struct CandidateSlack {
   double max_anisotropy = 1;
 };
 
-/// The unit roundoff of F (half an ulp of 1).
-template <HardwareFloat F>
-constexpr double unit_roundoff() {
-  return double(std::numeric_limits<F>::epsilon()) / 2;
-}
-
 /// The widening of the triangle's box, or nothing when the triangle must be offered to every
 /// query. Computed in long double from the exact vertex values.
 template <HardwareFloat F>
@@ -86,7 +80,7 @@ std::optional<double> triangle_slack(const Triangle<F>& t, const CandidateSlack&
   }
   auto len2 = [](const L* v) { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2]; };
   const L a = len2(e1), c = len2(e2), b3 = len2(e3);
-  const L u = unit_roundoff<F>();
+  const L u = num::unit_roundoff<F>();
   // Two equal vertices: the float edge vectors are equal or zero, the float cross product is
   // exactly zero (no FMA: x*y - y*x == 0), and checkTriangle culls the triangle in every
   // precision. Only the exact box is needed (the exact detection may still touch the point/segment).
@@ -123,7 +117,7 @@ double query_slack(const Vec3<F>& start, const Vec3<F>& velocity, double r_min, 
   const double v = std::fabs(double(velocity.x)) + std::fabs(double(velocity.y)) + std::fabs(double(velocity.z));
   const double m = std::max({std::fabs(double(start.x)), std::fabs(double(start.y)), std::fabs(double(start.z))}) + v;
   const double reach = v / r_min + 1;
-  return s.query_roundoff_multiple * unit_roundoff<F>() * (m + v + r_max + r_max * reach * reach);
+  return s.query_roundoff_multiple * num::unit_roundoff<F>() * (m + v + r_max + r_max * reach * reach);
 }
 
 }  // namespace slidecheck::fast

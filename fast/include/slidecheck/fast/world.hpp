@@ -101,7 +101,7 @@ bool always_candidate_may_hit(const typename World<F>::AlwaysPlane& a, const Vec
   const L f1 = f0 + ndv;
   const L size = std::fabs(n[0] * b[0]) + std::fabs(n[1] * b[1]) + std::fabs(n[2] * b[2]) + std::fabs(pc) +
                  std::fabs(n[0] * v[0]) + std::fabs(n[1] * v[1]) + std::fabs(n[2] * v[2]) + 2;
-  const L margin = 16 * L(unit_roundoff<F>()) * size;
+  const L margin = 16 * L(num::unit_roundoff<F>()) * size;
   const L lower = (f0 > 0) == (f1 > 0) ? std::min(std::fabs(f0), std::fabs(f1)) : L(0);
   return !(lower > 1 + margin);
 }

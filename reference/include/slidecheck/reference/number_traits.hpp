@@ -54,6 +54,19 @@ template <Number T> inline constexpr bool has_sqrt_v = NumberTraits<T>::has_sqrt
 template <Number T> inline constexpr bool is_ieee_binary_v = NumberTraits<T>::is_ieee_binary;
 template <Number T> inline constexpr std::string_view name_v = NumberTraits<T>::name;
 
+/// The unit roundoff of T: 2^-p for a binary float of p significand bits (half an ulp of 1),
+/// 0 for the exact types. Shared by robust's skin and fast/'s conservative slacks.
+template <Number T>
+constexpr double unit_roundoff() {
+  if constexpr (is_exact_v<T>) {
+    return 0.0;
+  } else {
+    double u = 1;
+    for (int i = 0; i < NumberTraits<T>::precision_bits; ++i) u /= 2;  // exact: a power of two
+    return u;
+  }
+}
+
 /// A number type whose square root is available (all but Rational).
 template <class T>
 concept WithSqrt = Number<T> && NumberTraits<T>::has_sqrt;

@@ -107,15 +107,6 @@ struct Skin {
   SolveTolerances<T> solve;
 };
 
-/// The unit roundoff of T: 2^-p for a binary float of p significand bits, 0 for exact types.
-template <Number T>
-double unit_roundoff() {
-  if constexpr (num::is_exact_v<T>)
-    return 0.0;
-  else
-    return std::ldexp(1.0, -NumberTraits<T>::precision_bits);
-}
-
 /// The skin of a pass from `start` by `move` (local eSpace), see the file comment.
 /// `mesh`, when given, adds the vertices of every triangle the pass may reach (its box meets the
 /// box of the move grown by 2 radii) to M: a distance to a triangle is computed from differences
@@ -129,7 +120,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
                     const IndexedMesh<T>* mesh = nullptr, const T& origin_magnitude = T(0)) {
   Skin<T> out;
   T s = num::from_double<T>(tol.min_skin);
-  const double u = unit_roundoff<T>();
+  const double u = num::unit_roundoff<T>();
   if (u > 0) {
     const T ut = num::from_double<T>(u);
     T m(1);  // M: the largest coordinate magnitude of the pass, at least the radius

@@ -95,13 +95,14 @@ std::vector<SlideInput<F>> random_inputs(const IndexedMesh<F>& mesh, double radi
   return out;
 }
 
-/// Runs fast vs reference for the three seed responses and the two detections; returns the
+/// Runs fast vs reference for robust, the three seed responses and the two detections; returns the
 /// counts (queries, and how many touched the mesh: callers check that the comparison meant
 /// something), failing the test case with the query's data on a difference.
 struct DifferentialCounts {
-  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0;
+  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0, robust_with_contact = 0;
   DifferentialCounts& operator+=(const DifferentialCounts& o) {
     checked += o.checked, detection_hits += o.detection_hits, slides_with_contact += o.slides_with_contact;
+    robust_with_contact += o.robust_with_contact;
     return *this;
   }
 };
@@ -110,12 +111,13 @@ template <class F>
 DifferentialCounts check_fast_equals_reference(const IndexedMesh<F>& mesh, const std::vector<SlideInput<F>>& inputs,
                                         const std::string& what) {
   const fast::World<F> world = fast::World<F>::build(mesh);
+  const fast::World<F> robust_world = fast::World<F>::build(mesh, fast::robust_world_options());
   // A second world with the eSpace triangles cached for the inputs' radius.
   fast::World<F> prepared = world;
   if (!inputs.empty()) prepared.prepare_espace(inputs.front().radii);
   fast::SlideScratch<F> slide_scratch;
   fast::SweepScratch sweep_scratch;
-  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0;
+  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0, robust_with_contact = 0;
   auto report = [&](const char* algo, std::size_t i, const std::string& diff) {
     std::ostringstream os;
     os.precision(std::numeric_limits<F>::max_digits10);
@@ -129,6 +131,10 @@ DifferentialCounts check_fast_equals_reference(const IndexedMesh<F>& mesh, const
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const SlideInput<F>& in = inputs[i];
     std::string d;
+    const SlideResult<F> reference_robust = fast::Robust::run(in, mesh, {}, NullTracer{});
+    robust_with_contact += !reference_robust.passes.front().planes.empty();
+    d = slide_difference(fast::collide_and_slide<fast::Robust>(robust_world, in, {}, slide_scratch), reference_robust);
+    if (!d.empty()) report("robust", i, d);
     const SlideResult<F> reference_fauerby = fast::Fauerby::run(in, mesh, {}, NullTracer{});
     slides_with_contact += !reference_fauerby.passes.front().planes.empty();
     d = slide_difference(fast::collide_and_slide<fast::Fauerby>(world, in, {}, slide_scratch), reference_fauerby);
@@ -157,8 +163,9 @@ DifferentialCounts check_fast_equals_reference(const IndexedMesh<F>& mesh, const
   }
   // The comparison means something only if the moves touch the mesh.
   BOOST_TEST_MESSAGE(what << ": " << checked << " queries, " << detection_hits << " detection hits, "
-                          << slides_with_contact << " slides with contact");
-  return {checked, detection_hits, slides_with_contact};
+                          << slides_with_contact << " slides with contact, " << robust_with_contact
+                          << " robust slides with contact");
+  return {checked, detection_hits, slides_with_contact, robust_with_contact};
 }
 
 }  // namespace slidecheck::test

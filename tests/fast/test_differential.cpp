@@ -1,6 +1,6 @@
 // fast == reference, bit for bit, in the same precision: final positions, every resting
 // position, sliding planes (triangle, feature, origin, normal), iterations and stop reasons of
-// fauerby, linahan and monter's collide-and-slide, and the fauerby and linahan detections, in
+// robust, fauerby, linahan and monter's collide-and-slide, and the fauerby and linahan detections, in
 // float and double, on every canonical shape at several scales and offsets from the origin
 // (the corpus of issue 5) and on a 20,000-triangle float terrain.
 // Also: the region of collide_and_slide really grows (a long move from a small first guess),
@@ -30,11 +30,12 @@ void canonical_corpus(verify::Precision precision) {
         counts += test::check_fast_equals_reference(mesh, inputs, shape.name + " scale " + std::to_string(scale) +
                                                                        " offset " + std::to_string(offset));
       }
-  BOOST_TEST_MESSAGE(counts.checked << " queries identical in 3 responses and 3 detections; " << counts.detection_hits
+  BOOST_TEST_MESSAGE(counts.checked << " queries identical in 4 responses and 3 detections; " << counts.detection_hits
                                     << " detections hit, " << counts.slides_with_contact << " slides touched");
   BOOST_TEST(counts.checked == 9u * 40u * corpora::canonical_shapes().size());
   BOOST_TEST(counts.detection_hits > counts.checked / 10);
   BOOST_TEST(counts.slides_with_contact > counts.checked / 10);
+  BOOST_TEST(counts.robust_with_contact > counts.checked / 10);
 }
 
 }  // namespace
@@ -57,6 +58,16 @@ BOOST_AUTO_TEST_CASE(float_terrain) {
   std::size_t largest = 0;
   for (const auto& in : inputs) {
     fast::collide_and_slide<fast::Fauerby>(world, in, {}, scratch);
+    largest = std::max(largest, scratch.submesh.triangle_count());
+    BOOST_TEST(!scratch.last_used_whole_mesh);
+  }
+  BOOST_TEST(largest < mesh.triangle_count() / 20);
+  // So is robust's, on an exact-only world (no always-candidates).
+  const fast::World<float> robust_world = fast::World<float>::build(mesh, fast::robust_world_options());
+  BOOST_TEST(robust_world.bvh.always_candidates.empty());
+  largest = 0;
+  for (const auto& in : inputs) {
+    fast::collide_and_slide<fast::Robust>(robust_world, in, {}, scratch);
     largest = std::max(largest, scratch.submesh.triangle_count());
     BOOST_TEST(!scratch.last_used_whole_mesh);
   }
@@ -88,6 +99,53 @@ BOOST_AUTO_TEST_CASE(the_region_grows_when_the_first_guess_is_too_small) {
   }
   BOOST_TEST_MESSAGE(grown << " of 60 queries needed a larger region");
   BOOST_TEST(grown > 0);
+}
+
+BOOST_AUTO_TEST_CASE(robust_region_grows_and_ellipsoids_are_covered) {
+  // Robust's boxes are exact, so any ellipsoid may query a world (the seeds' float-faithful
+  // slack covers spheres only). A tight first region must grow for a long slide.
+  const IndexedMesh<float> mesh = to_precision<float>(corpora::sine_heightfield(30, 2.0, 0.5, 0.4));
+  const fast::World<float> world = fast::World<float>::build(mesh, fast::robust_world_options());
+  fast::SlideScratch<float> scratch;
+  fast::SlideOptions tight;
+  tight.initial_padding_radii = 0;
+  int grown = 0, touched = 0;
+  std::size_t i = 0;
+  for (auto in : test::random_inputs(mesh, 0.5, 6.0, 60, 10)) {
+    if (i++ % 2) in.radii = {{0.25f, 0.7f, 0.4f}};
+    const SlideResult<float> reference = fast::Robust::run(in, mesh, {}, NullTracer{});
+    touched += !reference.passes.front().planes.empty();
+    const SlideResult<float> fast_result = fast::collide_and_slide<fast::Robust>(world, in, {}, scratch, tight);
+    grown += scratch.last_rounds > 1;
+    const std::string d = test::slide_difference(fast_result, reference);
+    BOOST_TEST(d.empty(), "query " << i - 1 << ": " << d);
+  }
+  BOOST_TEST_MESSAGE(grown << " of 60 robust queries needed a larger region, " << touched << " touched");
+  BOOST_TEST(grown > 0);
+  BOOST_TEST(touched > 5);
+}
+
+BOOST_AUTO_TEST_CASE(robust_world_box_holds_the_local_frame_rounding) {
+  // A vertex whose local eSpace coordinate fl(fl(v - o) / r) is inside a local box lies in the
+  // R3 box robust_world_box maps it to: random vertices, origins and radii, far from the origin.
+  std::mt19937_64 rng(12);
+  auto uni = [&](double a, double b) { return a + (b - a) * (double(rng() >> 11) * 0x1p-53); };
+  int inside = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const double magnitude = std::ldexp(1.0, int(uni(-10, 24)));
+    const Vec3<float> o{float(uni(-magnitude, magnitude)), float(uni(-magnitude, magnitude)),
+                        float(uni(-magnitude, magnitude))};
+    const EllipsoidRadii<float> radii{{float(uni(0.01, 50)), float(uni(0.01, 50)), float(uni(0.01, 50))}};
+    const Vec3<float> v{float(o.x + uni(-100, 100)), float(o.y + uni(-100, 100)), float(o.z + uni(-100, 100))};
+    const Vec3<float> local = to_espace(Vec3<float>(v - o), radii);
+    // The degenerate box at the local point itself: the tightest box that must keep v.
+    const exact::Box q = exact::swept_box(local, Vec3<float>(0, 0, 0), Vec3<float>(0, 0, 0));
+    const fast::Aabb<float> w = fast::slide_detail::robust_world_box(q, o, radii);
+    const bool ok = w.lo.x <= v.x && v.x <= w.hi.x && w.lo.y <= v.y && v.y <= w.hi.y && w.lo.z <= v.z && v.z <= w.hi.z;
+    BOOST_TEST(ok, "vertex " << std::hexfloat << v.x << " " << v.y << " " << v.z << " outside its world box");
+    inside += ok;
+  }
+  BOOST_TEST(inside == 20000);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

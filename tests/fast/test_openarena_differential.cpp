@@ -1,6 +1,6 @@
 // fast == reference, bit for bit, on real OpenArena maps (the fixture corpora.fetch_openarena
 // fetches Debian's openarena-081-maps): the Quake III player (radius 16) moved by random
-// displacements up to 320 units with gravity, fauerby, linahan and monter's collide-and-slide
+// displacements up to 320 units with gravity, robust, fauerby, linahan and monter's collide-and-slide
 // and the two detections, in float and double, on oa_dm1 (7376 triangles) and a larger map.
 #include "differential.hpp"
 
@@ -31,6 +31,7 @@ void check_map(const std::string& map, std::size_t queries) {
   const test::DifferentialCounts c = test::check_fast_equals_reference(mesh, inputs, map);
   BOOST_TEST(c.checked == queries);
   BOOST_TEST(c.slides_with_contact > queries / 10);
+  BOOST_TEST(c.robust_with_contact > queries / 10);
   BOOST_TEST_MESSAGE(map << ": " << mesh.triangle_count() << " triangles, " << queries << " queries identical");
 }
 
@@ -41,5 +42,6 @@ BOOST_AUTO_TEST_SUITE(openarena_differential)
 BOOST_AUTO_TEST_CASE(oa_dm1_float) { check_map<float>("oa_dm1", 300); }
 BOOST_AUTO_TEST_CASE(oa_dm1_double) { check_map<double>("oa_dm1", 150); }
 BOOST_AUTO_TEST_CASE(oa_rpg3dm2_float) { check_map<float>("oa_rpg3dm2", 100); }
+BOOST_AUTO_TEST_CASE(oasago2_float) { check_map<float>("oasago2", 100); }  // 978 float slivers
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,18 +1,24 @@
 #pragma once
-/// The fast collide-and-slide of the seed algorithms (fauerby, linahan, monter): the reference
-/// response code itself, run on the part of the level the motion can reach.
+/// The fast collide-and-slide of robust and of the seed algorithms (fauerby, linahan, monter):
+/// the reference response code itself, run on the part of the level the motion can reach.
 ///
 /// Why it is bit-identical to the reference on the whole mesh:
 /// 1. A region R (an R3 box) is guessed from the move and the gravity pass; the candidates
 ///    of R (bvh_traversal.hpp), in ascending triangle index, form a sub-mesh.
-/// 2. The reference algorithm runs on the sub-mesh with a tracer that records every collision
-///    query (eSpace base point and velocity; response_trace.hpp's CollisionQuery).
-/// 3. If the float-faithful box of every recorded query (candidate_slack.hpp, mapped to R3,
-///    rounded outward) lies inside R, the run equals the whole-mesh run: by induction over
-///    the queries, each query is the same in both runs, every triangle its detection could
+/// 2. The reference algorithm runs on the sub-mesh with a tracer that records every step that
+///    reads the mesh: the seeds' collision queries (eSpace base point and velocity;
+///    response_trace.hpp's CollisionQuery); robust's skin reach, start check and sweeps.
+/// 3. If the box of every recorded step lies inside R, the run equals the whole-mesh run: by
+///    induction over the steps, each step is the same in both runs, every triangle it could
 ///    hit is in the sub-mesh, and the sub-mesh keeps the reference's triangle order, so the
 ///    nearest-hit rule (ties included) picks the same triangle. Otherwise R grows to cover
-///    the queries and the run is repeated; after max_region_rounds the whole mesh is used.
+///    the steps and the run is repeated; after max_region_rounds the whole mesh is used.
+///    The seeds' boxes are float-faithful ones (candidate_slack.hpp: their float checkTriangle
+///    can hit outside the exact geometry), mapped to R3 and rounded outward. Robust needs no
+///    slack: each of its mesh loops skips a triangle whose box misses the step's conservative
+///    box (robust_detection.hpp, may_touch), so that box, mapped from local eSpace back to R3
+///    with a margin for the frame's rounding (robust_world_box), is the whole requirement; its
+///    worlds are built exact-only (robust_world_options), without always-candidates.
 /// Triangle indices in the result's sliding planes are mapped back to the level's indices.
 ///
 /// The enabled tracer only observes (the reference's tracing never changes a decision); the
@@ -24,7 +30,9 @@
 #include <slidecheck/reference/linahan_response.hpp>
 #include <slidecheck/reference/monter_response.hpp>
 #include <slidecheck/reference/response_trace.hpp>
+#include <slidecheck/reference/robust_response.hpp>
 
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -53,6 +61,25 @@ struct Monter {
     return monter::collide_and_slide(in, m, tol, std::forward<Tracer>(tr));
   }
 };
+
+/// slidecheck's robust algorithm (robust_response.hpp). Its steps are checked against the region
+/// by collide_and_slide itself (slide_detail::run_robust_covered), not by collision queries.
+struct Robust {
+  using Tolerances = robust::Tolerances;
+  template <class T, class Tracer>
+  static SlideResult<T> run(const SlideInput<T>& in, const IndexedMesh<T>& m, const Tolerances& tol, Tracer&& tr) {
+    return robust::collide_and_slide(in, m, tol, std::forward<Tracer>(tr));
+  }
+};
+
+/// The BVH options for a world robust runs on: exact-conservative boxes only. Robust's own
+/// box tests decide which triangles it reads (no float-faithful slack, no always-candidates:
+/// oasago2's 978 slivers would otherwise join every sub-mesh). Seeds need the default options.
+inline BvhBuildOptions robust_world_options() {
+  BvhBuildOptions o;
+  o.slack.float_faithful = false;
+  return o;
+}
 
 struct SlideOptions {
   /// How many times the region may grow before the whole mesh is used.
@@ -127,15 +154,80 @@ Aabb<F> initial_region(const SlideInput<F>& in, const SlideOptions& opt) {
   return b;
 }
 
+/// The R3 box that holds every vertex robust's loops can read for a local eSpace box `q`: robust
+/// maps a vertex v to fl(fl(v - origin) / r) per axis (robust_response.hpp,
+/// slide_in_local_espace), monotone in v, so a triangle whose local box meets q has a vertex
+/// coordinate v with fl(fl(v - o) / r) >= q.lo, hence v >= o + r q.lo - 2.1 u (|r q.lo| + |v - o|)
+/// minus underflow; the double evaluation here adds 2 u_double. The margin takes 8 u (|r q| + |o|)
+/// and F's least normal (1 + r). NaN bounds stay NaN: such a box is never contained.
+template <HardwareFloat F>
+Aabb<F> robust_world_box(const exact::Box& q, const Vec3<F>& origin, const EllipsoidRadii<F>& radii) {
+  const double u = num::unit_roundoff<F>();
+  const double tiny = double(std::numeric_limits<F>::min());
+  const double o[3] = {origin.x, origin.y, origin.z};
+  const double r[3] = {std::fabs(double(radii.radii.x)), std::fabs(double(radii.radii.y)),
+                       std::fabs(double(radii.radii.z))};
+  F lo[3], hi[3];
+  for (int j = 0; j < 3; ++j) {
+    const double a = r[j] * q.lo[j], b = r[j] * q.hi[j];
+    const double lo_d = (o[j] + a) - (8 * u * (std::fabs(a) + std::fabs(o[j])) + tiny * (1 + r[j]));
+    const double hi_d = (o[j] + b) + (8 * u * (std::fabs(b) + std::fabs(o[j])) + tiny * (1 + r[j]));
+    lo[j] = round_down(static_cast<F>(lo_d));  // the conversion rounds to nearest: one ulp out
+    hi[j] = round_up(static_cast<F>(hi_d));
+  }
+  Aabb<F> out;
+  out.lo = {lo[0], lo[1], lo[2]};
+  out.hi = {hi[0], hi[1], hi[2]};
+  return out;
+}
+
+/// A tracer for robust's pass: hands the box of each sweep (the contact radius along the
+/// displacement, as first_blocking_contact's may_touch takes it) to `need`.
+template <HardwareFloat F, class Need>
+struct RobustSweepBoxes {
+  static constexpr bool enabled = true;
+  const Need* need;
+  F radius;
+  template <class Event>
+  void operator()(const Event& e) const {
+    if constexpr (std::is_same_v<Event, trace::response::CollisionQuery<F>>)
+      (*need)(exact::swept_box(e.base_point, e.velocity, Vec3<F>(radius, radius, radius)));
+  }
+};
+
+/// Robust's pass on the sub-mesh, reporting every step's box to `require` (an R3 box that must
+/// lie in the region): the skin's reach (the move grown by 2 radii, derive_skin), the start
+/// check (the contact radius around the pass's start) and each sweep (the contact radius along
+/// the displacement). The skin is derived again here from the same arguments (the same value:
+/// derive_skin is a function of them), for the contact radius of the boxes.
+template <HardwareFloat F, class Require>
+SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>& sub, const robust::Tolerances& tol,
+                                  Require&& require) {
+  return robust::slide_in_local_espace(
+      in, sub,
+      [&](const Vec3<F>& start, const Vec3<F>& velocity, const IndexedMesh<F>& local, robust::LocalFrame<F>& frame,
+          SlidePass<F>& pass, int index) {
+        const robust::Skin<F> skin = robust::derive_skin(start, velocity, tol, &local, frame.origin_magnitude);
+        const F cr = skin.contact_radius, zero(0);
+        auto need = [&](const exact::Box& b) { require(robust_world_box(b, in.start, in.radii)); };
+        need(exact::swept_box(start, velocity, Vec3<F>(F(2), F(2), F(2))));
+        need(exact::swept_box(start, Vec3<F>(zero, zero, zero), Vec3<F>(cr, cr, cr)));
+        return robust::slide_pass(start, velocity, local, tol, frame, pass, index,
+                                  RobustSweepBoxes<F, decltype(need)>{&need, cr});
+      });
+}
+
 }  // namespace slide_detail
 
-/// The collide-and-slide of `Algorithm` (Fauerby, Linahan, Monter) on `world`: equal, field by
-/// field, to `Algorithm::run(in, world.mesh, tol)` of the reference (see the file comment).
+/// The collide-and-slide of `Algorithm` (Robust, Fauerby, Linahan, Monter) on `world`: equal,
+/// field by field, to `Algorithm::run(in, world.mesh, tol)` of the reference (see the file
+/// comment).
 template <class Algorithm, HardwareFloat F>
 SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
                                  const typename Algorithm::Tolerances& tol, SlideScratch<F>& scratch,
                                  const SlideOptions& options = {}) {
-  world.check_radii(in.radii);
+  constexpr bool is_robust = std::is_same_v<Algorithm, Robust>;
+  if constexpr (!is_robust) world.check_radii(in.radii);  // robust's boxes are exact: any ellipsoid
   Aabb<F> region = slide_detail::initial_region(in, options);
   scratch.last_used_whole_mesh = false;
   for (int round = 0; round < options.max_region_rounds; ++round) {
@@ -153,17 +245,23 @@ SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
       sub.vertices.push_back(t.p2);
       sub.triangles.push_back({v, v + 1, v + 2});
     }
-    scratch.queries.clear();
-    slide_detail::QueryRecorder<F> recorder{&scratch.queries};
-    SlideResult<F> result = Algorithm::run(in, sub, tol, recorder);
     bool inside = true;
     Aabb<F> needed = region;
-    for (const auto& [base, velocity] : scratch.queries) {
-      const Aabb<F> q = slide_detail::r3_query_box(base, velocity, in.radii, world.slack);
+    auto require = [&](const Aabb<F>& q) {
       if (!slide_detail::contains(region, q)) {
         inside = false;
         needed.extend(q);  // NaN bounds do not extend: such a run ends on the whole mesh
       }
+    };
+    SlideResult<F> result;
+    if constexpr (is_robust) {
+      result = slide_detail::run_robust_covered(in, sub, tol, require);
+    } else {
+      scratch.queries.clear();
+      slide_detail::QueryRecorder<F> recorder{&scratch.queries};
+      result = Algorithm::run(in, sub, tol, recorder);
+      for (const auto& [base, velocity] : scratch.queries)
+        require(slide_detail::r3_query_box(base, velocity, in.radii, world.slack));
     }
     if (inside) {
       for (SlidePass<F>& pass : result.passes)

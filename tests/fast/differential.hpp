@@ -3,6 +3,7 @@
 // and a reproducible random query generator around a mesh.
 #include <slidecheck/fast/collide_and_slide.hpp>
 #include <slidecheck/fast/sweep.hpp>
+#include <slidecheck/fast/sweep_robust.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -69,6 +70,20 @@ std::string detection_difference(const DetectionResult<F>& a, const DetectionRes
   return {};
 }
 
+template <class F>
+std::string robust_sweep_difference(const robust::SweepOutcome<F>& a, const robust::SweepOutcome<F>& b) {
+  if (!same_bits(a.end, b.end)) return "end";
+  if (!same_bits(a.skin, b.skin)) return "skin";
+  if (a.hit.has_value() != b.hit.has_value()) return "hit";
+  if (!a.hit) return {};
+  if (a.hit->triangle != b.hit->triangle) return "triangle";
+  if (a.hit->feature != b.hit->feature || a.hit->feature_index != b.hit->feature_index) return "feature";
+  if (!same_bits(a.hit->time, b.hit->time)) return "time";
+  if (!same_bits(a.hit->contact_point, b.hit->contact_point)) return "contact_point";
+  if (a.hit->at_start != b.hit->at_start) return "at_start";
+  return {};
+}
+
 /// Random sphere moves around the box [lo, hi] of a mesh: starts in the box grown by 2 radii,
 /// displacements up to `reach`, gravity on half of them; radius fixed.
 template <class F>
@@ -99,10 +114,10 @@ std::vector<SlideInput<F>> random_inputs(const IndexedMesh<F>& mesh, double radi
 /// counts (queries, and how many touched the mesh: callers check that the comparison meant
 /// something), failing the test case with the query's data on a difference.
 struct DifferentialCounts {
-  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0, robust_with_contact = 0;
+  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0, robust_with_contact = 0, robust_sweep_hits = 0;
   DifferentialCounts& operator+=(const DifferentialCounts& o) {
     checked += o.checked, detection_hits += o.detection_hits, slides_with_contact += o.slides_with_contact;
-    robust_with_contact += o.robust_with_contact;
+    robust_with_contact += o.robust_with_contact, robust_sweep_hits += o.robust_sweep_hits;
     return *this;
   }
 };
@@ -117,7 +132,8 @@ DifferentialCounts check_fast_equals_reference(const IndexedMesh<F>& mesh, const
   if (!inputs.empty()) prepared.prepare_espace(inputs.front().radii);
   fast::SlideScratch<F> slide_scratch;
   fast::SweepScratch sweep_scratch;
-  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0, robust_with_contact = 0;
+  fast::RobustSweepScratch<F> robust_scratch;
+  std::size_t checked = 0, detection_hits = 0, slides_with_contact = 0, robust_with_contact = 0, robust_sweep_hits = 0;
   auto report = [&](const char* algo, std::size_t i, const std::string& diff) {
     std::ostringstream os;
     os.precision(std::numeric_limits<F>::max_digits10);
@@ -135,6 +151,11 @@ DifferentialCounts check_fast_equals_reference(const IndexedMesh<F>& mesh, const
     robust_with_contact += !reference_robust.passes.front().planes.empty();
     d = slide_difference(fast::collide_and_slide<fast::Robust>(robust_world, in, {}, slide_scratch), reference_robust);
     if (!d.empty()) report("robust", i, d);
+    const robust::SweepOutcome<F> reference_sweep = robust::sweep(in.start, in.velocity, in.radii, mesh);
+    robust_sweep_hits += reference_sweep.hit.has_value();
+    d = robust_sweep_difference(fast::sweep_robust(robust_world, in.start, in.velocity, in.radii, robust_scratch),
+                                reference_sweep);
+    if (!d.empty()) report("sweep robust", i, d);
     const SlideResult<F> reference_fauerby = fast::Fauerby::run(in, mesh, {}, NullTracer{});
     slides_with_contact += !reference_fauerby.passes.front().planes.empty();
     d = slide_difference(fast::collide_and_slide<fast::Fauerby>(world, in, {}, slide_scratch), reference_fauerby);
@@ -164,8 +185,8 @@ DifferentialCounts check_fast_equals_reference(const IndexedMesh<F>& mesh, const
   // The comparison means something only if the moves touch the mesh.
   BOOST_TEST_MESSAGE(what << ": " << checked << " queries, " << detection_hits << " detection hits, "
                           << slides_with_contact << " slides with contact, " << robust_with_contact
-                          << " robust slides with contact");
-  return {checked, detection_hits, slides_with_contact, robust_with_contact};
+                          << " robust slides with contact, " << robust_sweep_hits << " robust sweep hits");
+  return {checked, detection_hits, slides_with_contact, robust_with_contact, robust_sweep_hits};
 }
 
 }  // namespace slidecheck::test

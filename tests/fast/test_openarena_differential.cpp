@@ -32,6 +32,7 @@ void check_map(const std::string& map, std::size_t queries) {
   BOOST_TEST(c.checked == queries);
   BOOST_TEST(c.slides_with_contact > queries / 10);
   BOOST_TEST(c.robust_with_contact > queries / 10);
+  BOOST_TEST(c.robust_sweep_hits > queries / 10);
   BOOST_TEST_MESSAGE(map << ": " << mesh.triangle_count() << " triangles, " << queries << " queries identical");
 }
 

@@ -1,11 +1,12 @@
 #pragma once
-/// Many characters at once: the single-query APIs (sweep.hpp, collide_and_slide.hpp) over a
+/// Many characters at once: the single-query APIs (sweep.hpp, sweep_robust.hpp, collide_and_slide.hpp) over a
 /// batch of inputs with TBB. Each result depends only on its own input and the read-only
 /// World, and is written to its own slot, so the output equals the sequential loop's for
 /// every thread count and schedule (tests/fast/test_batch.cpp).
 
 #include <slidecheck/fast/collide_and_slide.hpp>
 #include <slidecheck/fast/sweep.hpp>
+#include <slidecheck/fast/sweep_robust.hpp>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -31,6 +32,20 @@ std::vector<DetectionResult<F>> sweep_batch(const World<F>& world, std::span<con
     SweepScratch& s = scratch.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i)
       out[i] = sweep<Roots>(world, queries[i].center, queries[i].velocity, queries[i].radii, s);
+  });
+  return out;
+}
+
+/// robust's sweeps (sweep_robust.hpp) of the batch.
+template <HardwareFloat F>
+std::vector<robust::SweepOutcome<F>> sweep_robust_batch(const World<F>& world, std::span<const SweepQuery<F>> queries,
+                                                        const robust::Tolerances& tol = {}) {
+  std::vector<robust::SweepOutcome<F>> out(queries.size());
+  tbb::enumerable_thread_specific<RobustSweepScratch<F>> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
+    RobustSweepScratch<F>& s = scratch.local();
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      out[i] = sweep_robust(world, queries[i].center, queries[i].velocity, queries[i].radii, s, tol);
   });
   return out;
 }

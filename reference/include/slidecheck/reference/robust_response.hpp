@@ -71,6 +71,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace slidecheck::robust {
@@ -223,18 +224,32 @@ std::array<int, 3> agreed_sides(const std::vector<Vec3<T>>& normals) {
 /// frame, pass, pass_index)` runs one pass in local eSpace. Paths come back in world R3, rounded
 /// away from the pass's start contacts; the contact points of `planes` in world eSpace, like the
 /// other algorithms' (rounded: they are reported, never computed with).
+/// The mesh in the local eSpace around `origin` (R3): each vertex translated, then scaled.
+template <Number T>
+Vec3<T> to_local_espace(const Vec3<T>& v, const Vec3<T>& origin, const EllipsoidRadii<T>& radii) {
+  return to_espace(Vec3<T>(v - origin), radii);
+}
+
+/// LocalFrame::origin_magnitude of a local frame around `origin` (R3).
+template <Number T>
+T origin_magnitude(const Vec3<T>& origin, const EllipsoidRadii<T>& radii) {
+  const Vec3<T> e = to_espace(origin, radii);
+  T m = num::abs(e.x);
+  for (const T* c : {&e.y, &e.z})
+    if (num::abs(*c) > m) m = num::abs(*c);
+  return m;
+}
+
 template <num::WithSqrt T, class RunPass>
 SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass) {
   using response_detail_robust::add_rounded_towards;
   const Vec3<T>& origin = in.start;
   IndexedMesh<T> local;
   local.vertices.reserve(mesh.vertices.size());
-  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_espace(Vec3<T>(v - origin), in.radii));
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(v, origin, in.radii));
   local.triangles = mesh.triangles;
   const Vec3<T> espace_origin = to_espace(origin, in.radii);
-  T origin_magnitude = num::abs(espace_origin.x);
-  for (const T* c : {&espace_origin.y, &espace_origin.z})
-    if (num::abs(*c) > origin_magnitude) origin_magnitude = num::abs(*c);
+  const T origin_magnitude = robust::origin_magnitude(origin, in.radii);
   auto to_world = [&](const Vec3<T>& p, const std::array<int, 3>& side) {
     const Vec3<T> r3 = from_espace(p, in.radii);
     return Vec3<T>(add_rounded_towards(origin.x, r3.x, side[0]), add_rounded_towards(origin.y, r3.y, side[1]),
@@ -358,6 +373,47 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
       tracer(ev::SlidingPlane<T>{pass_index, iteration, cp.point, c.normal, false});
     }
   }
+}
+
+/// One sweep of robust, without a response: the detection robust's first pass runs when nothing
+/// touches the start (benchmarks and fast/sweep_robust compare it with other engines' sweeps).
+/// `hit`: the first blocking contact (local eSpace, time in [0, 1]); `end`: where the centre
+/// stops, in R3 (rounded to nearest: no start contacts to round away from), at clearance s/2
+/// from what it hit in exact arithmetic; `skin`: s of the move (derive_skin).
+template <Number T>
+struct SweepOutcome {
+  std::optional<BlockingContact<T>> hit;
+  Vec3<T> end;
+  T skin{};
+};
+
+/// sweep (below) on a mesh already in the local eSpace around `start` (to_local_espace): fast/
+/// passes the triangles of the move's reach only.
+template <num::WithSqrt T>
+SweepOutcome<T> sweep_in_local_espace(const Vec3<T>& start, const Vec3<T>& velocity, const EllipsoidRadii<T>& radii,
+                                      const IndexedMesh<T>& local, const Tolerances& tol = {}) {
+  const T zero(0);
+  const Vec3<T> origin(zero, zero, zero), move = to_espace(velocity, radii);
+  const Skin<T> skin = derive_skin(origin, move, tol, &local, origin_magnitude(start, radii));
+  SweepOutcome<T> out;
+  out.skin = skin.skin;
+  out.hit = first_blocking_contact(origin, move, skin.contact_radius, local);
+  Vec3<T> stop = move;  // slide_pass's step: origin + d t, or origin at t = 0
+  if (out.hit) stop = num::sign(out.hit->time) > 0 ? Vec3<T>(origin + move * out.hit->time) : origin;
+  out.end = start + from_espace(stop, radii);
+  return out;
+}
+
+/// The sweep of the ellipsoid `radii` from `start` by `velocity` (R3) against `mesh` (R3): the
+/// skin of the move, then first_blocking_contact of the contact radius in the local frame.
+template <num::WithSqrt T>
+SweepOutcome<T> sweep(const Vec3<T>& start, const Vec3<T>& velocity, const EllipsoidRadii<T>& radii,
+                      const IndexedMesh<T>& mesh, const Tolerances& tol = {}) {
+  IndexedMesh<T> local;
+  local.vertices.reserve(mesh.vertices.size());
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(v, start, radii));
+  local.triangles = mesh.triangles;
+  return sweep_in_local_espace(start, velocity, radii, local, tol);
 }
 
 /// The move and the gravity pass of an ellipsoid in R3 (Fauerby's collideAndSlide frame, around

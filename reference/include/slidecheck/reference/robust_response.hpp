@@ -144,8 +144,14 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
           grow(m, *v[k]);
           // The u M^2 error is an edge contact's, measured from the edge's far vertex: only an
           // edge that passes within reach can be touched (a sphere on the middle of a huge
-          // triangle is far from its edges, and only its face is measured, to u M).
-          if (detection_detail::segment_may_meet(reach, *v[k], *v[(k + 1) % 3])) {
+          // triangle is far from its edges, and only its face is measured, to u M). An edge
+          // whose ends cannot raise M_e is not clipped (the same M_e, without most clippings).
+          const Vec3<T>& a = *v[k];
+          const Vec3<T>& b = *v[(k + 1) % 3];
+          auto above = [&](const Vec3<T>& p) {
+            return num::abs(p.x) > m_edge || num::abs(p.y) > m_edge || num::abs(p.z) > m_edge;
+          };
+          if ((above(a) || above(b)) && detection_detail::segment_may_meet(reach, a, b)) {
             grow(m_edge, *v[k]);
             grow(m_edge, *v[(k + 1) % 3]);
           }

@@ -21,7 +21,7 @@
 // With --only robust|fast|bullet|update the program sweeps the set once with that peer alone between
 // callgrind's collection toggles: `valgrind --tool=callgrind --collect-atstart=no` then counts
 // exactly the instructions of the sweeps (divide by the query count).
-#include "bullet_peer.hpp"
+#include <slidecheck/peers/bullet_peer.hpp>
 
 #include <slidecheck/corpora/bsp.hpp>
 #include <slidecheck/corpora/bsp_soup.hpp>
@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
       robust_world = fast::World<F>::build(mesh, fast::robust_world_options());
       robust_build_s.push_back(now_s() - t0);
     }
-    bench::BulletPeer bullet(mesh_d, F(kRadius));
+    peers::BulletPeer bullet(mesh_d, F(kRadius));
     fast::SweepScratch scratch;
     fast::RobustSweepScratch<F> robust_scratch;
     fast::SlideScratch<F> slide_scratch;
@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
     for (const Query& q : queries) {
       const DetectionResult<F> f = fast::sweep_linahan(world, q.start, q.velocity, radii, scratch);
       candidates += scratch.candidates.size();
-      const bench::BulletPeer::Sweep b = bullet.sweep(q.start, q.velocity);
+      const peers::BulletPeer::Sweep b = bullet.sweep(q.start, q.velocity);
       fast_hits += f.hit;
       bullet_hits += b.hit;
       disagree += f.hit != b.hit;

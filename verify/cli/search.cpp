@@ -40,6 +40,11 @@ int run(const SearchArgs& a) {
   if (a.property != "any") {
     o.property = verify::find_failure_class(a.property);
     if (!o.property) throw verify::InputError("--property", 0, "unknown failure class '" + a.property + "' (" + failure_class_list() + ", any)");
+    // search runs the reference only: it could never find one (and would spend its budget).
+    if (*o.property == verify::FailureClass::fast_mismatch)
+      throw verify::InputError("--property", 0,
+                               "fast_mismatch is found by `slidecheck verify --implementation fast`; search runs the "
+                               "reference implementation only");
   }
   if (!a.construction.empty()) {
     bool known = false;

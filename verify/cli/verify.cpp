@@ -24,6 +24,7 @@ struct VerifyArgs {
   std::vector<std::string> corpus;
   std::string algorithms = "all";
   std::string precisions = "float,double";
+  std::string implementation = "reference";
   std::string out = "slidecheck-results";
   std::string shard;
   bool resume = false, overwrite = false, no_level_b = false, level_c = false, quiet = false, json = false,
@@ -61,6 +62,10 @@ int run(const VerifyArgs& a) {
   for (const std::string& name : split_commas(a.precisions)) {
     o.precisions.push_back(precision_option(name));
   }
+  const auto implementation = verify::find_implementation(a.implementation);
+  if (!implementation)
+    throw verify::InputError("--implementation", 0, "unknown implementation '" + a.implementation + "' (reference, fast)");
+  o.implementation = *implementation;
   o.out = a.out;
   o.resume = a.resume;
   o.overwrite = a.overwrite;
@@ -116,6 +121,10 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
                   "all, a comma list (fauerby,linahan,monter,pseudo_distance,robust), or 'query' (each query's own)")
       ->capture_default_str();
   cmd->add_option("--precision", args->precisions, "Comma list of float, double")->capture_default_str();
+  cmd->add_option("--implementation", args->implementation,
+                  "reference, or fast: also run fast/ (the BVH implementation) on every task and compare it bit for "
+                  "bit with the reference run (failure class fast_mismatch; fauerby, linahan, monter, robust)")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Output directory")->capture_default_str();
   cmd->add_flag("--resume", args->resume, "Continue the interrupted run in --out");
   cmd->add_flag("--overwrite", args->overwrite, "Replace the run in --out");

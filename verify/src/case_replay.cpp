@@ -4,6 +4,7 @@
 #include <slidecheck/verify/hexfloat.hpp>
 #include <slidecheck/verify/verify_query.hpp>
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -53,6 +54,10 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   // The verdict: checked as verify checked it (the decisions that decide the outcome).
   VerifyQueryOptions options;
   options.level_c = c.ideal.has_value() || level_c;
+  // A fast_mismatch was found by `verify --implementation fast`: replay runs fast/ again (on the
+  // case's triangles, its own BVH) beside the reference to see whether it still differs.
+  if (std::find(c.classes.begin(), c.classes.end(), FailureClass::fast_mismatch) != c.classes.end())
+    options.implementation = Implementation::fast;
   out.record = verify_query(scene, c.query, file, c.algorithm, c.precision, options);
   // The detail: the same float run with every triangle's detection steps re-evaluated.
   VerifyQueryOptions detail;

@@ -15,7 +15,8 @@ using json = nlohmann::json;
 
 constexpr std::string_view class_names[] = {
     "penetration",    "path_penetration", "tunnelling", "missed_hit", "spurious_hit", "wrong_triangle", "wrong_feature",
-    "decision_flip",  "nonfinite",        "iteration_cap", "lost_motion", "stuck",     "jitter"};
+    "decision_flip",  "nonfinite",        "iteration_cap", "lost_motion", "stuck",     "jitter",
+    "fast_mismatch"};
 static_assert(std::size(class_names) == std::size(all_failure_classes));
 
 double from_exact_text(const std::string& s) {
@@ -49,6 +50,14 @@ std::optional<FailureClass> find_failure_class(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view implementation_name(Implementation i) { return i == Implementation::fast ? "fast" : "reference"; }
+
+std::optional<Implementation> find_implementation(std::string_view name) {
+  if (name == "reference") return Implementation::reference;
+  if (name == "fast") return Implementation::fast;
+  return std::nullopt;
+}
+
 bool QueryRecord::has(FailureClass c) const {
   for (const Failure& f : failures)
     if (f.kind == c) return true;
@@ -62,6 +71,11 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
   j["scene_file"] = r.scene_file;
   j["algorithm"] = std::string(algorithm_name(r.algorithm));
   j["precision"] = std::string(precision_name(r.precision));
+  // Only when fast ran: reference records stay byte-identical to those of earlier versions.
+  if (r.implementation == Implementation::fast) {
+    j["implementation"] = std::string(implementation_name(r.implementation));
+    if (!r.fast_skipped.empty()) j["fast_skipped"] = r.fast_skipped;
+  }
   j["query"] = ojson::parse(query_to_json_line(r.query));
   j["invalid_start"] = r.invalid_start;
   ojson classes = ojson::array();
@@ -153,6 +167,12 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
     if (!a) throw InputError(file, line, "unknown algorithm '" + j.at("algorithm").get<std::string>() + "'");
     r.algorithm = *a;
     r.precision = parse_precision(j.at("precision").get<std::string>());
+    if (j.contains("implementation")) {
+      const auto i = find_implementation(j["implementation"].get<std::string>());
+      if (!i) throw InputError(file, line, "unknown implementation '" + j["implementation"].get<std::string>() + "'");
+      r.implementation = *i;
+    }
+    if (j.contains("fast_skipped")) r.fast_skipped = j["fast_skipped"].get<std::string>();
     r.query = parse_query_line(j.at("query").dump(), file, line);
     r.invalid_start = j.at("invalid_start").get<bool>();
     if (!j.at("first_divergent").is_null()) {

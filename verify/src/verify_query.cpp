@@ -8,7 +8,10 @@
 #include <slidecheck/verify/invariants.hpp>
 #include <slidecheck/verify/local_error.hpp>
 #include <slidecheck/verify/scene_io.hpp>
+#include <slidecheck/verify/slide_difference.hpp>
 #include <slidecheck/verify/traced_run.hpp>
+
+#include <slidecheck/fast/collide_and_slide.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +21,14 @@
 #include <stdexcept>
 
 namespace slidecheck::verify {
+
+/// A scene's fast::Worlds (SceneContext::fast_worlds): [robust's options, the seeds'] per
+/// precision, each built once from the mesh that precision's reference run sees.
+struct FastWorlds {
+  std::once_flag once_float[2], once_double[2];
+  std::unique_ptr<fast::World<float>> float_worlds[2];
+  std::unique_ptr<fast::World<double>> double_worlds[2];
+};
 
 namespace {
 
@@ -563,10 +574,112 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   r.ideal = std::move(s);
 }
 
+
+// ---- --implementation fast: fast/ run beside the reference run, compared bit for bit ----
+
+template <IeeeBinary F>
+const fast::World<F>& fast_world(const SceneContext& sc, Precision p, bool robust) {
+  FastWorlds& w = *sc.fast_worlds;
+  const int k = robust ? 0 : 1;
+  auto build = [&] {
+    IndexedMesh<F> mesh = narrow_mesh<F>(sc.index(p).mesh());
+    return std::make_unique<fast::World<F>>(robust ? fast::World<F>::build(std::move(mesh), fast::robust_world_options())
+                                                   : fast::World<F>::build(std::move(mesh)));
+  };
+  if constexpr (std::is_same_v<F, float>) {
+    std::call_once(w.once_float[k], [&] { w.float_worlds[k] = build(); });
+    return *w.float_worlds[k];
+  } else {
+    std::call_once(w.once_double[k], [&] { w.double_worlds[k] = build(); });
+    return *w.double_worlds[k];
+  }
+}
+
+template <class Tag, IeeeBinary F>
+SlideResult<F> run_fast_as(const fast::World<F>& world, const SlideInput<F>& in, const AlgorithmTolerances& tol,
+                           fast::SlideScratch<F>& scratch) {
+  return fast::collide_and_slide<Tag>(world, in, std::get<typename Tag::Tolerances>(tol), scratch);
+}
+
+template <IeeeBinary F>
+SlideResult<F> run_fast(Algorithm a, const fast::World<F>& world, const SlideInput<F>& in,
+                        const AlgorithmTolerances& tol, fast::SlideScratch<F>& scratch) {
+  switch (a) {
+    case Algorithm::robust: return run_fast_as<fast::Robust>(world, in, tol, scratch);
+    case Algorithm::fauerby: return run_fast_as<fast::Fauerby>(world, in, tol, scratch);
+    case Algorithm::linahan: return run_fast_as<fast::Linahan>(world, in, tol, scratch);
+    case Algorithm::monter: return run_fast_as<fast::Monter>(world, in, tol, scratch);
+    default: break;
+  }
+  throw std::invalid_argument(std::string(algorithm_name(a)) + " has no fast implementation");
+}
+
+std::string position_text(const Vec3<double>& v) {
+  return "(" + exact_text(v.x) + ", " + exact_text(v.y) + ", " + exact_text(v.z) + ")";
+}
+
+/// What the fast run of a record did: its resting positions (the start, then every pass's path
+/// joined, as the reference's) and the first frame where it differs from the reference run.
+struct FastOutcome {
+  std::vector<Vec3<double>> resting_positions;
+  std::optional<Failure> mismatch;
+};
+
+/// Runs fast/ frame by frame, each frame from the fast run's own previous end (what a game
+/// using fast/ would do; while the runs agree it is the reference's input), and compares each
+/// frame with the reference frame bit for bit, triangle indices mapped to the scene's.
+template <IeeeBinary F>
+FastOutcome run_and_compare_fast(const SceneContext& sc, Algorithm algorithm, Precision precision,
+                                 const AlgorithmTolerances& tol, const FramedRun<F>& framed,
+                                 const std::vector<std::size_t>& original_index,
+                                 const std::optional<Vec3<double>>& offset_for_testing) {
+  const fast::World<F>& world = fast_world<F>(sc, precision, algorithm == Algorithm::robust);
+  fast::SlideScratch<F> scratch;
+  FastOutcome out;
+  SlideResult<F> joined;
+  SlideInput<F> in = framed.inputs.front();
+  const std::size_t frames = framed.frames.size();
+  for (std::size_t k = 0; k < frames; ++k) {
+    SlideResult<F> fast_result = run_fast<F>(algorithm, world, in, tol, scratch);
+    if (offset_for_testing && k + 1 == frames) {
+      Vec3<F>& end = fast_result.final_position;
+      end = end + narrow<F>(*offset_for_testing);
+      if (!fast_result.passes.empty() && !fast_result.passes.back().path.empty())
+        fast_result.passes.back().path.back() = end;
+    }
+    if (!out.mismatch) {
+      SlideResult<F> reference = framed.frames[k].result;
+      // The reference ran on the culled triangles: its planes name them by their culled index.
+      if (!original_index.empty())
+        for (SlidePass<F>& pass : reference.passes)
+          for (SlidingPlaneHit<F>& plane : pass.planes) plane.triangle = original_index.at(plane.triangle);
+      const std::string field = slide_difference(reference, fast_result);
+      if (!field.empty()) {
+        Failure f;
+        f.kind = FailureClass::fast_mismatch;
+        f.where = StepLocation{framed.pass_offsets[k], 0, framed.offsets[k]};
+        f.detail = "frame " + std::to_string(k) + " of " + std::to_string(frames) + ": " + field +
+                   " differs; the frame ends at " + position_text(widen(reference.final_position)) +
+                   " in the reference and " + position_text(widen(fast_result.final_position)) + " in fast/ (" +
+                   std::string(precision_name(precision)) + ")";
+        out.mismatch = std::move(f);
+      }
+    }
+    in.start = fast_result.final_position;
+    joined.passes.insert(joined.passes.end(), fast_result.passes.begin(), fast_result.passes.end());
+    joined.final_position = fast_result.final_position;
+  }
+  for (const Vec3<F>& p : joined.path()) out.resting_positions.push_back(widen(p));
+  return out;
+}
+
 template <IeeeBinary F>
 QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::string& query_file, Algorithm algorithm,
                       Precision precision, const VerifyQueryOptions& options) {
   const auto started = std::chrono::steady_clock::now();
+  if (options.implementation == Implementation::fast && !has_fast_implementation(algorithm))
+    throw std::invalid_argument(std::string(algorithm_name(algorithm)) +
+                                " has no fast implementation (fast/ has fauerby, linahan, monter and robust)");
   const AlgorithmTolerances tol = tolerances_for(query, algorithm);
 
   QueryRecord r;
@@ -626,6 +739,27 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   if (options.step_shapes)
     for (const TraceEvent<F>& e : run.events) options.step_shapes->push_back(step_shape(e));
 
+  // --implementation fast: fast/ on the scene's cached world, from the same input.
+  std::optional<FastOutcome> fast_run;
+  if (options.implementation == Implementation::fast) {
+    r.implementation = Implementation::fast;
+    if (algorithm != Algorithm::robust) {
+      // The seeds' BVH slack covers spheres only: fast/ refuses the rest, and so records say so.
+      const fast::World<F>& world = fast_world<F>(sc, precision, false);
+      try {
+        world.check_radii(in.radii);
+      } catch (const std::invalid_argument&) {
+        r.fast_skipped = "fast/ " + std::string(algorithm_name(algorithm)) + " refuses the ellipsoid " +
+                         position_text(q.radii.radii) + ": anisotropy above " +
+                         exact_text(world.slack.max_anisotropy) +
+                         " is outside its BVH slack (fast::World::check_radii); not compared";
+      }
+    }
+    if (r.fast_skipped.empty())
+      fast_run = run_and_compare_fast<F>(sc, algorithm, precision, tol, framed, original_index,
+                                         options.fast_offset_for_testing);
+  }
+
   // Level A.
   const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
@@ -655,6 +789,27 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
                  std::to_string(result.passes[p].iterations) + " collision queries";
       r.failures.push_back(std::move(f));
     }
+
+  if (fast_run) {
+    if (fast_run->mismatch) r.failures.push_back(*fast_run->mismatch);
+    // Level A judges the fast run's resting positions too. When they equal the reference's bit
+    // for bit (always, unless fast_mismatch), the checks above have judged them already.
+    const std::vector<Vec3<double>>& fp = fast_run->resting_positions;
+    const bool same_positions =
+        fp.size() == r.resting_positions.size() &&
+        std::equal(fp.begin(), fp.end(), r.resting_positions.begin(),
+                   [](const Vec3<double>& a, const Vec3<double>& b) { return same_bits(a, b); });
+    if (!same_positions) {
+      // The fast run has no trace: its rows are placed at the frame where it departs.
+      const StepLocation at = fast_run->mismatch ? fast_run->mismatch->where : StepLocation{};
+      const InvariantReport fast_inv =
+          check_invariants(index, q.radii.radii, fp, std::vector<StepLocation>(fp.size(), at));
+      for (Failure f : fast_inv.failures) {
+        f.detail = "fast/ run: " + f.detail;
+        r.failures.push_back(std::move(f));
+      }
+    }
+  }
 
   // Level B, frame by frame, its steps and passes moved to the joined run's numbering.
   if (options.level_b) {
@@ -710,7 +865,14 @@ exact::Box query_reach_box(const Query& q) {
 }
 
 SceneContext::SceneContext(std::string path, Scene s)
-    : file(std::move(path)), scene(std::move(s)), index_(std::make_unique<TriangleIndex>(scene.mesh)) {}
+    : file(std::move(path)),
+      scene(std::move(s)),
+      fast_worlds(std::make_shared<FastWorlds>()),
+      index_(std::make_unique<TriangleIndex>(scene.mesh)) {}
+
+bool has_fast_implementation(Algorithm a) {
+  return a == Algorithm::robust || a == Algorithm::fauerby || a == Algorithm::linahan || a == Algorithm::monter;
+}
 
 const IndexedMesh<double>& SceneContext::mesh(Precision p) const { return index(p).mesh(); }
 

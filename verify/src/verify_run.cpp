@@ -62,6 +62,8 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   }
   j["precisions"] = json::array();
   for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
+  // Only for fast, so that a reference run's run.json is what earlier versions wrote.
+  if (o.implementation == Implementation::fast) j["implementation"] = std::string(implementation_name(o.implementation));
   j["level_b"] = o.level_b;
   j["level_c"] = o.level_c;
   if (o.level_c)
@@ -103,6 +105,9 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
               {"query files", std::to_string(d.at("query_files").size())},
               {"algorithms", d.at("algorithms").is_string() ? "each query's own" : joined(d.at("algorithms"))},
               {"precisions", joined(d.at("precisions"))},
+              {"implementation", d.contains("implementation")
+                                     ? d.at("implementation").get<std::string>() + " (fast/ compared bit for bit with the reference run)"
+                                     : std::string("reference")},
               {"level B", d.at("level_b").get<bool>() ? "on" : "off"},
               {"level C", level_c},
               {"tasks", std::to_string(d.at("tasks").get<std::size_t>())},
@@ -127,7 +132,8 @@ constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt"
 
 /// Reads the complete lines of a previous run's records.jsonl, checks each against the task
 /// list and truncates a torn last line away.
-std::vector<QueryRecord> read_previous_records(const std::string& path, const std::vector<Task>& tasks) {
+std::vector<QueryRecord> read_previous_records(const std::string& path, const std::vector<Task>& tasks,
+                                               Implementation implementation) {
   std::vector<QueryRecord> out;
   for (const auto& [line, content] : read_complete_lines(path)) {
     QueryRecord r = record_from_json(parse_json_line(content, path, line, "record"), path, line);
@@ -142,6 +148,10 @@ std::vector<QueryRecord> read_previous_records(const std::string& path, const st
                            t.input->query.id + "' of " + t.input->file + " (" +
                            std::string(algorithm_name(t.algorithm)) + ", " +
                            std::string(precision_name(t.precision)) + ")");
+    if (r.implementation != implementation)
+      throw InputError(path, line,
+                       "record was made with --implementation " + std::string(implementation_name(r.implementation)) +
+                           ", the run with " + std::string(implementation_name(implementation)));
     out.push_back(std::move(r));
   }
   return out;
@@ -186,6 +196,13 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     std::vector<Algorithm> algorithms = o.algorithms;
     if (algorithms.empty()) algorithms.push_back(in.query.algorithm);
     for (const Algorithm a : algorithms) {
+      if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
+        const std::string problem = std::string(algorithm_name(a)) +
+                                    " has no fast implementation: --implementation fast runs fauerby, linahan, monter "
+                                    "and robust (or use --implementation reference)";
+        if (o.algorithms.empty()) throw InputError(in.file, in.line, "query '" + in.query.id + "': " + problem);
+        throw InputError("--algorithm", 0, problem);
+      }
       try {
         (void)tolerances_for(in.query, a);
       } catch (const std::invalid_argument& e) {
@@ -215,7 +232,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   const bool existing = fs::exists(out / "run.json") || fs::exists(out / "records.jsonl");
   if (o.resume) {
     require_same_run(o.out, description);
-    result.records = read_previous_records(records_path, tasks);
+    result.records = read_previous_records(records_path, tasks, o.implementation);
     result.resumed = result.records.size();
   } else {
     if (existing && !o.overwrite)
@@ -256,6 +273,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
         vo.level_b = o.level_b;
         vo.level_c = o.level_c;
         vo.level_c_options = o.level_c_options;
+        vo.implementation = o.implementation;
         r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
         if (r.failed()) {
           const SceneContext& sc = *t.input->scene;

@@ -72,6 +72,10 @@ struct GroupSummary {
   /// the algorithms that cull back faces, not round-off.
   std::array<std::size_t, failure_class_count> back_face{};
   std::size_t failing = 0;  ///< checked queries with any failure
+  /// `verify --implementation fast`: records that fast/ ran beside the reference (valid start or
+  /// not), and of them those fast/ refused (QueryRecord::fast_skipped), compared with nothing.
+  std::size_t fast_records = 0;
+  std::size_t fast_skipped = 0;
 
   std::size_t decisions_compared = 0;   ///< decisions whose exact outcome was proven
   std::size_t decisions_flipped = 0;    ///< ... and taken the other way by the float run

@@ -23,7 +23,8 @@
 namespace slidecheck::verify {
 
 /// The failure classes the verifier counts (architecture.md). `lost_motion` and `stuck` come
-/// from level C (`verify --level-c`); `jitter` too, for queries repeated over frames.
+/// from level C (`verify --level-c`); `jitter` too, for queries repeated over frames;
+/// `fast_mismatch` from `verify --implementation fast`.
 enum class FailureClass {
   penetration,       ///< a resting position overlaps a triangle: exact distance < r
   path_penetration,  ///< a travelled segment comes closer than r to a triangle
@@ -38,6 +39,7 @@ enum class FailureClass {
   lost_motion,       ///< level C: the float run travels measurably less far than the ideal one
   stuck,             ///< level C: the float run barely moves where the ideal one travels
   jitter,            ///< level C, queries repeated over frames: the ideal run settles, the float run keeps moving
+  fast_mismatch,     ///< --implementation fast: fast/ (BVH) and the reference run differ in a bit
 };
 
 /// Every class, in the order above (the order of report columns).
@@ -46,11 +48,18 @@ inline constexpr FailureClass all_failure_classes[] = {
     FailureClass::missed_hit,    FailureClass::spurious_hit,     FailureClass::wrong_triangle,
     FailureClass::wrong_feature, FailureClass::decision_flip,    FailureClass::nonfinite,
     FailureClass::iteration_cap, FailureClass::lost_motion,      FailureClass::stuck,
-    FailureClass::jitter};
+    FailureClass::jitter,        FailureClass::fast_mismatch};
 
 std::string_view to_string(FailureClass c);
 std::optional<FailureClass> find_failure_class(std::string_view name);
 inline std::ostream& operator<<(std::ostream& os, FailureClass c) { return os << to_string(c); }
+
+/// Which code ran the query (`verify --implementation`): the reference algorithm alone, or
+/// also fast/ (the BVH implementation for games), compared bit for bit with the reference run.
+enum class Implementation { reference, fast };
+std::string_view implementation_name(Implementation i);
+std::optional<Implementation> find_implementation(std::string_view name);
+inline std::ostream& operator<<(std::ostream& os, Implementation i) { return os << implementation_name(i); }
 
 /// Where in a run a step or failure is: the pass (0 the move, 1 gravity), the iteration
 /// (collision query) within it, and the global step number (the index of the traced event in
@@ -154,6 +163,12 @@ struct QueryRecord {
   Query query;              ///< the inputs (written as hexfloat)
   Algorithm algorithm = Algorithm::fauerby;
   Precision precision = Precision::single_float;
+  /// fast: fast/ ran the query too (JSON "implementation", written only then, so reference
+  /// records are unchanged).
+  Implementation implementation = Implementation::reference;
+  /// fast only: why fast/ did not run this query (it refuses it), so nothing was compared;
+  /// empty when it ran (JSON "fast_skipped", written only when set).
+  std::string fast_skipped;
 
   // What the float run did.
   Vec3<double> final_position;               ///< widened exactly from the run's precision

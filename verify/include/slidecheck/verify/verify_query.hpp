@@ -17,12 +17,14 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace slidecheck::verify {
 struct StepShape;        // traced_run.hpp
 struct IdealTrajectory;  // ideal_trajectory.hpp
+struct FastWorlds;       // verify_query.cpp: a scene's fast::World per precision and BVH options
 }  // namespace slidecheck::verify
 
 namespace slidecheck::verify {
@@ -40,6 +42,11 @@ struct SceneContext {
   /// float use of a double scene rounds it; InputError when a vertex overflows float.
   const IndexedMesh<double>& mesh(Precision p) const;
   const TriangleIndex& index(Precision p) const;
+
+  /// The fast::World of mesh(p) for `verify --implementation fast`, one per precision and BVH
+  /// options (robust's exact-only ones, the seeds' default ones), each built on first use
+  /// (thread-safe) and shared by every query of the scene. Opaque here (verify_query.cpp).
+  std::shared_ptr<FastWorlds> fast_worlds;
 
  private:
   std::unique_ptr<TriangleIndex> index_;
@@ -88,14 +95,27 @@ struct VerifyQueryOptions {
   std::vector<StepShape>* step_shapes = nullptr;
   /// When set and level C runs, receives the whole ideal trajectory (view draws its path).
   IdealTrajectory* ideal_trajectory = nullptr;
+  /// fast: also run fast/ (the BVH implementation) frame by frame from the same input and
+  /// compare it bit for bit with the reference run (`fast_mismatch`); level A then also judges
+  /// the fast run's resting positions where they differ. Seeds refuse anisotropic ellipsoids
+  /// (fast::World::check_radii): such a record says why in `fast_skipped`, nothing compared.
+  Implementation implementation = Implementation::reference;
+  /// Test only: added (in the run's precision) to the fast run's end in its last frame before
+  /// the comparison, as a broken fast/ would err, so that a test sees the comparison fail and
+  /// level A judge the fast positions (tests/verify/test_verify_fast.cpp).
+  std::optional<Vec3<double>> fast_offset_for_testing;
 };
+
+/// Whether fast/ has the algorithm (robust, fauerby, linahan, monter; not pseudo_distance).
+bool has_fast_implementation(Algorithm a);
 
 /// The query in `precision` with `algorithm` and the query's own tolerances when `algorithm`
 /// is the query's algorithm, else that algorithm's defaults. The query's numbers are rounded
 /// once to `precision` (and so are the scene's, for a double scene run in float); the record
 /// holds the rounded query that was actually run. Never throws for a bad run: a NaN, a cap or
 /// an undecidable step is a recorded outcome. Throws std::invalid_argument for an
-/// unimplemented algorithm or an unknown tolerance name.
+/// unimplemented algorithm or an unknown tolerance name, and for implementation fast with an
+/// algorithm fast/ does not have (has_fast_implementation).
 QueryRecord verify_query(const SceneContext& scene, const Query& query, const std::string& query_file,
                          Algorithm algorithm, Precision precision, const VerifyQueryOptions& options = {});
 

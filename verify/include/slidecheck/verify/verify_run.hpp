@@ -35,6 +35,10 @@ struct VerifyRunOptions {
   int threads = 0;                        ///< 0: all cores
   bool level_b = true;
   bool level_c = false;                   ///< the ideal trajectory per task (VerifyQueryOptions)
+  /// fast: fast/ runs every task too, compared bit for bit (VerifyQueryOptions::implementation);
+  /// part of the run's identity (run.json "implementation", written only for fast). An
+  /// algorithm fast/ does not have (pseudo_distance) is InputError before anything runs.
+  Implementation implementation = Implementation::reference;
   LevelCOptions level_c_options;
   bool progress = true;                   ///< progress lines on stderr
   std::size_t limit = 0;                  ///< stop after this many tasks (0: all)

@@ -47,11 +47,11 @@ bool BulletRecord::has(FailureClass c) const {
   return std::any_of(failures.begin(), failures.end(), [c](const verify::Failure& f) { return f.kind == c; });
 }
 
-BulletPeer& BulletScenes::world(const verify::SceneContext& sc) {
-  auto it = worlds_.find(&sc);
+BulletPeer& BulletScenes::world(const std::shared_ptr<const verify::SceneContext>& sc) {
+  auto it = worlds_.find(sc.get());
   if (it == worlds_.end())
-    it = worlds_.emplace(&sc, std::make_unique<BulletPeer>(sc.mesh(bullet_precision()))).first;
-  return *it->second;
+    it = worlds_.emplace(sc.get(), std::make_pair(sc, std::make_unique<BulletPeer>(sc->mesh(bullet_precision())))).first;
+  return *it->second.second;
 }
 
 double exact_clearance(const verify::TriangleIndex& index, double radius, const Vec3<double>& p) {
@@ -85,8 +85,9 @@ void judge(const verify::TriangleIndex& index, const std::vector<StepLocation>& 
     }
 }
 
-BulletRecord run_bullet(const verify::SceneContext& sc, BulletScenes& worlds, const verify::Query& query,
-                        const std::string& query_file, BulletAlgorithm algorithm) {
+BulletRecord run_bullet(const std::shared_ptr<const verify::SceneContext>& scene, BulletScenes& worlds,
+                        const verify::Query& query, const std::string& query_file, BulletAlgorithm algorithm) {
+  const verify::SceneContext& sc = *scene;
   BulletRecord r;
   r.query_id = query.id;
   r.query_file = query_file;
@@ -106,7 +107,7 @@ BulletRecord run_bullet(const verify::SceneContext& sc, BulletScenes& worlds, co
     return r;
   }
   const verify::TriangleIndex& index = sc.index(r.precision);
-  BulletPeer& world = worlds.world(sc);
+  BulletPeer& world = worlds.world(scene);
   const Scalar radius = Scalar(q.radii.radii.x);
   const Vec3<Scalar> start = narrow(q.start), move = narrow(q.displacement), gravity = narrow(q.gravity);
   const bool has_gravity = !(gravity.x == 0 && gravity.y == 0 && gravity.z == 0);
@@ -238,6 +239,7 @@ void BulletTally::add(const BulletRecord& r) {
     c.frame_ends_within_gap += x >= 0 && x <= kBulletGap;
   }
   c.frames_without_pair += std::size_t(r.frames_without_pair);
+  c.failing_without_pair += r.failed() && r.frames_without_pair > 0;
 }
 
 bool BulletTally::any_failure() const {
@@ -283,8 +285,8 @@ std::string BulletTally::text() const {
       }
     } else {
       o << "  frames " << c.frames << ", frame ends inside " << c.frame_ends_inside << ", in [0, " << kBulletGap
-        << "] " << c.frame_ends_within_gap << ", frames ending with an empty ghost pair cache " << c.frames_without_pair
-        << '\n';
+        << "] " << c.frame_ends_within_gap << ", frames whose sweeps saw no object (empty ghost pair cache after preStep) " << c.frames_without_pair
+        << " (in " << c.failing_without_pair << " failing queries)\n";
     }
   }
   return o.str();

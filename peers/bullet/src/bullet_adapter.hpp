@@ -64,23 +64,25 @@ struct BulletRecord {
   double min_clearance = 0;
   std::vector<SweepEvent> sweeps;        ///< bullet_sweep
   std::vector<double> frame_clearances;  ///< bullet_kcc: each frame end's exact clearance
-  int frames_without_pair = 0;           ///< bullet_kcc: frames that ended with an empty ghost pair cache
+  int frames_without_pair = 0;           ///< bullet_kcc: frames whose sweeps saw no object (BulletPeer::Walk)
   bool failed() const { return !failures.empty(); }
   bool has(verify::FailureClass c) const;
 };
 
-/// A scene's Bullet world, built on first use, in btScalar.
+/// Each scene's Bullet world, built on first use, in btScalar. Holds the scenes it was given, so
+/// that a scene's address never names another scene's world.
 class BulletScenes {
  public:
-  BulletPeer& world(const verify::SceneContext& sc);
+  BulletPeer& world(const std::shared_ptr<const verify::SceneContext>& sc);
 
  private:
-  std::map<const verify::SceneContext*, std::unique_ptr<BulletPeer>> worlds_;
+  std::map<const verify::SceneContext*, std::pair<std::shared_ptr<const verify::SceneContext>, std::unique_ptr<BulletPeer>>>
+      worlds_;
 };
 
 /// Runs `query` (its scene `sc`) with `algorithm` and judges it.
-BulletRecord run_bullet(const verify::SceneContext& sc, BulletScenes& worlds, const verify::Query& query,
-                        const std::string& query_file, BulletAlgorithm algorithm);
+BulletRecord run_bullet(const std::shared_ptr<const verify::SceneContext>& sc, BulletScenes& worlds,
+                        const verify::Query& query, const std::string& query_file, BulletAlgorithm algorithm);
 
 /// Level A on record.resting_positions (set before): check_invariants against `index` (the mesh
 /// in the run's precision), then nonfinite; fills failures, min_clearance, invalid_start. Public
@@ -115,7 +117,8 @@ class BulletTally {
                 hit_ends_inside = 0, hit_ends_within_gap = 0, hit_ends_beyond_gap = 0;
     std::vector<double> hit_end_gaps;  ///< non-negative clearances of hit ends
     // bullet_kcc
-    std::size_t frames = 0, frame_ends_inside = 0, frame_ends_within_gap = 0, frames_without_pair = 0;
+    std::size_t frames = 0, frame_ends_inside = 0, frame_ends_within_gap = 0, frames_without_pair = 0,
+                failing_without_pair = 0;  ///< failing queries with a frame that saw no object
   };
   std::map<BulletAlgorithm, Counts> counts_;
 };

@@ -73,7 +73,7 @@ int run(const Args& a) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const verify::QueryInput& in = inputs[i];
     for (const peers::BulletAlgorithm alg : algorithms) {
-      const peers::BulletRecord r = peers::run_bullet(*in.scene, worlds, in.query, in.file, alg);
+      const peers::BulletRecord r = peers::run_bullet(in.scene, worlds, in.query, in.file, alg);
       tally.add(r);
       failing += r.failed();
       records << peers::to_json(r).dump() << '\n';

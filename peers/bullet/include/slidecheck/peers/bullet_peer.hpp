@@ -93,7 +93,9 @@ class BulletPeer {
   /// What one btKinematicCharacterController run did.
   struct Walk {
     std::vector<Vec3<Scalar>> ends;  ///< the ghost object's origin after each frame
-    int frames_without_pair = 0;     ///< frames after which the ghost's pair cache held no object
+    /// Frames whose sweeps saw no object: after preStep the ghost's pair cache was empty (it holds
+    /// the objects whose broadphase box overlaps the character's box where the frame starts).
+    int frames_without_pair = 0;
   };
 
   /// A btKinematicCharacterController (sphere of `radius`, step height `step_height`) walked
@@ -125,10 +127,13 @@ class BulletPeer {
     kcc.setWalkDirection(btVector3(walk.x, walk.y, walk.z));
     Walk out;
     for (int k = 0; k < frames; ++k) {
-      kcc.updateAction(world_.get(), Scalar(1));
+      // updateAction(world, 1) is exactly these two calls (btKinematicCharacterController.h);
+      // between them the ghost's pair cache holds what the frame's sweeps will see.
+      kcc.preStep(world_.get());
+      out.frames_without_pair += ghost.getNumOverlappingObjects() == 0;
+      kcc.playerStep(world_.get(), Scalar(1));
       const btVector3& p = ghost.getWorldTransform().getOrigin();
       out.ends.push_back({p.x(), p.y(), p.z()});
-      out.frames_without_pair += ghost.getNumOverlappingObjects() == 0;
     }
     world_->removeCollisionObject(&ghost);
     return out;

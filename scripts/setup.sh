@@ -21,7 +21,7 @@ packages=(
   nlohmann-json3-dev  # JSON-lines query files and machine-readable output
   libfmt-dev          # formatting of reports and messages
   libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
-  libbullet-dev       # the Bullet peer of fast/ (benchmarks/fast): its float and float64 builds
+  libbullet-dev       # Bullet, float and float64 builds: fast/'s benchmark peer and peers/bullet
   libzip-dev          # reads .pk3 (zip) archives of Quake III maps
   gnuplot-nox         # draws the plots of the HTML reports (SVG)
   libopenmpi-dev      # the MPI backend: mpirun -np K slidecheck verify ... (docs/campaigns.md)

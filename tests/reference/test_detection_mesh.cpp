@@ -9,6 +9,10 @@
 #include <rapidcheck.h>
 #include <rapidcheck/boost_test.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <sstream>
 
 using namespace slidecheck;
@@ -198,6 +202,32 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(swept_box_encloses_exact_values, T, test::ExactNum
   BOOST_TEST((T(num::from_double<T>(b.lo[2])) <= T(tenth - third - tenth)));
   BOOST_TEST((T(num::from_double<T>(b.hi[2])) >= T(tenth + tenth)));
   BOOST_TEST(b.lo[0] < b.hi[0]);
+}
+
+BOOST_AUTO_TEST_CASE(outward_steps_equal_nextafter) {
+  // swept_box's inline one-ulp steps are std::nextafter towards +-inf: the special values and
+  // random bit patterns of every class.
+  namespace d = exact::detail;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double special[] = {0.0, -0.0, std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
+                            std::numeric_limits<double>::min(), -std::numeric_limits<double>::min(),
+                            std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(), inf, -inf, 1.0, -1.0};
+  auto same = [](double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); };
+  for (double x : special) {
+    BOOST_TEST(same(d::up(x), std::nextafter(x, inf)), std::hexfloat << x);
+    BOOST_TEST(same(d::down(x), std::nextafter(x, -inf)), std::hexfloat << x);
+  }
+  BOOST_TEST(std::isnan(d::up(std::nan(""))));
+  BOOST_TEST(std::isnan(d::down(std::nan(""))));
+}
+
+RC_BOOST_PROP(outward_steps_equal_nextafter_on_random_bits, (std::uint64_t bits)) {
+  const double x = std::bit_cast<double>(bits);
+  RC_PRE(!std::isnan(x));
+  const double inf = std::numeric_limits<double>::infinity();
+  RC_ASSERT(std::bit_cast<std::uint64_t>(exact::detail::up(x)) == std::bit_cast<std::uint64_t>(std::nextafter(x, inf)));
+  RC_ASSERT(std::bit_cast<std::uint64_t>(exact::detail::down(x)) ==
+            std::bit_cast<std::uint64_t>(std::nextafter(x, -inf)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

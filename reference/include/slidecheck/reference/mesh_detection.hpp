@@ -23,7 +23,9 @@
 #include <slidecheck/reference/swept_sphere_triangle.hpp>
 
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -43,8 +45,16 @@ struct Box {
 
 namespace detail {
 
-inline double down(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
-inline double up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
+/// std::nextafter(x, +inf), inline: a step of the bit pattern (every box of robust's sweep takes
+/// six; the libm call cost 4 % of it). NaN and +inf stay; -0 and +0 step to the least subnormal.
+inline double up(double x) {
+  if (!(x < std::numeric_limits<double>::infinity())) return x;
+  if (x == 0) return std::numeric_limits<double>::denorm_min();
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+  return std::bit_cast<double>(x > 0 ? bits + 1 : bits - 1);
+}
+/// std::nextafter(x, -inf), inline.
+inline double down(double x) { return -up(-x); }
 
 /// [lo, hi] in doubles containing x (num::enclose, interval.hpp).
 template <Number T>

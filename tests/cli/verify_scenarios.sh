@@ -7,6 +7,9 @@
 #   refuse        an existing run is never overwritten without --resume/--overwrite
 #   level_c       --level-c finds stuck and lost_motion (corpora/regressions/float-far-from-origin-lost-motion) and
 #                 their cases replay with the ideal trajectory, reproduced
+#   fast          --implementation fast (robust, linahan): records equal the reference run's apart from the
+#                 "implementation" field (no fast_mismatch, the same failures); the reference run's records and
+#                 run.json do not name an implementation; --resume refuses to switch implementations
 # Usage: verify_scenarios.sh SLIDECHECK CORPUS_DIR WORK_DIR SCENARIO
 set -euo pipefail
 slidecheck=$1 corpus=$2 work=$3 scenario=$4
@@ -97,5 +100,26 @@ level_c)
   done
   [ "$count" = 2 ] || fail "expected 2 cases (stuck, lost_motion in float), got $count"
   echo "level_c: $count level C cases reproduced" ;;
+fast)
+  run --corpus "$corpus" --out "$work/ref" --threads 2 --algorithm robust,linahan
+  run --corpus "$corpus" --out "$work/fast" --threads 2 --algorithm robust,linahan --implementation fast
+  ! grep -q '"implementation"' "$work/ref/records.jsonl" "$work/ref/run.json" || fail "a reference run names an implementation"
+  n=$(wc -l <"$work/fast/records.jsonl")
+  [ "$(grep -c '"implementation":"fast"' "$work/fast/records.jsonl")" = "$n" ] || fail "a fast record does not say implementation fast"
+  grep -q '"implementation": "fast"' "$work/fast/run.json" || fail "run.json does not say implementation fast"
+  ! grep -q 'fast_mismatch' "$work/fast/records.jsonl" || fail "fast_mismatch in $work/fast/records.jsonl"
+  # Records that fast/ refused (linahan with an ellipsoid) say so; every other is the reference record.
+  sed -e 's/,"implementation":"fast","fast_skipped":"[^"]*"//' -e 's/,"implementation":"fast"//' \
+    "$work/fast/records.jsonl" | cmp - "$work/ref/records.jsonl" || fail "fast records differ from the reference's"
+  grep -q "implementation fast: .* compared bit for bit with the reference run, 0 fast_mismatch" "$work/fast/summary.txt" ||
+    fail "summary.txt does not say implementation fast"
+  grep -q "fast_mismatch" "$work/fast/summary.csv" || fail "summary.csv has no fast_mismatch row"
+  grep -q "implementation" "$work/fast/report.html" || fail "report.html does not name the implementation"
+  for args in "--out $work/ref --implementation fast" "--out $work/fast"; do
+    rc=0; "$slidecheck" verify --quiet --corpus "$corpus" --algorithm robust,linahan --resume $args >"$work/resume.out" 2>&1 || rc=$?
+    [ "$rc" = 2 ] || { cat "$work/resume.out"; fail "--resume across implementations ($args) exited $rc, expected 2"; }
+    grep -q "other inputs or options" "$work/resume.out" || { cat "$work/resume.out"; fail "no reason given"; }
+  done
+  echo "fast: $n records equal to the reference run's, resume across implementations refused" ;;
 *) fail "unknown scenario $scenario" ;;
 esac

@@ -143,14 +143,14 @@ Summary summarize(const std::vector<QueryRecord>& records) {
     g.algorithm = r.algorithm;
     g.precision = r.precision;
     ++g.queries;
-    if (r.implementation == Implementation::fast) {
-      ++g.fast_records;
-      if (!r.fast_skipped.empty()) ++g.fast_skipped;
-    }
     if (r.invalid_start) {
       // The input's fault: nothing else of this record is charged to the algorithm.
       ++g.invalid_starts;
       continue;
+    }
+    if (r.implementation == Implementation::fast) {
+      ++g.fast_records;
+      if (!r.fast_skipped.empty()) ++g.fast_skipped;
     }
     std::array<bool, failure_class_count> seen{};
     for (const Failure& f : r.failures) {
@@ -232,9 +232,9 @@ void print_summary(std::ostream& out, const Summary& s) {
     // Only for fast runs: a reference summary is what it always was.
     if (g.fast_records > 0) {
       const std::size_t compared = g.fast_records - g.fast_skipped;
-      out << fmt::format("  implementation fast: {} of {} quer{} compared bit for bit with the reference run, {} "
-                         "fast_mismatch",
-                         compared, g.queries, g.queries == 1 ? "y" : "ies",
+      out << fmt::format("  implementation fast: {} of {} checked quer{} compared bit for bit with the reference run, "
+                         "{} fast_mismatch",
+                         compared, g.checked(), g.checked() == 1 ? "y" : "ies",
                          g.queries_with[static_cast<std::size_t>(FailureClass::fast_mismatch)]);
       if (g.fast_skipped > 0)
         out << fmt::format(" ({} refused by fast/: anisotropic ellipsoids, see the records' fast_skipped)",

@@ -739,10 +739,21 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   if (options.step_shapes)
     for (const TraceEvent<F>& e : run.events) options.step_shapes->push_back(step_shape(e));
 
-  // --implementation fast: fast/ on the scene's cached world, from the same input.
+  // The record says which implementation ran, whatever the verdict (a resume checks it).
+  if (options.implementation == Implementation::fast) r.implementation = Implementation::fast;
+
+  // Level A.
+  const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
+  r.min_clearance = inv.min_clearance;
+  if (inv.invalid_start) {
+    r.invalid_start = true;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return r;
+  }
+  // --implementation fast: fast/ on the scene's cached world, from the same input (not for an
+  // invalid start: nothing of such a record is checked).
   std::optional<FastOutcome> fast_run;
   if (options.implementation == Implementation::fast) {
-    r.implementation = Implementation::fast;
     if (algorithm != Algorithm::robust) {
       // The seeds' BVH slack covers spheres only: fast/ refuses the rest, and so records say so.
       const fast::World<F>& world = fast_world<F>(sc, precision, false);
@@ -760,14 +771,6 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
                                          options.fast_offset_for_testing);
   }
 
-  // Level A.
-  const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
-  r.min_clearance = inv.min_clearance;
-  if (inv.invalid_start) {
-    r.invalid_start = true;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return r;
-  }
   r.failures = inv.failures;
   for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
     if (!finite(r.resting_positions[i])) {

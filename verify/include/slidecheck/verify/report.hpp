@@ -72,8 +72,8 @@ struct GroupSummary {
   /// the algorithms that cull back faces, not round-off.
   std::array<std::size_t, failure_class_count> back_face{};
   std::size_t failing = 0;  ///< checked queries with any failure
-  /// `verify --implementation fast`: records that fast/ ran beside the reference (valid start or
-  /// not), and of them those fast/ refused (QueryRecord::fast_skipped), compared with nothing.
+  /// `verify --implementation fast`: checked records (valid start) that fast/ ran beside the
+  /// reference, and of them those fast/ refused (QueryRecord::fast_skipped), compared with nothing.
   std::size_t fast_records = 0;
   std::size_t fast_skipped = 0;
 

@@ -187,8 +187,14 @@ std::vector<std::size_t> TriangleIndex::candidates(const exact::Box& box) const 
 }
 
 CulledMesh TriangleIndex::culled_mesh(const exact::Box& box) const {
+  std::vector<std::size_t> chosen;
+  candidates(box, chosen);
+  return sub_mesh(std::move(chosen));
+}
+
+CulledMesh TriangleIndex::sub_mesh(std::vector<std::size_t> original_index) const {
   CulledMesh c;
-  candidates(box, c.original_index);
+  c.original_index = std::move(original_index);
   // Compact the vertices, numbered in order of first use: (old id, first use) sorted by old id.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> use;
   use.reserve(3 * c.original_index.size());

@@ -614,6 +614,40 @@ SlideResult<F> run_fast(Algorithm a, const fast::World<F>& world, const SlideInp
   throw std::invalid_argument(std::string(algorithm_name(a)) + " has no fast implementation");
 }
 
+/// The R3 region of a seed's culled run: `box` rounded outward to F. False when the seeds'
+/// float-faithful BVH does not cover these radii (World::check_radii: ellipsoids), or the box is
+/// not finite: then the run takes the whole mesh.
+template <IeeeBinary F>
+bool seed_cull_region(const fast::World<F>& world, const EllipsoidRadii<F>& radii, const exact::Box& box,
+                      fast::Aabb<F>& region) {
+  try {
+    world.check_radii(radii);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  F lo[3], hi[3];
+  for (int j = 0; j < 3; ++j) {
+    if (!std::isfinite(box.lo[j]) || !std::isfinite(box.hi[j])) return false;
+    lo[j] = fast::round_down(static_cast<F>(box.lo[j]));  // to nearest, then one ulp out
+    hi[j] = fast::round_up(static_cast<F>(box.hi[j]));
+  }
+  region.lo = {lo[0], lo[1], lo[2]};
+  region.hi = {hi[0], hi[1], hi[2]};
+  return true;
+}
+
+/// Every collision query's float-faithful box (fast/'s r3_query_box) lies in `region`.
+template <IeeeBinary F>
+bool seed_queries_inside(const std::vector<TraceEvent<F>>& events, const EllipsoidRadii<F>& radii,
+                         const fast::World<F>& world, const fast::Aabb<F>& region) {
+  for (const TraceEvent<F>& e : events)
+    if (const auto* q = std::get_if<trace::response::CollisionQuery<F>>(&e))
+      if (!fast::slide_detail::contains(region, fast::slide_detail::r3_query_box(q->base_point, q->velocity, radii,
+                                                                                 world.slack)))
+        return false;
+  return true;
+}
+
 std::string position_text(const Vec3<double>& v) {
   return "(" + exact_text(v.x) + ", " + exact_text(v.y) + ", " + exact_text(v.z) + ")";
 }
@@ -710,13 +744,38 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   IndexedMesh<F> mesh;
   std::vector<std::size_t> original_index;
   bool culled = false;
+  fast::Aabb<F> seed_region;
+  std::vector<fast::CandidateKey> seed_keys;
   if (options.cull) {
     const exact::Box box = query_reach_box(q);
-    CulledMesh part = index.culled_mesh(box);
+    CulledMesh part;
+    if (culls_back_faces(algorithm)) {
+      // The seeds' float checkTriangle can hit triangles outside the exact geometry (a
+      // collinear sliver's noise normal is a plane in any direction: docs/fast.md), so their
+      // culled run takes what fast/'s float-faithful BVH offers for the box, always-candidates
+      // included, and is accepted only if every collision query's float-faithful box lies in it
+      // (fast/collide_and_slide.hpp's argument). Found by --implementation fast: 22 linahan
+      // float runs on OpenArena brush soups differed from the whole-mesh run.
+      const fast::World<F>& world = fast_world<F>(sc, precision, false);
+      if (seed_cull_region<F>(world, in.radii, box, seed_region)) {
+        fast::box_candidates(world.bvh, seed_region, seed_keys);
+        std::vector<std::size_t> chosen;
+        chosen.reserve(seed_keys.size());
+        for (const fast::CandidateKey k : seed_keys) chosen.push_back(fast::candidate_triangle(k));
+        part = index.sub_mesh(std::move(chosen));
+      } else {
+        part.original_index.resize(index.triangle_count());  // not culled: the whole mesh
+      }
+    } else {
+      part = index.culled_mesh(box);
+    }
     if (part.original_index.size() < index.triangle_count()) {
       mesh = narrow_mesh<F>(part.sub);
       framed = run_frames<F>(tol, in, mesh, q.frames);
-      culled = queries_inside(framed.joined.events, q.radii.radii, box);
+      culled = culls_back_faces(algorithm)
+                   ? seed_queries_inside<F>(framed.joined.events, in.radii, fast_world<F>(sc, precision, false),
+                                            seed_region)
+                   : queries_inside(framed.joined.events, q.radii.radii, box);
       if (culled) original_index = std::move(part.original_index);
     }
   }

@@ -66,6 +66,8 @@ class TriangleIndex {
 
   /// The triangles candidates(box) returns, as a mesh of their own (CulledMesh).
   CulledMesh culled_mesh(const exact::Box& box) const;
+  /// The triangles `original_index` (ascending, each once) as a mesh of their own.
+  CulledMesh sub_mesh(std::vector<std::size_t> original_index) const;
 
   const IndexedMesh<double>& mesh() const { return mesh_; }
   std::size_t triangle_count() const { return mesh_.triangle_count(); }

@@ -6,6 +6,8 @@
 #include <slidecheck/corpora/bsp_soup.hpp>
 #include <slidecheck/corpora/openarena.hpp>
 #include <slidecheck/corpora/pk3.hpp>
+#include <slidecheck/reference/linahan_response.hpp>
+#include <slidecheck/verify/verify_query.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -211,4 +213,41 @@ BOOST_AUTO_TEST_CASE(table, *boost::unit_test::disabled()) {
                 all.mesh.triangle_count(), draw.patch_triangles, brush.mesh.triangle_count(), brush.brushes_used, seconds);
     std::fflush(stdout);
   }
+}
+BOOST_AUTO_TEST_CASE(seed_culled_run_on_a_brush_soup_equals_the_whole_mesh_run) {
+  // Regression (found by `verify --implementation fast` on the OpenArena corpus): the verifier
+  // culled linahan's float run with the exact query boxes, so a far sliver of the brush soup
+  // whose float plane is rounding noise, hit by the whole-mesh run in the gravity pass, was left
+  // out: the culled run fell 8.5 units where the whole-mesh run (and fast/) rises 0.08. The
+  // seeds' culled run now takes fast/'s float-faithful candidates (verify.md, step 1).
+  const bsp::BspFile map = load("oa_rpg3dm2");
+  const verify::SceneContext scene("oa_rpg3dm2-brush", openarena::brush_scene("oa_rpg3dm2", extract_brush_soup(map)));
+  auto hex = [](const char* s) { return std::strtod(s, nullptr); };
+  verify::Query q;
+  q.id = "walk-s1-w2-f0";
+  q.scene = "oa_rpg3dm2-brush";
+  q.algorithm = verify::Algorithm::linahan;
+  q.start = {hex("0x1.765868p+9"), hex("0x1.1173cap+8"), hex("0x1.c1d1c4p+7")};
+  q.displacement = {hex("0x1.4cae98p+2"), hex("0x1.317272p+0"), 0.0};
+  q.gravity = {0.0, 0.0, hex("-0x1.aaaaaap+3")};
+  q.set_radius(16);
+  verify::VerifyQueryOptions options;
+  options.implementation = verify::Implementation::fast;
+  const verify::QueryRecord r =
+      verify::verify_query(scene, q, "regression", verify::Algorithm::linahan, verify::Precision::single_float, options);
+  for (const verify::Failure& f : r.failures) BOOST_TEST(f.kind != verify::FailureClass::fast_mismatch, f.detail);
+  // The whole-mesh reference run, in float on the scene's float-rounded mesh.
+  const IndexedMesh<double>& whole = scene.mesh(verify::Precision::single_float);
+  IndexedMesh<float> mesh;
+  mesh.triangles = whole.triangles;
+  for (const Vec3<double>& v : whole.vertices) mesh.vertices.push_back({float(v.x), float(v.y), float(v.z)});
+  const SlideInput<float> in{{float(q.start.x), float(q.start.y), float(q.start.z)},
+                             {float(q.displacement.x), float(q.displacement.y), 0.f},
+                             {{16.f, 16.f, 16.f}},
+                             {0.f, 0.f, float(q.gravity.z)}};
+  const SlideResult<float> reference = linahan::collide_and_slide(in, mesh);
+  BOOST_TEST(reference.final_position.z == float(hex("0x1.c1fabap+7")));
+  BOOST_TEST(r.final_position.x == double(reference.final_position.x));
+  BOOST_TEST(r.final_position.y == double(reference.final_position.y));
+  BOOST_TEST(r.final_position.z == double(reference.final_position.z));
 }

@@ -143,6 +143,24 @@ Aabb<F> r3_query_box(const Vec3<F>& base, const Vec3<F>& velocity, const Ellipso
   return widened(b, query_slack(c3, v3, r_min, r_max, slack));
 }
 
+/// The candidates' triangles as a mesh of their own, in candidate order, three vertices each,
+/// every vertex mapped by `map` (the identity for the seeds, the local frame for robust).
+template <HardwareFloat F, class Map>
+void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& candidates, IndexedMesh<F>& out,
+                       Map&& map) {
+  out.vertices.clear();
+  out.triangles.clear();
+  for (const CandidateKey key : candidates) {
+    const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
+    const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
+    const std::uint32_t v = std::uint32_t(out.vertices.size());
+    out.vertices.push_back(map(t.p0));
+    out.vertices.push_back(map(t.p1));
+    out.vertices.push_back(map(t.p2));
+    out.triangles.push_back({v, v + 1, v + 2});
+  }
+}
+
 /// The first guess of the region: the move's and the gravity pass's boxes, padded.
 template <HardwareFloat F>
 Aabb<F> initial_region(const SlideInput<F>& in, const SlideOptions& opt) {
@@ -234,17 +252,7 @@ SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
     scratch.last_rounds = round + 1;
     box_candidates(world.bvh, region, scratch.candidates);
     IndexedMesh<F>& sub = scratch.submesh;
-    sub.vertices.clear();
-    sub.triangles.clear();
-    for (const CandidateKey key : scratch.candidates) {
-      const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
-      const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
-      const std::uint32_t v = std::uint32_t(sub.vertices.size());
-      sub.vertices.push_back(t.p0);
-      sub.vertices.push_back(t.p1);
-      sub.vertices.push_back(t.p2);
-      sub.triangles.push_back({v, v + 1, v + 2});
-    }
+    slide_detail::candidate_submesh(world, scratch.candidates, sub, [](const Vec3<F>& p) { return p; });
     bool inside = true;
     Aabb<F> needed = region;
     auto require = [&](const Aabb<F>& q) {

@@ -55,17 +55,8 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
     if (sweep_robust_detail::has_nan(box)) break;
     box_candidates(world.bvh, box, scratch.candidates);
     IndexedMesh<F>& local = scratch.local;
-    local.vertices.clear();
-    local.triangles.clear();
-    for (const CandidateKey key : scratch.candidates) {
-      const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
-      const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
-      const std::uint32_t v = std::uint32_t(local.vertices.size());
-      local.vertices.push_back(robust::to_local_espace(t.p0, start, radii));
-      local.vertices.push_back(robust::to_local_espace(t.p1, start, radii));
-      local.vertices.push_back(robust::to_local_espace(t.p2, start, radii));
-      local.triangles.push_back({v, v + 1, v + 2});
-    }
+    slide_detail::candidate_submesh(world, scratch.candidates, local,
+                                    [&](const Vec3<F>& p) { return robust::to_local_espace(p, start, radii); });
     robust::SweepOutcome<F> out = robust::sweep_in_local_espace(start, velocity, radii, local, tol);
     const F contact_radius = F(1) + out.skin / F(2);  // derive_skin's expression
     if (contact_radius <= reach) {

@@ -64,6 +64,15 @@ bool QueryRecord::has(FailureClass c) const {
   return false;
 }
 
+nlohmann::ordered_json to_json(const Failure& f) {
+  ojson o{{"class", std::string(to_string(f.kind))}, {"where", location(f.where)}};
+  o["triangle"] = f.has_triangle ? ojson(f.triangle) : ojson(nullptr);
+  o["depth"] = metric(f.depth);
+  if (f.back_face) o["back_face"] = true;
+  o["detail"] = f.detail;
+  return o;
+}
+
 nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
   ojson j;
   j["query_id"] = r.query_id;
@@ -98,14 +107,7 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
   j["min_clearance"] = metric(r.min_clearance);
   j["undecided"] = r.undecided;
   ojson failures = ojson::array();
-  for (const Failure& f : r.failures) {
-    ojson o{{"class", std::string(to_string(f.kind))}, {"where", location(f.where)}};
-    o["triangle"] = f.has_triangle ? ojson(f.triangle) : ojson(nullptr);
-    o["depth"] = metric(f.depth);
-    if (f.back_face) o["back_face"] = true;
-    o["detail"] = f.detail;
-    failures.push_back(o);
-  }
+  for (const Failure& f : r.failures) failures.push_back(to_json(f));
   j["failures"] = failures;
   ojson decisions = ojson::array();
   for (const DecisionCheck& d : r.decisions)

@@ -169,15 +169,7 @@ ojson to_json(const BulletRecord& r) {
   j["resting_positions"] = path;
   j["min_clearance"] = r.skipped.empty() ? metric(r.min_clearance) : ojson(nullptr);
   ojson failures = ojson::array();
-  for (const verify::Failure& f : r.failures) {
-    ojson o{{"class", std::string(verify::to_string(f.kind))},
-            {"where", ojson{{"pass", f.where.pass}, {"iteration", f.where.iteration}, {"step", f.where.step}}}};
-    o["triangle"] = f.has_triangle ? ojson(f.triangle) : ojson(nullptr);
-    o["depth"] = metric(f.depth);
-    if (f.back_face) o["back_face"] = true;
-    o["detail"] = f.detail;
-    failures.push_back(o);
-  }
+  for (const verify::Failure& f : r.failures) failures.push_back(verify::to_json(f));
   j["failures"] = failures;
   if (r.algorithm == BulletAlgorithm::sweep && r.skipped.empty()) {
     ojson sweeps = ojson::array();

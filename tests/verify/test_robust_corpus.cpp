@@ -66,11 +66,6 @@ BOOST_AUTO_TEST_CASE(regression_cases_do_not_fail_robust) {
   std::sort(cases.begin(), cases.end());
   BOOST_REQUIRE(cases.size() >= 10u);
   for (const fs::path& path : cases) {
-    // eSpace divides by the radius: with r = 2^-30 and more the floor's coordinates leave
-    // float's range (every algorithm's failure; docs/robust.md says what robust does there).
-    if (path.string().find("tiny-radius") != std::string::npos) continue;
-    // robust's own known failure, kept open (issue 10): it still stops at its iteration cap here.
-    if (path.string().find("search-robust-double-iteration_cap-seed2") != std::string::npos) continue;
     const CaseFile c = read_case_file(path.string());
     const SceneContext scene(path.string() + ".scene", c.scene);
     for (const Precision p : {c.precision, Precision::double_float}) {

@@ -253,7 +253,7 @@ BOOST_AUTO_TEST_CASE(exact_real_overlap_is_pushed_out_to_contact) {
 }
 
 BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact) {
-  // s = K u M max(1, L) + Q2 u M^2 + Q u (M + origin magnitude), K = 64, Q2 = 8, Q = 8
+  // s = K u M max(1, L) + Q2 u M^2 + Q u (M + origin magnitude), K = 64, Q2 = 0 (default), Q = 8
   // (every product and sum exact here).
   const robust::Tolerances tol;
   const double k = tol.skin_factor, q2 = tol.quadratic_skin_factor, q = tol.output_rounding_factor;
@@ -302,16 +302,21 @@ BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contac
 
 BOOST_AUTO_TEST_CASE(the_quadratic_term_counts_only_edges_within_reach) {
   // A float triangle 2^16 radii across: over its middle only the face can be touched (its
-  // distance errs by u M: linear term, 0.15 radii); beside an edge the edge's far vertex at
-  // 2^15 enters the quadratic term (8 u 2^30 = 512 radii).
+  // distance errs by u M: linear term, 0.15 radii); beside an edge, with the optional quadratic
+  // term on (Q2 = 8), the edge's far vertex at 2^15 enters it (8 u 2^30 = 512 radii). By
+  // default (Q2 = 0: edge distances through cross products err by u M d) the skin stays linear
+  // beside the edge too.
   IndexedMesh<float> mesh;
   mesh.vertices = {{-32768, -32768, 0}, {32768, -32768, 0}, {0, 32768, 0}};
   mesh.triangles = {{0, 1, 2}};
-  const robust::Tolerances tol;
+  robust::Tolerances tol;
+  tol.quadratic_skin_factor = 8;
   const auto middle = robust::derive_skin(v3<float>(0, 0, 2), v3<float>(0.5f, 0, -1), tol, &mesh);
   const auto beside_edge = robust::derive_skin(v3<float>(0, -32766, 2), v3<float>(0.5f, 0, -1), tol, &mesh);
   BOOST_TEST(middle.skin < 0.2f);
   BOOST_TEST(beside_edge.skin > 500.0f);
+  const robust::Tolerances defaults;
+  BOOST_TEST(robust::derive_skin(v3<float>(0, -32766, 2), v3<float>(0.5f, 0, -1), defaults, &mesh).skin < 0.2f);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(far_from_the_origin_the_skin_is_a_fraction_of_the_radius, T, IeeeAndMpfr) {

@@ -48,7 +48,8 @@
 /// types, which then run with s = min_skin, 0 by default: the ideal algorithm), M = max(1, the
 /// largest local |coordinate| of the pass's start, destination and the vertices of the triangles
 /// it may reach), M_e the same over the ends of the edges that pass within reach of the move
-/// (an edge contact's error grows with its far vertex), L = |move|,
+/// (the quadratic term is 0 by default since edge distances are measured through cross
+/// products, whose error u M d the linear term covers: Tolerances), L = |move|,
 /// M_out = M + the largest |coordinate| of the start in world eSpace
 /// (the magnitude of the positions once rounded back). The output term covers triangles met
 /// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
@@ -86,12 +87,15 @@ struct Tolerances {
   /// stops at clearance s/2 >= (Q/2) u M_out: Q = 8 keeps that rounding outside every triangle
   /// it has met with 15 % to spare.
   double output_rounding_factor = 8;
-  /// Q2 of the skin's quadratic term Q2 u M^2: an edge or vertex contact of the exact
-  /// formulation measures a squared distance from differences with a vertex up to M away
-  /// (|p - a|^2 - (e . (p - a))^2 / |e|^2), so the distance errs by about u M^2 / 2 past M = 1
-  /// (found by `slidecheck search --algorithm robust --precision double`, seed 1: a contact
-  /// 27 radii from the triangle's far vertex erred by 1.8 u M^2, 3.6e-14 radii past the skin).
-  double quadratic_skin_factor = 8;
+  /// Q2 of an optional quadratic term Q2 u M_e^2, 0 by default. It was 8 while the exact
+  /// formulation measured an edge's distance as |p - a|^2 - (e . (p - a))^2 / |e|^2, which
+  /// cancels and errs by about u M^2 / 2 (`slidecheck search --algorithm robust --precision
+  /// double`, seed 1: a contact 27 radii from the triangle's far vertex erred by 1.8 u M^2); the
+  /// formulation now takes |e x (p - a)|^2 / |e|^2 (swept_sphere_triangle.hpp), whose error u M d
+  /// the linear term covers, and the quadratic term had put spheres hundreds of radii off the
+  /// edges of huge triangles (2^15 radii) and thousands of metres off a floor under a sphere of
+  /// radius 2^-30. Kept as a tolerance so that eps-sweep can still try it and recorded cases replay.
+  double quadratic_skin_factor = 0;
   /// The least skin, in eSpace units (radii). 0: the exact types run without a skin.
   double min_skin = 0;
   /// Sweeps per pass before it stops with `recursion_cap` (a safety net: a pass needs one sweep
@@ -129,6 +133,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
     for (const T* c : {&start.x, &start.y, &start.z, &end.x, &end.y, &end.z})
       if (num::abs(*c) > m) m = num::abs(*c);
     T m_edge = m;  // M of the quadratic term: the ends of the edges the pass may reach
+    const bool quadratic = tol.quadratic_skin_factor > 0;
     if (mesh) {
       const T two(2);
       const exact::Box reach = exact::swept_box(start, move, Vec3<T>(two, two, two));
@@ -151,7 +156,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
           auto above = [&](const Vec3<T>& p) {
             return num::abs(p.x) > m_edge || num::abs(p.y) > m_edge || num::abs(p.z) > m_edge;
           };
-          if ((above(a) || above(b)) && detection_detail::segment_may_meet(reach, a, b)) {
+          if (quadratic && (above(a) || above(b)) && detection_detail::segment_may_meet(reach, a, b)) {
             grow(m_edge, *v[k]);
             grow(m_edge, *v[(k + 1) % 3]);
           }

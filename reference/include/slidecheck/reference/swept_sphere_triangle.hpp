@@ -149,9 +149,8 @@ QuadraticRoot<T> entry_root(const SweptSphere<T>& sphere, const Triangle<T>& tri
   }
   if (feature == Feature::edge) {
     const Vec3<T> e = tri.vertex((index + 1) % 3) - tri.vertex(index);
-    const T ee = dot(e, e), ev = dot(e, v), ew = dot(e, w);
-    return QuadraticRoot<T>::quadratic(ee * dot(v, v) - ev * ev, T(2) * (ee * dot(v, w) - ev * ew),
-                                       ee * dot(w, w) - ew * ew - r2 * ee, RootKind::lower);
+    const Vec3<T> ev = cross(e, v), ew = cross(e, w);  // Lagrange's identity: see the sweep
+    return QuadraticRoot<T>::quadratic(dot(ev, ev), T(2) * dot(ev, ew), dot(ew, ew) - r2 * dot(e, e), RootKind::lower);
   }
   const Vec3<T> n = tri.normal_unnormalized();
   const T k = dot(n, v), s0 = dot(n, w);
@@ -212,7 +211,12 @@ ClosestFeature<T> closest_feature(const Vec3<T>& x, const Triangle<T>& tri) {
     const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
     const T ee = dot(e, e);
     const T h = dot(e, x - *p[i]);
-    if (num::sign(h) > 0 && num::sign(T(h - ee)) < 0) offer(ww[i] * ee - h * h, ee, Feature::edge, i);
+    if (num::sign(h) > 0 && num::sign(T(h - ee)) < 0) {
+      // |e x (x - p_i)|^2 = |e|^2 |x - p_i|^2 - h^2 (Lagrange), without the cancellation of two
+      // terms of size |e|^2 |x - p_i|^2: rounded, u d |p_i| instead of u |p_i|^2.
+      const Vec3<T> ex = cross(e, x - *p[i]);
+      offer(dot(ex, ex), ee, Feature::edge, i);
+    }
   }
   const Vec3<T> n = tri.normal_unnormalized();
   const T nn = dot(n, n);
@@ -325,16 +329,24 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
       tracer(trace::exact::VertexRoot<T>{index, i, vv, b, c, root, decision, replaced});
   }
 
-  // Edges: |e|^2 |w + t v|^2 - (e . (w + t v))^2 = r^2 |e|^2, and 0 <= e . (w + t v) <= |e|^2.
+  // Edges: |e x (w + t v)|^2 = r^2 |e|^2, and 0 <= e . (w + t v) <= |e|^2.
   for (int i = 0; i < 3 && !best.at_start(); ++i) {
     const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
     const T ee = dot(e, e);
     if (num::sign(ee) == 0) continue;  // a point: its vertex ball covers it
     const T ev = dot(e, v);
     const T ew = dot(e, w[i]);
-    const T a = ee * vv - ev * ev;
-    const T b = T(2) * (ee * dot(v, w[i]) - ev * ew);
-    const T c = ee * dot(w[i], w[i]) - ew * ew - r2 * ee;
+    // The quadratic's coefficients through cross products: |e|^2 |w|^2 - (e . w)^2 = |e x w|^2
+    // and |e|^2 (v . w) - (e . v)(e . w) = (e x v) . (e x w) (Lagrange's identity), the same
+    // values for exact types. Rounded, the first form cancels two terms of size |e|^2 |w|^2,
+    // so an edge contact erred by u |w|^2 (quadratic in the distance to the edge's vertex: 1.8
+    // u M^2 in robust's double search, and a skin term u M^2 that put spheres hundreds of radii
+    // off huge triangles); the second errs by u |w| d.
+    const Vec3<T> exv = cross(e, v);
+    const Vec3<T> exw = cross(e, w[i]);
+    const T a = dot(exv, exv);
+    const T b = T(2) * dot(exv, exw);
+    const T c = dot(exw, exw) - r2 * ee;
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
     if (num::sign(c) <= 0) {

@@ -278,7 +278,7 @@ BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact)
 
 BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contacts) {
   using robust::response_detail_robust::add_rounded_towards;
-  using robust::response_detail_robust::agreed_sides;
+  using robust::response_detail_robust::rounding_sides;
   // 10000 + 0x1p-12 in float (spacing 2^-10 at 10^4): to nearest gives 10000 exactly.
   const float o = 10000.0f, small = 0x1p-12f;
   BOOST_TEST(add_rounded_towards(o, small, 0) == o);
@@ -291,13 +291,17 @@ BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contac
   BOOST_TEST(add_rounded_towards(o, 3 * small, -1) == o);
   BOOST_TEST(add_rounded_towards(0.5, 0x1p-60, 1) == std::nextafter(0.5, 1.0));  // double too
   BOOST_TEST(add_rounded_towards(o, 0.25f, 1) == o + 0.25f);                     // exact sums stay
-  // Sides: agreed signs per component, 0 where the normals disagree or all vanish.
+  // Sides: agreed signs per component; where the normals disagree, the side of the larger
+  // extreme component (sign of max + min); 0 where they vanish or balance exactly.
   const std::vector<Vec3<double>> normals{{0, 0.6, 0.8}, {0.0, 0.8, -0.6}};
-  const auto side = agreed_sides(normals);
+  const auto side = rounding_sides(normals);
   BOOST_TEST(side[0] == 0);
   BOOST_TEST(side[1] == 1);
-  BOOST_TEST(side[2] == 0);
-  BOOST_TEST(agreed_sides(std::vector<Vec3<double>>{{-1, 0, 0}})[0] == -1);
+  BOOST_TEST(side[2] == 1);  // 0.8 outweighs -0.6
+  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{{-1, 0, 0}})[0] == -1);
+  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{{0.997, 0, 0}, {-0.062, 0, 0.998}})[0] == 1);
+  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{{0.5, 0, 0}, {-0.5, 0, 0}})[0] == 0);
+  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{})[0] == 0);
 }
 
 BOOST_AUTO_TEST_CASE(the_quadratic_term_counts_only_edges_within_reach) {
@@ -400,6 +404,30 @@ BOOST_AUTO_TEST_CASE(support_plane_bound_of_a_long_edge_is_the_edge_distance) {
   BOOST_TEST(sp.plane_distance == 1.0000012215525547, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(sp.plane_distance <= 1.0000012215525547 + 1e-12);  // a bound, never above the distance
   BOOST_TEST(sp.normal.x > 5e-4);                                // the edge's normal, not the face's (1.7e-5)
+}
+
+// corpora/regressions/search-robust-float-any-seed11 (seed 11, attempt 133,673 of a 2,000,000
+// budget): a sphere of radius 3 float ulps starting 0.0003 radii from a wall and touching a
+// floor whose normal leans the other way in x. Pushed out along x by under half an ulp and
+// rounded to nearest, its first path point lay 0.0023 radii inside the wall.
+BOOST_AUTO_TEST_CASE(search_float_seed11_written_back_point_stays_out_of_the_wall) {
+  IndexedMesh<float> mesh;
+  mesh.vertices = {{-1, 0, -0x1p-21f},
+                   {-0x1.ffffp-1f, 0, 0},
+                   {-1, 0, -0x1p-20f},
+                   {-1, -0x1.4p-21f, -0x1.4p-21f},
+                   {-1, 0x1.cp-18f, 0x1.ep-18f},
+                   {-1, 0, 0x1p-17f},
+                   {-1, -0x1.43p-21f, 0},
+                   {-1, -0x1p-20f, 0},
+                   {-0x1.ffffp-1f, -0x1.4p-21f, 0}};
+  mesh.triangles = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+  const SlideResult<float> res = robust::collide_and_slide(
+      sphere_input<float>(Vec3<float>(-0x1.fffff4p-1f, 0, 0), Vec3<float>(0, -0x1p-23f, 0), 0x1.81p-22,
+                          v3<float>(0, 0, 0)),
+      mesh);
+  BOOST_TEST(no_cap(res));
+  BOOST_TEST(path_keeps_clear(res.path(), mesh, 0x1.81p-22f));
 }
 
 BOOST_AUTO_TEST_CASE(solver_projects_creases_and_corners) {

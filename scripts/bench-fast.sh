@@ -24,7 +24,7 @@ if [[ ! -f $pk3 ]]; then
 fi
 command -v valgrind >/dev/null || { echo "bench-fast: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
-machine="$(nproc) cores ($cpu), Debian 12, g++ 12 Release -ffp-contract=off; load average $(cut -d' ' -f1 /proc/loadavg) at start"
+machine="$(nproc) cores ($cpu), Debian 12, g++ 12 Release -ffp-contract=off -fno-tree-vectorize; load average $(cut -d' ' -f1 /proc/loadavg) at start"
 map_args=()
 for m in "${maps[@]}"; do map_args+=(--map "$m"); done
 
@@ -47,7 +47,7 @@ mv "$tmp/timing.csv" "$timing"
 
 echo "machine,precision,map,queries,seed,linahan_instructions_per_sweep,robust_instructions_per_sweep,robust_instructions_per_update,bullet_instructions_per_sweep,bullet_over_linahan,bullet_over_robust" \
   >"$tmp/instr.csv"
-cg_machine="valgrind $(valgrind --version | sed 's/valgrind-//') callgrind (instructions: machine-independent); Debian 12 g++ 12 Release -ffp-contract=off; first $cg_queries queries of the standard set"
+cg_machine="valgrind $(valgrind --version | sed 's/valgrind-//') callgrind (instructions: machine-independent); Debian 12 g++ 12 Release -ffp-contract=off -fno-tree-vectorize; first $cg_queries queries of the standard set"
 for precision in float double; do
   bin=$build/benchmarks/fast/bench_fast_sweep_vs_bullet_$precision
   for m in "${maps[@]}"; do

@@ -55,7 +55,9 @@
 /// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
 /// that (the start check's contacts) is kept by the direction of the rounding instead: each
 /// written-back component is rounded towards the side its start contacts' normals point to, so
-/// the plane distance to them never shrinks (found by the canonical corpus: a sphere of radius
+/// the plane distance to them never shrinks (where they disagree, towards the larger extreme
+/// component: rounding_sides; below a few ulps of radius that cannot keep them all, see
+/// corpora/regressions/search-robust-float-any-seed13) (found by the canonical corpus: a sphere of radius
 /// 0.005 at offset 1e4 starting 0.01 radii from a terrain triangle, pushed out by 0.08 radii
 /// before it hit a neighbour, was rounded to nearest by 0.1 radii into the first). skin_factor is set from robust's stress
 /// runs over scales and offsets (docs/robust.md); output_rounding_factor from the rounding bound.

@@ -55,12 +55,13 @@
 /// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
 /// that (the start check's contacts) is kept by the direction of the rounding instead: each
 /// written-back component is rounded towards the side its start contacts' normals point to, so
-/// the plane distance to them never shrinks (where they disagree, towards the larger extreme
-/// component: rounding_sides; below a few ulps of radius that cannot keep them all, see
-/// corpora/regressions/search-robust-float-any-seed13) (found by the canonical corpus: a sphere of radius
+/// the plane distance to them never shrinks (found by the canonical corpus: a sphere of radius
 /// 0.005 at offset 1e4 starting 0.01 radii from a terrain triangle, pushed out by 0.08 radii
-/// before it hit a neighbour, was rounded to nearest by 0.1 radii into the first). skin_factor is set from robust's stress
-/// runs over scales and offsets (docs/robust.md); output_rounding_factor from the rounding bound.
+/// before it hit a neighbour, was rounded to nearest by 0.1 radii into the first). Where they
+/// disagree, towards the larger extreme component (rounding_sides); with a radius of a few ulps
+/// that cannot keep them all (corpora/regressions/search-robust-float-any-seed13, open).
+/// skin_factor is set from robust's stress runs over scales and offsets (docs/robust.md);
+/// output_rounding_factor from the rounding bound.
 ///
 /// Every number it compares against is derived from s (the start band, the stop length s/8, the
 /// solver's slack s/8, the independence threshold); the only plain numbers are the three skin
@@ -225,14 +226,15 @@ T add_rounded_towards(const T& origin, const T& offset, int direction) {
 template <Number T>
 std::array<int, 3> rounding_sides(const std::vector<Vec3<T>>& normals) {
   std::array<int, 3> side{0, 0, 0};
+  if (normals.empty()) return side;
   for (int i = 0; i < 3; ++i) {
-    std::optional<T> most, least;
+    auto component = [i](const Vec3<T>& n) -> const T& { return i == 0 ? n.x : (i == 1 ? n.y : n.z); };
+    T most = component(normals.front()), least = most;
     for (const Vec3<T>& n : normals) {
-      const T& c = i == 0 ? n.x : (i == 1 ? n.y : n.z);
-      if (!most || c > *most) most = c;
-      if (!least || c < *least) least = c;
+      if (component(n) > most) most = component(n);
+      if (component(n) < least) least = component(n);
     }
-    if (most) side[static_cast<std::size_t>(i)] = num::sign(T(*most + *least));
+    side[static_cast<std::size_t>(i)] = num::sign(T(most + least));
   }
   return side;
 }

@@ -138,6 +138,24 @@ void fill_result(DetectionResult<T>& out, const QuadraticRoot<T>& time, Feature 
   out.normal = c_t - contact;
 }
 
+/// The contact quadratic of the line through an edge e, for a centre w + t v relative to the
+/// edge's first vertex: |e x (w + t v)|^2 = r^2 |e|^2. Its coefficients go through cross products:
+/// |e|^2 |w|^2 - (e . w)^2 = |e x w|^2 and |e|^2 (v . w) - (e . v)(e . w) = (e x v) . (e x w)
+/// (Lagrange's identity), the same values for exact types. Rounded, the difference form cancels
+/// two terms of size |e|^2 |w|^2, so an edge contact erred by u |w|^2 (quadratic in the distance
+/// to the edge's vertex: 1.8 u M^2 in robust's double search, and a skin term u M^2 that put
+/// spheres hundreds of radii off huge triangles); the cross products err by u |w| d.
+template <Number T>
+struct EdgeQuadratic {
+  T a, b, c;
+};
+template <Number T>
+EdgeQuadratic<T> edge_quadratic(const Vec3<T>& e, const Vec3<T>& v, const Vec3<T>& w, const T& r2) {
+  const Vec3<T> exv = cross(e, v);
+  const Vec3<T> exw = cross(e, w);
+  return {dot(exv, exv), T(T(2) * dot(exv, exw)), T(dot(exw, exw) - r2 * dot(e, e))};
+}
+
 /// The entry root of a feature's contact quadratic, the same coefficients as the sweep's.
 template <Number T>
 QuadraticRoot<T> entry_root(const SweptSphere<T>& sphere, const Triangle<T>& tri, Feature feature, int index) {
@@ -148,9 +166,8 @@ QuadraticRoot<T> entry_root(const SweptSphere<T>& sphere, const Triangle<T>& tri
     return QuadraticRoot<T>::quadratic(dot(v, v), T(2) * dot(v, w), dot(w, w) - r2, RootKind::lower);
   }
   if (feature == Feature::edge) {
-    const Vec3<T> e = tri.vertex((index + 1) % 3) - tri.vertex(index);
-    const Vec3<T> ev = cross(e, v), ew = cross(e, w);  // Lagrange's identity: see the sweep
-    return QuadraticRoot<T>::quadratic(dot(ev, ev), T(2) * dot(ev, ew), dot(ew, ew) - r2 * dot(e, e), RootKind::lower);
+    const EdgeQuadratic<T> q = edge_quadratic(Vec3<T>(tri.vertex((index + 1) % 3) - tri.vertex(index)), v, w, r2);
+    return QuadraticRoot<T>::quadratic(q.a, q.b, q.c, RootKind::lower);
   }
   const Vec3<T> n = tri.normal_unnormalized();
   const T k = dot(n, v), s0 = dot(n, w);
@@ -336,17 +353,7 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     if (num::sign(ee) == 0) continue;  // a point: its vertex ball covers it
     const T ev = dot(e, v);
     const T ew = dot(e, w[i]);
-    // The quadratic's coefficients through cross products: |e|^2 |w|^2 - (e . w)^2 = |e x w|^2
-    // and |e|^2 (v . w) - (e . v)(e . w) = (e x v) . (e x w) (Lagrange's identity), the same
-    // values for exact types. Rounded, the first form cancels two terms of size |e|^2 |w|^2,
-    // so an edge contact erred by u |w|^2 (quadratic in the distance to the edge's vertex: 1.8
-    // u M^2 in robust's double search, and a skin term u M^2 that put spheres hundreds of radii
-    // off huge triangles); the second errs by u |w| d.
-    const Vec3<T> exv = cross(e, v);
-    const Vec3<T> exw = cross(e, w[i]);
-    const T a = dot(exv, exv);
-    const T b = T(2) * dot(exv, exw);
-    const T c = dot(exw, exw) - r2 * ee;
+    const auto [a, b, c] = detail::edge_quadratic(e, v, w[i], r2);
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
     if (num::sign(c) <= 0) {

@@ -21,6 +21,8 @@
 #include <slidecheck/reference/robust_response.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace slidecheck::fast {
@@ -40,19 +42,20 @@ bool has_nan(const Aabb<F>& b) {
          std::isnan(b.hi.y) || std::isnan(b.hi.z);
 }
 
-}  // namespace sweep_robust_detail
 
+/// The general case (any tolerances, a skin of more than 2 radii, NaN boxes): the candidates of
+/// the larger of the two boxes, the reference's sweep_in_local_espace on them.
 template <HardwareFloat F>
-robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
-                                     const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,
-                                     const robust::Tolerances& tol = {}) {
+robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
+                                            const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,
+                                            const robust::Tolerances& tol) {
   const F zero(0);
   const Vec3<F> origin(zero, zero, zero), move = to_espace(velocity, radii);
   F reach(2);  // derive_skin's reach, in radii
   for (int round = 0; round < 2; ++round) {
     const Aabb<F> box =
         slide_detail::robust_world_box(exact::swept_box(origin, move, Vec3<F>(reach, reach, reach)), start, radii);
-    if (sweep_robust_detail::has_nan(box)) break;
+    if (has_nan(box)) break;
     box_candidates(world.bvh, box, scratch.candidates);
     IndexedMesh<F>& local = scratch.local;
     slide_detail::candidate_submesh(world, scratch.candidates, local,
@@ -68,6 +71,97 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   }
   scratch.candidates.clear();
   return robust::sweep(start, velocity, radii, world.mesh, tol);
+}
+
+/// The reach pass of derive_skin (robust_response.hpp) folded into the local frame's copy: M
+/// grows by the coordinates of every candidate whose local box meets `reach` (may_touch's test:
+/// per axis the least and largest non-NaN coordinate, here in F, whose conversion to double is
+/// exact and monotone, so the comparisons are may_touch's), and `local` receives the candidates.
+template <HardwareFloat F, class Map>
+F copy_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey>& candidates,
+                           const exact::Box& reach, IndexedMesh<F>& local, F m, Map&& map) {
+  const std::size_t n = candidates.size();
+  local.vertices.resize(3 * n);
+  // Triangle i is always {3i, 3i + 1, 3i + 2}: entries kept from an earlier sweep are right.
+  for (std::size_t i = local.triangles.size(); i < n; ++i)
+    local.triangles.push_back({std::uint32_t(3 * i), std::uint32_t(3 * i + 1), std::uint32_t(3 * i + 2)});
+  local.triangles.resize(n);
+  Vec3<F>* out = local.vertices.data();
+  const F inf = std::numeric_limits<F>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    const CandidateKey key = candidates[i];
+    const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
+    const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
+    const Vec3<F> v[3] = {map(t.p0), map(t.p1), map(t.p2)};
+    out[3 * i] = v[0];
+    out[3 * i + 1] = v[1];
+    out[3 * i + 2] = v[2];
+    bool touches = true;
+    for (int j = 0; j < 3 && touches; ++j) {
+      F lo = inf, hi = -inf;
+      for (const Vec3<F>& p : v) {
+        const F c = j == 0 ? p.x : (j == 1 ? p.y : p.z);
+        if (c < lo) lo = c;
+        if (c > hi) hi = c;
+      }
+      touches = !(reach.hi[j] < double(lo) || double(hi) < reach.lo[j]);
+    }
+    if (!touches) continue;
+    for (const Vec3<F>& p : v)
+      for (const F c : {p.x, p.y, p.z})
+        if (num::abs(c) > m) m = num::abs(c);
+  }
+  return m;
+}
+
+}  // namespace sweep_robust_detail
+
+/// The common case in one pass over the candidates of the reach box: the copy to the local frame
+/// computes derive_skin's M (copy_and_reach_magnitude), the skin follows from derive_skin's
+/// expressions, and first_blocking_contact runs on the copy (sweep_in_local_espace's steps).
+template <HardwareFloat F>
+robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
+                                     const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,
+                                     const robust::Tolerances& tol = {}) {
+  // derive_skin clips edges only for a quadratic term: then the reference's own pass.
+  if (tol.quadratic_skin_factor > 0) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
+  const F zero(0), one(1), two(2);
+  const Vec3<F> origin(zero, zero, zero), move = to_espace(velocity, radii);
+  const exact::Box reach = exact::swept_box(origin, move, Vec3<F>(two, two, two));
+  const Aabb<F> box = slide_detail::robust_world_box(reach, start, radii);
+  if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
+  box_candidates(world.bvh, box, scratch.candidates);
+  IndexedMesh<F>& local = scratch.local;
+  // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii)), term by term.
+  const F ut = num::from_double<F>(num::unit_roundoff<F>());
+  F m = one;
+  const Vec3<F> end = origin + move;
+  for (const F c : {origin.x, origin.y, origin.z, end.x, end.y, end.z})
+    if (num::abs(c) > m) m = num::abs(c);
+  const F m_edge = m;  // the quadratic term's M: not grown without the quadratic term
+  m = sweep_robust_detail::copy_and_reach_magnitude(
+      world, scratch.candidates, reach, local, m,
+      [&](const Vec3<F>& p) { return robust::to_local_espace(p, start, radii); });
+  F l = length(move);
+  if (l < one) l = one;
+  const F origin_mag = robust::origin_magnitude(start, radii);
+  F s = num::from_double<F>(tol.min_skin);
+  const F derived = num::from_double<F>(tol.skin_factor) * ut * m * l +
+                    num::from_double<F>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
+                    num::from_double<F>(tol.output_rounding_factor) * ut * (m + num::abs(origin_mag));
+  if (derived > s) s = derived;
+  const F contact_radius = one + s / two;
+  if (!(contact_radius <= two)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
+  robust::SweepOutcome<F> out;
+  out.skin = s;
+  out.hit = robust::first_blocking_contact(origin, move, contact_radius, local);
+  Vec3<F> stop = move;  // sweep_in_local_espace's end
+  if (out.hit) {
+    stop = num::sign(out.hit->time) > 0 ? Vec3<F>(origin + move * out.hit->time) : origin;
+    out.hit->triangle = candidate_triangle(scratch.candidates[out.hit->triangle]);
+  }
+  out.end = start + from_espace(stop, radii);
+  return out;
 }
 
 }  // namespace slidecheck::fast

@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(robust_region_grows_and_ellipsoids_are_covered) {
   const fast::World<float> world = fast::World<float>::build(mesh, fast::robust_world_options());
   fast::SlideScratch<float> scratch;
   fast::SlideOptions tight;
-  tight.initial_padding_radii = 0;
+  tight.robust_initial_padding_radii = 0;
   int grown = 0, touched = 0;
   std::size_t i = 0;
   for (auto in : test::random_inputs(mesh, 0.5, 6.0, 60, 10)) {

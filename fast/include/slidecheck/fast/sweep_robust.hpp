@@ -88,28 +88,37 @@ F copy_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey
   local.triangles.resize(n);
   Vec3<F>* out = local.vertices.data();
   const F inf = std::numeric_limits<F>::infinity();
+  // may_touch's axis test: the least and largest coordinate, NaN skipped (all NaN: [inf, -inf]).
+  auto misses = [inf](F a, F b, F c, double qlo, double qhi) {
+    F lo = inf, hi = -inf;
+    lo = a < lo ? a : lo;
+    lo = b < lo ? b : lo;
+    lo = c < lo ? c : lo;
+    hi = a > hi ? a : hi;
+    hi = b > hi ? b : hi;
+    hi = c > hi ? c : hi;
+    return qhi < double(lo) || double(hi) < qlo;
+  };
+  auto grow = [&m](F c) {
+    const F a = num::abs(c);
+    m = a > m ? a : m;
+  };
   for (std::size_t i = 0; i < n; ++i) {
     const CandidateKey key = candidates[i];
     const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
     const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
-    const Vec3<F> v[3] = {map(t.p0), map(t.p1), map(t.p2)};
-    out[3 * i] = v[0];
-    out[3 * i + 1] = v[1];
-    out[3 * i + 2] = v[2];
-    bool touches = true;
-    for (int j = 0; j < 3 && touches; ++j) {
-      F lo = inf, hi = -inf;
-      for (const Vec3<F>& p : v) {
-        const F c = j == 0 ? p.x : (j == 1 ? p.y : p.z);
-        if (c < lo) lo = c;
-        if (c > hi) hi = c;
-      }
-      touches = !(reach.hi[j] < double(lo) || double(hi) < reach.lo[j]);
+    const Vec3<F> a = map(t.p0), b = map(t.p1), c = map(t.p2);
+    out[3 * i] = a;
+    out[3 * i + 1] = b;
+    out[3 * i + 2] = c;
+    if (misses(a.x, b.x, c.x, reach.lo[0], reach.hi[0]) || misses(a.y, b.y, c.y, reach.lo[1], reach.hi[1]) ||
+        misses(a.z, b.z, c.z, reach.lo[2], reach.hi[2]))
+      continue;
+    for (const Vec3<F>* p : {&a, &b, &c}) {
+      grow(p->x);
+      grow(p->y);
+      grow(p->z);
     }
-    if (!touches) continue;
-    for (const Vec3<F>& p : v)
-      for (const F c : {p.x, p.y, p.z})
-        if (num::abs(c) > m) m = num::abs(c);
   }
   return m;
 }
@@ -132,24 +141,12 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   box_candidates(world.bvh, box, scratch.candidates);
   IndexedMesh<F>& local = scratch.local;
-  // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii)), term by term.
-  const F ut = num::from_double<F>(num::unit_roundoff<F>());
-  F m = one;
-  const Vec3<F> end = origin + move;
-  for (const F c : {origin.x, origin.y, origin.z, end.x, end.y, end.z})
-    if (num::abs(c) > m) m = num::abs(c);
-  const F m_edge = m;  // the quadratic term's M: not grown without the quadratic term
-  m = sweep_robust_detail::copy_and_reach_magnitude(
-      world, scratch.candidates, reach, local, m,
+  // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii)).
+  const F m_move = slide_detail::robust_move_magnitude(origin, move);
+  const F m = sweep_robust_detail::copy_and_reach_magnitude(
+      world, scratch.candidates, reach, local, m_move,
       [&](const Vec3<F>& p) { return robust::to_local_espace(p, start, radii); });
-  F l = length(move);
-  if (l < one) l = one;
-  const F origin_mag = robust::origin_magnitude(start, radii);
-  F s = num::from_double<F>(tol.min_skin);
-  const F derived = num::from_double<F>(tol.skin_factor) * ut * m * l +
-                    num::from_double<F>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
-                    num::from_double<F>(tol.output_rounding_factor) * ut * (m + num::abs(origin_mag));
-  if (derived > s) s = derived;
+  const F s = slide_detail::robust_skin(m_move, m, move, tol, robust::origin_magnitude(start, radii));
   const F contact_radius = one + s / two;
   if (!(contact_radius <= two)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   robust::SweepOutcome<F> out;

@@ -70,6 +70,29 @@ struct SweepOptions {
 
 namespace detail {
 
+/// The sweep's sign tests, num::sign(x) against 0, for IEEE types as the comparisons they
+/// mean (the same truth values, NaN included: its sign is 0): the compiler folds these, not the
+/// int difference of num::sign (an eighth of robust's float sweep, callgrind).
+template <Number T>
+bool sign_positive(const T& x) {
+  if constexpr (num::is_ieee_binary_v<T>) return x > T(0);
+  else return num::sign(x) > 0;
+}
+template <Number T>
+bool sign_negative(const T& x) {
+  if constexpr (num::is_ieee_binary_v<T>) return x < T(0);
+  else return num::sign(x) < 0;
+}
+template <Number T>
+bool sign_not_positive(const T& x) { return !sign_positive(x); }
+template <Number T>
+bool sign_not_negative(const T& x) { return !sign_negative(x); }
+template <Number T>
+bool sign_zero(const T& x) {
+  if constexpr (num::is_ieee_binary_v<T>) return !(x > T(0)) && !(x < T(0));
+  else return num::sign(x) == 0;
+}
+
 /// IEEE types compare roots and take signs at a root by evaluating it (quadratic_root.hpp), and
 /// evaluate is a function of the root: the sweep evaluates each root once and compares the
 /// values, the same decisions without up to six more square roots and divisions per triangle
@@ -131,7 +154,7 @@ struct Best {
     return true;
   }
   /// Nothing can be earlier than a contact at t = 0, and later offers lose ties.
-  bool at_start() const { return found && time.is_linear() && num::sign(time.c) == 0; }
+  bool at_start() const { return found && time.is_linear() && detail::sign_zero(time.c); }
 };
 
 /// For a > 0, c > 0, b < 0 and b^2 - 4ac >= 0 (so both roots are positive): is the lower
@@ -139,8 +162,8 @@ struct Best {
 /// on the same side of 1, the side of the vertex -b / 2a.
 template <Number T>
 bool lower_root_at_most_one(const T& a, const T& b, const T& c) {
-  if (num::sign(a + b + c) <= 0) return true;
-  return num::sign(-b - T(2) * a) < 0;
+  if (detail::sign_not_positive(a + b + c)) return true;
+  return detail::sign_negative(-b - T(2) * a);
 }
 
 /// Sets the hit, the time and the feature, and the values derived from the time where T
@@ -282,7 +305,7 @@ template <Number T>
     const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
     const T ee = dot(e, e);
     const T h = dot(e, x - *p[i]);
-    if (num::sign(h) > 0 && num::sign(T(h - ee)) < 0) {
+    if (detail::sign_positive(h) && detail::sign_negative(T(h - ee))) {
       // |e x (x - p_i)|^2 = |e|^2 |x - p_i|^2 - h^2 (Lagrange), without the cancellation of two
       // terms of size |e|^2 |x - p_i|^2: rounded, u d |p_i| instead of u |p_i|^2.
       const Vec3<T> ex = cross(e, x - *p[i]);
@@ -291,14 +314,14 @@ template <Number T>
   }
   const Vec3<T> n = tri.normal_unnormalized();
   const T nn = dot(n, n);
-  if (num::sign(nn) == 0) return best;
+  if (detail::sign_zero(nn)) return best;
   for (int i = 0; i < 3; ++i) {
     const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
-    if (num::sign(dot(cross(e, x - *p[i]), n)) < 0) return best;
+    if (detail::sign_negative(dot(cross(e, x - *p[i]), n))) return best;
   }
   const T s = dot(n, x - tri.p0);
   const T num = s * s;
-  if (num::sign(T(num * best.den - best.num * nn)) < 0) best = {num, nn, Feature::face, 0};
+  if (detail::sign_negative(T(num * best.den - best.num * nn))) best = {num, nn, Feature::face, 0};
   return best;
 }
 
@@ -349,7 +372,7 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     plane_event.normal = n;
     plane_event.k = k;
   }
-  if (options.cull_back_faces && num::sign(k) > 0) {
+  if (options.cull_back_faces && detail::sign_positive(k)) {
     if constexpr (tracing_enabled<Tracer>) {
       plane_event.decision = trace::exact::PlaneDecision::culled_back_face;
       tracer(plane_event);
@@ -360,7 +383,7 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
   // t = 0: already within r? Then the impact is at 0 and the closest point is the contact
   // (several features may be within r; the closest one is reported).
   const detail::ClosestFeature<T> start = detail::closest_feature(sphere.center, tri);
-  const bool start_contact = num::sign(T(start.num - r2 * start.den)) <= 0;
+  const bool start_contact = detail::sign_not_positive(T(start.num - r2 * start.den));
   if constexpr (tracing_enabled<Tracer>)
     tracer(trace::exact::StartContact<T>{index, T(start.num / start.den), start.feature, start.index, start_contact});
   if (start_contact) {
@@ -381,11 +404,11 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     const T c = dot(w[i], w[i]) - r2;
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
-    if (num::sign(c) <= 0) {
+    if (detail::sign_not_positive(c)) {
       decision = trace::exact::RootDecision::in_contact_at_start;
-    } else if (num::sign(vv) == 0 || num::sign(b * b - T(4) * vv * c) < 0) {
+    } else if (detail::sign_zero(vv) || detail::sign_negative(b * b - T(4) * vv * c)) {
       decision = trace::exact::RootDecision::no_root;
-    } else if (num::sign(b) >= 0) {
+    } else if (detail::sign_not_negative(b)) {
       decision = trace::exact::RootDecision::moving_away;
     } else if (!detail::lower_root_at_most_one(vv, b, c)) {
       decision = trace::exact::RootDecision::after_end;
@@ -404,21 +427,21 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
   for (int i = 0; i < 3 && !best.at_start(); ++i) {
     const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
     const T ee = dot(e, e);
-    if (num::sign(ee) == 0) continue;  // a point: its vertex ball covers it
+    if (detail::sign_zero(ee)) continue;  // a point: its vertex ball covers it
     const T ev = dot(e, v);
     const T ew = dot(e, w[i]);
     const auto [a, b, c] = detail::edge_quadratic(e, v, w[i], r2);
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
     detail::RootValue<T> x{};  // root_value(root) where root may be offered
-    if (num::sign(c) <= 0) {
+    if (detail::sign_not_positive(c)) {
       // Within r of the line at t = 0: in contact iff the closest point is on the segment.
       x = detail::root_value(root);
-      decision = (num::sign(ew) >= 0 && num::sign(ew - ee) <= 0) ? trace::exact::RootDecision::in_contact_at_start
+      decision = (detail::sign_not_negative(ew) && detail::sign_not_positive(ew - ee)) ? trace::exact::RootDecision::in_contact_at_start
                                                                  : trace::exact::RootDecision::outside_segment;
-    } else if (num::sign(a) == 0 || num::sign(b * b - T(4) * a * c) < 0) {
+    } else if (detail::sign_zero(a) || detail::sign_negative(b * b - T(4) * a * c)) {
       decision = trace::exact::RootDecision::no_root;
-    } else if (num::sign(b) >= 0) {
+    } else if (detail::sign_not_negative(b)) {
       decision = trace::exact::RootDecision::moving_away;
     } else if (!detail::lower_root_at_most_one(a, b, c)) {
       decision = trace::exact::RootDecision::after_end;
@@ -443,12 +466,12 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     const T c = s0 * s0 - r2 * nn;
     trace::exact::PlaneDecision decision;
     QuadraticRoot<T> entry = QuadraticRoot<T>::value(T(0));
-    if (num::sign(nn) == 0) {
+    if (detail::sign_zero(nn)) {
       decision = trace::exact::PlaneDecision::degenerate;
-    } else if (num::sign(k) == 0) {
-      decision = num::sign(c) <= 0 ? trace::exact::PlaneDecision::parallel_inside
+    } else if (detail::sign_zero(k)) {
+      decision = detail::sign_not_positive(c) ? trace::exact::PlaneDecision::parallel_inside
                                    : trace::exact::PlaneDecision::parallel_outside;
-    } else if (num::sign(c) <= 0) {
+    } else if (detail::sign_not_positive(c)) {
       decision = trace::exact::PlaneDecision::inside_at_start;
     } else if (num::sign(s0) * num::sign(k) >= 0) {
       // Outside the slab and s0 k >= 0: |s(t)| grows. (The discriminant 4 k^2 r^2 N is > 0.)

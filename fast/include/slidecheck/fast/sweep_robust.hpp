@@ -13,7 +13,9 @@
 /// do not depend on order, and first_blocking_contact's ties go to the lowest index in both. The
 /// contact radius is known only after the skin: when it exceeds 2 (a skin of more than 2 radii,
 /// absurd worlds only) the candidates are taken again for the larger box. A NaN box falls back
-/// to the whole mesh. tests/fast/test_differential.cpp checks it bit for bit.
+/// to the whole mesh. In the common case derive_skin's loop runs inside the copy to the local
+/// frame (copy_and_reach_magnitude: may_touch's test, the same M) and the skin follows from its
+/// expressions (slide_detail::robust_skin). tests/fast/test_differential.cpp checks it bit for bit.
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/collide_and_slide.hpp>

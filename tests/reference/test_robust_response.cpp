@@ -293,15 +293,110 @@ BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contac
   BOOST_TEST(add_rounded_towards(o, 0.25f, 1) == o + 0.25f);                     // exact sums stay
   // Sides: agreed signs per component; where the normals disagree, the side of the larger
   // extreme component (sign of max + min); 0 where they vanish or balance exactly.
-  const std::vector<Vec3<double>> normals{{0, 0.6, 0.8}, {0.0, 0.8, -0.6}};
-  const auto side = rounding_sides(normals);
+  using C = robust::Constraint<double>;
+  const std::vector<C> contacts{{{0, 0.6, 0.8}, 0}, {{0.0, 0.8, -0.6}, 0}};
+  const auto side = rounding_sides(contacts);
   BOOST_TEST(side[0] == 0);
   BOOST_TEST(side[1] == 1);
   BOOST_TEST(side[2] == 1);  // 0.8 outweighs -0.6
-  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{{-1, 0, 0}})[0] == -1);
-  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{{0.997, 0, 0}, {-0.062, 0, 0.998}})[0] == 1);
-  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{{0.5, 0, 0}, {-0.5, 0, 0}})[0] == 0);
-  BOOST_TEST(rounding_sides(std::vector<Vec3<double>>{})[0] == 0);
+  BOOST_TEST(rounding_sides(std::vector<C>{{{-1, 0, 0}, 0}})[0] == -1);
+  BOOST_TEST(rounding_sides(std::vector<C>{{{0.997, 0, 0}, 0}, {{-0.062, 0, 0.998}, 0}})[0] == 1);
+  BOOST_TEST(rounding_sides(std::vector<C>{{{0.5, 0, 0}, 0}, {{-0.5, 0, 0}, 0}})[0] == 0);
+  BOOST_TEST(rounding_sides(std::vector<C>{})[0] == 0);
+}
+
+BOOST_AUTO_TEST_CASE(write_back_keeps_every_start_contact_or_refuses) {
+  using C = robust::Constraint<float>;
+  const EllipsoidRadii<float> unit{Vec3<float>(1, 1, 1)};
+  const std::array<int, 3> up{0, 0, 1};
+  // Float's spacing at 2 is 2^-22: p, 2^-25 above the origin z = 2, is written back as 2 or
+  // 2 + 2^-22 (the local coordinates of those: 0 and 2^-22, exactly).
+  const Vec3<float> origin(0, 0, 2);
+  const Vec3<float> p(0, 0, 0x1p-25f);
+  // No start contacts: the preferred side (up) is taken as it is.
+  BOOST_TEST(robust::write_back(p, origin, unit, up, std::vector<C>{})->z == std::nextafter(2.0f, 3.0f));
+  // A start contact whose half-space is z <= 2^-24 (normal -z, offset -2^-24, margin at p 2^-24 - 2^-25
+  // > 0): up would leave it (margin -2^-22 + 2^-24 < 0), so the other rounding, 2 exactly, is taken.
+  const std::vector<C> below{{{0, 0, -1}, -0x1p-24f}};
+  BOOST_TEST(robust::write_back(p, origin, unit, up, below)->z == 2.0f);
+  // Two contacts that fence z into [2^-26, 2^-24]: neither rounding (0 or 2^-22) keeps both.
+  const std::vector<C> fenced{{{0, 0, -1}, -0x1p-24f}, {{0, 0, 1}, 0x1p-26f}};
+  BOOST_TEST(!robust::write_back(p, origin, unit, up, fenced).has_value());
+  // p itself inside a contact's band (margin -2^-25): a rounding no deeper than p is enough.
+  const std::vector<C> deep{{{0, 0, 1}, 0x1p-24f}};
+  BOOST_TEST(robust::write_back(p, origin, unit, up, deep)->z == std::nextafter(2.0f, 3.0f));
+  // Preferred down (2: margin -2^-24, deeper than p) is refused for the rounding up.
+  const std::array<int, 3> down{0, 0, -1};
+  BOOST_TEST(robust::write_back(p, origin, unit, down, deep)->z == std::nextafter(2.0f, 3.0f));
+}
+
+BOOST_AUTO_TEST_CASE(a_point_no_rounding_can_write_back_ends_the_pass_where_the_last_one_was) {
+  // A scripted move pass around the origin (0, 0, 2) (float spacing 2^-22 in z there): its
+  // start contacts fence local z into [2^-26, 2^-24], its first point (x 0.25: exact) has z
+  // 2^-25, written back as 2 or 2 + 2^-22, neither in the fence; its second point is the same.
+  using C = robust::Constraint<float>;
+  const std::vector<C> fenced{{{0, 0, -1}, -0x1p-24f}, {{0, 0, 1}, 0x1p-26f}};
+  const SlideInput<float> in{Vec3<float>(0, 0, 2), Vec3<float>(1, 0, 0), {Vec3<float>(1, 1, 1)}, Vec3<float>(0, 0, -1)};
+  IndexedMesh<float> mesh;
+  std::vector<Vec3<float>> pass_starts;
+  auto run = [&](const std::vector<C>& contacts) {
+    pass_starts.clear();
+    return robust::slide_in_local_espace(
+        in, mesh,
+        [&](const Vec3<float>& start, const Vec3<float>& velocity, const IndexedMesh<float>&,
+            robust::LocalFrame<float>& frame, SlidePass<float>& pass, int index) {
+          pass_starts.push_back(start);
+          if (index == 0) {
+            frame.start_contacts = contacts;
+            pass.path.push_back(Vec3<float>(0.25f, 0, 0x1p-25f));
+            pass.path.push_back(Vec3<float>(0.5f, 0, 0x1p-25f));
+            return pass.path.back();
+          }
+          pass.path.push_back(Vec3<float>(start + velocity));  // the gravity pass: no contacts
+          return pass.path.back();
+        });
+  };
+  const SlideResult<float> res = run(fenced);
+  BOOST_REQUIRE(res.passes.size() == 2u);
+  const SlidePass<float>& move = res.passes[0];
+  BOOST_TEST(move.stop == StopReason::held_by_rounding);
+  BOOST_REQUIRE(move.path.size() == 3u);
+  for (const Vec3<float>& p : move.path) BOOST_TEST((p == in.start));  // held where it started
+  // The gravity pass starts where the sphere was held (local 0), not at the unwritten point.
+  BOOST_REQUIRE(pass_starts.size() == 2u);
+  BOOST_TEST((pass_starts[1] == Vec3<float>(0, 0, 0)));
+  BOOST_TEST((res.passes[1].path.front() == in.start));
+  BOOST_TEST((res.final_position == Vec3<float>(0, 0, 1)));
+  // Without the fence the same pass writes both points back (z to nearest) and goes on.
+  const SlideResult<float> free = run({});
+  BOOST_TEST(free.passes[0].stop != StopReason::held_by_rounding);
+  BOOST_TEST((free.passes[0].path.back() == Vec3<float>(0.5f, 0, 2)));
+  BOOST_TEST((pass_starts[1] == Vec3<float>(0.5f, 0, 0x1p-25f)));
+  BOOST_TEST((free.final_position == Vec3<float>(0.5f, 0, 1)));
+}
+
+// corpora/regressions/search-robust-float-any-seed13 (seed 13, attempt 22,860 of a 2,000,000
+// budget): a sphere of radius 3.5 float ulps of its z, not moving, pushed out of a floor (+z)
+// and a steep wall (normal z -0.105) it starts 0.0003 radii from; z rounded up towards the floor
+// (0.29 radii) cost the wall 0.03 radii, and the segment to the first path point passed 0.0015
+// radii inside the wall. The write-back now keeps both (z to nearest).
+BOOST_AUTO_TEST_CASE(search_float_seed13_written_back_point_keeps_both_start_contacts) {
+  IndexedMesh<float> mesh;
+  mesh.vertices = {{0, 0, -2},
+                   {0, 0x1p-20f, -2},
+                   {-0x1p-21f, 0, -2},
+                   {-0x1.bep-22f, -0x1.4p-21f, -2},
+                   {-0x1.cp-22f, 0x1.8p-20f, -0x1.ffffep+0f},
+                   {-0x1p-21f, 0, -2},
+                   {0x1.9p-20f, -0x1.2p-21f, -2},
+                   {-0x1.cp-22f, -0x1.2p-21f, -0x1.ffffep+0f},
+                   {0, -0x1p-21f, -0x1.ffffep+0f}};
+  mesh.triangles = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+  const SlideResult<float> res = robust::collide_and_slide(
+      sphere_input<float>(Vec3<float>(0, 0, -0x1.fffff8p+0f), Vec3<float>(0, 0, 0), 0x1.cp-22, v3<float>(0, 0, 0)),
+      mesh);
+  BOOST_TEST(no_cap(res));
+  BOOST_TEST(path_keeps_clear(res.path(), mesh, 0x1.cp-22f));
 }
 
 BOOST_AUTO_TEST_CASE(the_quadratic_term_counts_only_edges_within_reach) {

@@ -66,9 +66,6 @@ BOOST_AUTO_TEST_CASE(regression_cases_do_not_fail_robust) {
   std::sort(cases.begin(), cases.end());
   BOOST_REQUIRE(cases.size() >= 10u);
   for (const fs::path& path : cases) {
-    // robust's own known failure, open (issue 10): a radius of 1.75 float ulps, where rounding a
-    // written-back point cannot keep every start contact's clearance (the case's README).
-    if (path.string().find("search-robust-float-any-seed13") != std::string::npos) continue;
     const CaseFile c = read_case_file(path.string());
     const SceneContext scene(path.string() + ".scene", c.scene);
     for (const Precision p : {c.precision, Precision::double_float}) {

@@ -53,13 +53,15 @@
 /// M_out = M + the largest |coordinate| of the start in world eSpace
 /// (the magnitude of the positions once rounded back). The output term covers triangles met
 /// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
-/// that (the start check's contacts) is kept by the direction of the rounding instead: each
-/// written-back component is rounded towards the side its start contacts' normals point to, so
-/// the plane distance to them never shrinks (found by the canonical corpus: a sphere of radius
-/// 0.005 at offset 1e4 starting 0.01 radii from a terrain triangle, pushed out by 0.08 radii
-/// before it hit a neighbour, was rounded to nearest by 0.1 radii into the first). Where they
-/// disagree, towards the larger extreme component (rounding_sides); with a radius of a few ulps
-/// that cannot keep them all (corpora/regressions/search-robust-float-any-seed13, open).
+/// that (the start check's contacts) is kept by the choice of the rounding instead: a point is
+/// written back as a rounding (below or above, per component) that keeps every start contact's
+/// supporting half-space (write_back), tried first towards the side the contacts' normals point
+/// to (found by the canonical corpus: a sphere of radius 0.005 at offset 1e4 starting 0.01
+/// radii from a terrain triangle, pushed out by 0.08 radii before it hit a neighbour, was
+/// rounded to nearest by 0.1 radii into the first), where they disagree towards the larger
+/// extreme component (rounding_sides), else the rounding that keeps them best (with a radius of
+/// a few ulps no fixed side keeps them all: corpora/regressions/search-robust-float-any-seed13);
+/// a point no rounding can write back ends the pass where the last one was.
 /// skin_factor is set from robust's stress runs over scales and offsets (docs/robust.md);
 /// output_rounding_factor from the rounding bound.
 ///
@@ -85,8 +87,8 @@ struct Tolerances {
   /// coordinate magnitude the sphere keeps from what it touches. Set from robust's eps-sweep.
   double skin_factor = 64;
   /// Q of the skin's output term Q u M_out (file comment): a position written back to world
-  /// coordinates is rounded, towards the side of the pass's start contacts (to_world below), so
-  /// by up to one ulp per component: at most 2 u |p_i|, 2 sqrt(3) u M_out in eSpace. The sphere
+  /// coordinates is rounded, below or above so as to keep the pass's start contacts (write_back
+  /// below), so by up to one ulp per component: at most 2 u |p_i|, 2 sqrt(3) u M_out in eSpace. The sphere
   /// stops at clearance s/2 >= (Q/2) u M_out: Q = 8 keeps that rounding outside every triangle
   /// it has met with 15 % to spare.
   double output_rounding_factor = 8;
@@ -189,29 +191,40 @@ template <Number T>
 struct LocalFrame {
   /// The largest |coordinate| of the local origin in world eSpace (derive_skin).
   T origin_magnitude{};
-  /// Set by the pass: the normals (eSpace) of its start check's constraints, the triangles it
-  /// started closer to than its skin. Its positions are rounded back away from them.
-  std::vector<Vec3<T>> start_contact_normals;
+  /// Set by the pass: its start check's contacts (the triangles it started closer to than its
+  /// skin) as the half-spaces n . y >= support + 1 (local eSpace) whose centres are clear of
+  /// them. Its positions are written back only where they keep these (write_back below).
+  std::vector<Constraint<T>> start_contacts;
 };
 
 namespace response_detail_robust {
 
-/// origin + offset rounded towards `direction` (> 0: not below the exact sum; < 0: not above;
-/// 0: to nearest). IEEE types take the exact rounding error of the sum (Knuth's TwoSum, exact
-/// in round-to-nearest without contraction: -ffp-contract=off) and step one ulp when it points
-/// the wrong way; other types round as they do (their unit roundoff is negligible or zero).
+/// The two values origin + offset may be written back as: the nearest representable values
+/// below and above the exact sum. IEEE types take the exact rounding error of the sum (Knuth's
+/// TwoSum, exact in round-to-nearest without contraction: -ffp-contract=off) and step one ulp
+/// from the rounded sum on the side the error points to; both are the sum when it is exact,
+/// and for the other types, which round as they do (their unit roundoff is negligible or zero).
 template <Number T>
-T add_rounded_towards(const T& origin, const T& offset, int direction) {
+std::array<T, 2> roundings_of_sum(const T& origin, const T& offset) {
   const T sum = origin + offset;
   if constexpr (num::is_ieee_binary_v<T>) {
-    if (direction == 0 || !std::isfinite(sum)) return sum;
-    const T offset_part = sum - origin;
-    const T origin_part = sum - offset_part;
-    const T error = (origin - origin_part) + (offset - offset_part);  // exact sum - sum, exactly
-    if (direction > 0 && error > 0) return std::nextafter(sum, std::numeric_limits<T>::infinity());
-    if (direction < 0 && error < 0) return std::nextafter(sum, -std::numeric_limits<T>::infinity());
+    if (std::isfinite(sum)) {
+      const T offset_part = sum - origin;
+      const T origin_part = sum - offset_part;
+      const T error = (origin - origin_part) + (offset - offset_part);
+      if (error > 0) return {sum, std::nextafter(sum, std::numeric_limits<T>::infinity())};
+      if (error < 0) return {std::nextafter(sum, -std::numeric_limits<T>::infinity()), sum};
+    }
   }
-  return sum;
+  return {sum, sum};
+}
+
+/// origin + offset rounded towards `direction` (> 0: not below the exact sum; < 0: not above;
+/// 0: to nearest).
+template <Number T>
+T add_rounded_towards(const T& origin, const T& offset, int direction) {
+  if (direction == 0) return origin + offset;
+  return roundings_of_sum(origin, offset)[direction > 0 ? 1 : 0];
 }
 
 /// Per component, the side to round towards: the side the normals agree on (+1, -1); where
@@ -224,19 +237,33 @@ T add_rounded_towards(const T& origin, const T& offset, int direction) {
 /// x -0.062), was pushed out along x by less than half an ulp; rounded to nearest, x stayed, and
 /// the written-back path point lay 0.0023 radii inside the wall.
 template <Number T>
-std::array<int, 3> rounding_sides(const std::vector<Vec3<T>>& normals) {
+std::array<int, 3> rounding_sides(const std::vector<Constraint<T>>& contacts) {
   std::array<int, 3> side{0, 0, 0};
-  if (normals.empty()) return side;
+  if (contacts.empty()) return side;
   for (int i = 0; i < 3; ++i) {
-    auto component = [i](const Vec3<T>& n) -> const T& { return i == 0 ? n.x : (i == 1 ? n.y : n.z); };
-    T most = component(normals.front()), least = most;
-    for (const Vec3<T>& n : normals) {
-      if (component(n) > most) most = component(n);
-      if (component(n) < least) least = component(n);
+    auto component = [i](const Constraint<T>& c) -> const T& {
+      return i == 0 ? c.normal.x : (i == 1 ? c.normal.y : c.normal.z);
+    };
+    T most = component(contacts.front()), least = most;
+    for (const Constraint<T>& c : contacts) {
+      if (component(c) > most) most = component(c);
+      if (component(c) < least) least = component(c);
     }
     side[static_cast<std::size_t>(i)] = num::sign(T(most + least));
   }
   return side;
+}
+
+/// The least of n . y - offset over `contacts` (their clearance margins at the local point y;
+/// negative: the centre is on the triangle's side of a supporting plane moved out by 1).
+template <Number T>
+T least_margin(const std::vector<Constraint<T>>& contacts, const Vec3<T>& y) {
+  T least = dot(contacts.front().normal, y) - contacts.front().offset;
+  for (const Constraint<T>& c : contacts) {
+    const T m = dot(c.normal, y) - c.offset;
+    if (m < least) least = m;
+  }
+  return least;
 }
 
 }  // namespace response_detail_robust
@@ -263,9 +290,50 @@ T origin_magnitude(const Vec3<T>& origin, const EllipsoidRadii<T>& radii) {
   return m;
 }
 
+/// A point p of a pass (local eSpace around `origin`, R3) written back to world R3, or nothing
+/// when no rounding of it keeps the pass's start contacts. The candidates are the roundings of
+/// origin + p below and above the exact sum in each component (at most one ulp off: the skin's
+/// output term covers that for the triangles the pass met, which it keeps s/2 from). The start
+/// contacts can be closer than that, so a candidate must keep each one's margin (n . y - support
+/// - 1 at its local coordinates y, which are computed the way the mesh's vertices were) at 0 or
+/// at p's own margin, whichever is less: then every segment between written-back points stays
+/// in each start contact's half-space, which the triangle does not reach within the radius.
+/// Tried first: rounding each component towards `side` (rounding_sides); then the candidate
+/// with the largest least margin. Found by `slidecheck search --algorithm robust --precision
+/// float --seed 13` (corpora/regressions/search-robust-float-any-seed13): with a radius of 3.5
+/// ulps of the coordinates, z rounded up towards a floor (0.29 radii) cost a steep wall 0.03
+/// radii where the start had 0.0003; rounded to nearest, both keep their clearance.
+template <num::WithSqrt T>
+std::optional<Vec3<T>> write_back(const Vec3<T>& p, const Vec3<T>& origin, const EllipsoidRadii<T>& radii,
+                                  const std::array<int, 3>& side, const std::vector<Constraint<T>>& start_contacts) {
+  using response_detail_robust::add_rounded_towards;
+  using response_detail_robust::least_margin;
+  const Vec3<T> r3 = from_espace(p, radii);
+  const Vec3<T> preferred(add_rounded_towards(origin.x, r3.x, side[0]), add_rounded_towards(origin.y, r3.y, side[1]),
+                          add_rounded_towards(origin.z, r3.z, side[2]));
+  if (start_contacts.empty()) return preferred;
+  const T zero(0);
+  T needed = least_margin(start_contacts, p);
+  if (needed > zero) needed = zero;
+  auto margin = [&](const Vec3<T>& w) { return least_margin(start_contacts, to_local_espace(w, origin, radii)); };
+  if (!(margin(preferred) < needed)) return preferred;
+  const std::array<T, 2> xs = response_detail_robust::roundings_of_sum(origin.x, r3.x);
+  const std::array<T, 2> ys = response_detail_robust::roundings_of_sum(origin.y, r3.y);
+  const std::array<T, 2> zs = response_detail_robust::roundings_of_sum(origin.z, r3.z);
+  std::optional<Vec3<T>> best;
+  T best_margin{};
+  for (const T& x : xs)
+    for (const T& y : ys)
+      for (const T& z : zs) {
+        const Vec3<T> w(x, y, z);
+        const T m = margin(w);
+        if (!(m < needed) && (!best || m > best_margin)) best = w, best_margin = m;
+      }
+  return best;
+}
+
 template <num::WithSqrt T, class RunPass>
 SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass) {
-  using response_detail_robust::add_rounded_towards;
   const Vec3<T>& origin = in.start;
   IndexedMesh<T> local;
   local.vertices.reserve(mesh.vertices.size());
@@ -273,29 +341,38 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
   local.triangles = mesh.triangles;
   const Vec3<T> espace_origin = to_espace(origin, in.radii);
   const T origin_magnitude = robust::origin_magnitude(origin, in.radii);
-  auto to_world = [&](const Vec3<T>& p, const std::array<int, 3>& side) {
-    const Vec3<T> r3 = from_espace(p, in.radii);
-    return Vec3<T>(add_rounded_towards(origin.x, r3.x, side[0]), add_rounded_towards(origin.y, r3.y, side[1]),
-                   add_rounded_towards(origin.z, r3.z, side[2]));
-  };
   SlideResult<T> out;
-  std::array<int, 3> last_side{0, 0, 0};
   auto pass_from = [&](const Vec3<T>& local_start, const Vec3<T>& r3_velocity, int index) {
     SlidePass<T> pass;
     pass.path.push_back(local_start);
     LocalFrame<T> frame{origin_magnitude, {}};
-    const Vec3<T> end = run_pass(local_start, to_espace(r3_velocity, in.radii), local, frame, pass, index);
-    last_side = response_detail_robust::rounding_sides(frame.start_contact_normals);
-    for (Vec3<T>& p : pass.path) p = to_world(p, last_side);
+    Vec3<T> end = run_pass(local_start, to_espace(r3_velocity, in.radii), local, frame, pass, index);
+    const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
+    // The pass starts where the query starts, or where the move pass was written back (one
+    // world point, not two). A point no rounding can write back ends the pass at the last one
+    // that could be (every later segment could cut a corner the pass went round): the sphere
+    // stays there, and a gravity pass starts from it.
+    Vec3<T> previous = out.passes.empty() ? in.start : out.passes.back().path.back();
+    pass.path.front() = previous;
+    bool held = false;
+    for (std::size_t k = 1; k < pass.path.size(); ++k) {
+      if (!held) {
+        const std::optional<Vec3<T>> w = write_back(pass.path[k], origin, in.radii, side, frame.start_contacts);
+        if (w) previous = *w;
+        else held = true;
+      }
+      pass.path[k] = previous;
+    }
+    if (held) {
+      end = to_local_espace(previous, origin, in.radii);
+      pass.stop = StopReason::held_by_rounding;
+    }
     for (SlidingPlaneHit<T>& h : pass.planes) h.origin = espace_origin + h.origin;
-    // The gravity pass starts where the move pass was written back (one world point, not two).
-    if (!out.passes.empty()) pass.path.front() = out.passes.back().path.back();
     out.passes.push_back(std::move(pass));
     return end;
   };
   const T zero(0);
   Vec3<T> end = pass_from(Vec3<T>(zero, zero, zero), in.velocity, 0);
-  out.passes.front().path.front() = in.start;
   if (!is_zero(in.gravity)) end = pass_from(end, in.gravity, 1);
   out.final_position = out.passes.back().path.back();  // the last pass's end, rounded as its path
   return out;
@@ -339,9 +416,10 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
       const exact::ClosestPoint<T> cp = exact::closest_point(pos, tri);
       if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
       if (cp.squared_distance <= band) {
-        const Constraint<T> c = contact_constraint(pos, tri, i, skin.skin);
+        const SupportPlane<T> sp = support_plane(pos, tri);
+        const Constraint<T> c{sp.normal, T(sp.support + T(1) + skin.skin), i};  // contact_constraint's
         constraints.push_back(c);
-        frame.start_contact_normals.push_back(c.normal);
+        frame.start_contacts.push_back({sp.normal, T(sp.support + T(1)), i});
         pass.planes.push_back({i, cp.feature, cp.index, cp.point, c.normal});
       }
     }

@@ -38,6 +38,8 @@ enum class StopReason : std::uint8_t {
   too_many_contacts,    ///< pseudo_distance: more than two contacts in one movement
   undefined_operation,  ///< a step divided by zero (zero normal or crease); exact types stop
                         ///< here, IEEE types produce NaN and go on, as the source code does
+  held_by_rounding,     ///< robust: no rounding of a point back to world coordinates keeps the
+                        ///< pass's start contacts; the pass ends at the last point that had one
 };
 
 inline std::string_view to_string(StopReason r) {
@@ -52,6 +54,7 @@ inline std::string_view to_string(StopReason r) {
     case StopReason::nearly_stopped: return "nearly_stopped";
     case StopReason::too_many_contacts: return "too_many_contacts";
     case StopReason::undefined_operation: return "undefined_operation";
+    case StopReason::held_by_rounding: return "held_by_rounding";
   }
   return "unknown";
 }

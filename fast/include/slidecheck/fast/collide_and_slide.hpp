@@ -220,35 +220,6 @@ struct RobustSweepBoxes {
   }
 };
 
-/// derive_skin's M before the mesh (robust_response.hpp): 1 and the |coordinates| of the pass's
-/// start and end.
-template <HardwareFloat F>
-F robust_move_magnitude(const Vec3<F>& start, const Vec3<F>& move) {
-  F m(1);
-  const Vec3<F> end = start + move;
-  for (const F c : {start.x, start.y, start.z, end.x, end.y, end.z})
-    if (num::abs(c) > m) m = num::abs(c);
-  return m;
-}
-
-/// derive_skin's skin s from its magnitudes, its expressions in its order: `m_move` as above
-/// (also the quadratic term's M, which grows only by edge clipping, done only when
-/// tol.quadratic_skin_factor > 0: callers take derive_skin itself then), `m` that grown by the
-/// vertices of the reach's triangles. Non-decreasing in m: every term is a product or sum of
-/// non-negative numbers, and rounding is monotone.
-template <HardwareFloat F>
-F robust_skin(F m_move, F m, const Vec3<F>& move, const robust::Tolerances& tol, F origin_magnitude) {
-  const F ut = num::from_double<F>(num::unit_roundoff<F>());
-  F l = length(move);
-  if (l < F(1)) l = F(1);
-  F s = num::from_double<F>(tol.min_skin);
-  const F derived = num::from_double<F>(tol.skin_factor) * ut * m * l +
-                    num::from_double<F>(tol.quadratic_skin_factor) * ut * m_move * m_move +
-                    num::from_double<F>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
-  if (derived > s) s = derived;
-  return s;
-}
-
 /// The R3 box of a mesh's vertices, or nothing if a coordinate is NaN (an empty mesh: lo > hi).
 template <HardwareFloat F>
 std::optional<Aabb<F>> vertex_box(const IndexedMesh<F>& mesh) {
@@ -274,7 +245,7 @@ std::optional<Aabb<F>> vertex_box(const IndexedMesh<F>& mesh) {
 /// the displacement). The boxes take a contact radius R >= the pass's own: a larger local box
 /// still holds every vertex the pass reads, and robust_world_box is sound for any local box, so
 /// the run is accepted only when it equals the whole-mesh run. R comes from derive_skin's
-/// expressions (robust_skin) with M bounded by the sub-mesh's vertex box `vertices` mapped to
+/// expressions (robust::skin_from_magnitudes) with M bounded by the sub-mesh's vertex box `vertices` mapped to
 /// the local frame (the map is monotone per axis, so its ends bound every vertex's |coordinate|),
 /// instead of a second pass of derive_skin over the sub-mesh (7% of an update). Without
 /// `vertices`, with the quadratic term or a NaN, derive_skin itself gives R.
@@ -290,7 +261,7 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
         const bool bounded = vertices && tol.quadratic_skin_factor == 0 && tol.skin_factor >= 0 &&
                              tol.output_rounding_factor >= 0;
         if (bounded) {
-          const F m_move = robust_move_magnitude(start, velocity);
+          const F m_move = robust::pass_magnitude(start, velocity);
           F m = m_move;
           if (!local.vertices.empty()) {
             const Vec3<F> lo = robust::to_local_espace(vertices->lo, in.start, in.radii);
@@ -299,7 +270,8 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
               if (num::abs(c) > m) m = num::abs(c);
           }
           if (m < std::numeric_limits<F>::infinity())
-            cr = F(1) + robust_skin(m_move, m, velocity, tol, frame.origin_magnitude) / F(2);
+            // Without the quadratic term M_e is not grown: m_move serves as it (derive_skin).
+            cr = F(1) + robust::skin_from_magnitudes(m, m_move, velocity, tol, frame.origin_magnitude) / F(2);
         }
         if (std::isnan(cr)) cr = robust::derive_skin(start, velocity, tol, &local, frame.origin_magnitude).contact_radius;
         const F zero(0);

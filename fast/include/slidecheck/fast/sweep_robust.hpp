@@ -15,7 +15,7 @@
 /// absurd worlds only) the candidates are taken again for the larger box. A NaN box falls back
 /// to the whole mesh. In the common case derive_skin's loop runs inside the copy to the local
 /// frame (copy_and_reach_magnitude: may_touch's test, the same M) and the skin follows from its
-/// expressions (slide_detail::robust_skin). tests/fast/test_differential.cpp checks it bit for bit.
+/// expressions (robust::skin_from_magnitudes). tests/fast/test_differential.cpp checks it bit for bit.
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/collide_and_slide.hpp>
@@ -144,11 +144,11 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   box_candidates(world.bvh, box, scratch.candidates);
   IndexedMesh<F>& local = scratch.local;
   // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii)).
-  const F m_move = slide_detail::robust_move_magnitude(origin, move);
+  const F m_move = robust::pass_magnitude(origin, move);
   const F m = sweep_robust_detail::copy_and_reach_magnitude(
       world, scratch.candidates, reach, local, m_move,
       [&](const Vec3<F>& p) { return robust::to_local_espace(p, start, radii); });
-  const F s = slide_detail::robust_skin(m_move, m, move, tol, robust::origin_magnitude(start, radii));
+  const F s = robust::skin_from_magnitudes(m, m_move, move, tol, robust::origin_magnitude(start, radii));
   const F contact_radius = one + s / two;
   if (!(contact_radius <= two)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   robust::SweepOutcome<F> out;

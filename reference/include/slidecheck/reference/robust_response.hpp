@@ -117,6 +117,35 @@ struct Skin {
   SolveTolerances<T> solve;
 };
 
+/// M of a pass's own points: max(1, the largest |coordinate| of its start and destination)
+/// (derive_skin grows it by the vertices the pass may reach).
+template <num::WithSqrt T>
+T pass_magnitude(const Vec3<T>& start, const Vec3<T>& move) {
+  T m(1);
+  const Vec3<T> end = start + move;
+  for (const T* c : {&start.x, &start.y, &start.z, &end.x, &end.y, &end.z})
+    if (num::abs(*c) > m) m = num::abs(*c);
+  return m;
+}
+
+/// The skin s (file comment) from its magnitudes: `m` = M, `m_edge` = M_e, the pass's `move`
+/// (L = max(1, |move|)) and the local origin's magnitude. Non-decreasing in m and m_edge for
+/// non-negative factors (sums and products of non-negative numbers, monotone rounding), which
+/// fast/ relies on to bound the skin from a bound of M. For types with a unit roundoff only.
+template <num::WithSqrt T>
+T skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, const Tolerances& tol,
+                       const T& origin_magnitude) {
+  const T ut = num::from_double<T>(num::unit_roundoff<T>());
+  T s = num::from_double<T>(tol.min_skin);
+  T l = length(move);
+  if (l < T(1)) l = T(1);
+  const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
+                    num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
+                    num::from_double<T>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
+  if (derived > s) s = derived;
+  return s;
+}
+
 /// The skin of a pass from `start` by `move` (local eSpace), see the file comment.
 /// `mesh`, when given, adds the vertices of every triangle the pass may reach (its box meets the
 /// box of the move grown by 2 radii) to M: a distance to a triangle is computed from differences
@@ -133,10 +162,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
   const double u = num::unit_roundoff<T>();
   if (u > 0) {
     const T ut = num::from_double<T>(u);
-    T m(1);  // M: the largest coordinate magnitude of the pass, at least the radius
-    const Vec3<T> end = start + move;
-    for (const T* c : {&start.x, &start.y, &start.z, &end.x, &end.y, &end.z})
-      if (num::abs(*c) > m) m = num::abs(*c);
+    T m = pass_magnitude(start, move);  // M: at least the radius
     T m_edge = m;  // M of the quadratic term: the ends of the edges the pass may reach
     const bool quadratic = tol.quadratic_skin_factor > 0;
     if (mesh) {
@@ -168,12 +194,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
         }
       }
     }
-    T l = length(move);
-    if (l < T(1)) l = T(1);
-    const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
-                      num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
-                      num::from_double<T>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
-    if (derived > s) s = derived;
+    s = skin_from_magnitudes(m, m_edge, move, tol, origin_magnitude);
     // Unit normals computed from points of magnitude M err by an angle of about u M: two planes
     // whose normals are within 8 such angles are not independent (Gram determinant sin^2).
     const T angle = T(8) * ut * m;

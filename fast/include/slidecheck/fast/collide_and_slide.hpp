@@ -152,8 +152,8 @@ Aabb<F> r3_query_box(const Vec3<F>& base, const Vec3<F>& velocity, const Ellipso
 
 /// The candidates' triangles as a mesh of their own, in candidate order, three vertices each,
 /// every vertex mapped by `map` (the identity for the seeds, the local frame for robust).
-template <HardwareFloat F, class Map>
-void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& candidates, IndexedMesh<F>& out,
+template <HardwareFloat F, Number V, class Map>
+void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& candidates, IndexedMesh<V>& out,
                        Map&& map) {
   out.vertices.clear();
   out.triangles.clear();
@@ -180,11 +180,11 @@ Aabb<F> initial_region(const SlideInput<F>& in, double padding_radii) {
 }
 
 /// The R3 box that holds every vertex robust's loops can read for a local eSpace box `q`: robust
-/// maps a vertex v to fl(fl(v - origin) / r) per axis (robust_response.hpp,
-/// slide_in_local_espace), monotone in v, so a triangle whose local box meets q has a vertex
-/// coordinate v with fl(fl(v - o) / r) >= q.lo, hence v >= o + r q.lo - 2.1 u (|r q.lo| + |v - o|)
-/// minus underflow; the double evaluation here adds 2 u_double. The margin takes 8 u (|r q| + |o|)
-/// and F's least normal (1 + r). NaN bounds stay NaN: such a box is never contained.
+/// maps a vertex v to fl(fl(v - origin) / r) per axis in its working type (robust_response.hpp,
+/// slide_in_local_espace; double for float, whose unit roundoff is below F's), monotone in v, so
+/// a triangle whose local box meets q has a vertex coordinate v with fl(fl(v - o) / r) >= q.lo,
+/// hence v >= o + r q.lo - 2.1 u (|r q.lo| + |v - o|) minus underflow; the double evaluation here
+/// adds 2 u_double. The margin takes 8 u (|r q| + |o|), u F's, and F's least normal (1 + r). NaN bounds stay NaN: such a box is never contained.
 template <HardwareFloat F>
 Aabb<F> robust_world_box(const exact::Box& q, const Vec3<F>& origin, const EllipsoidRadii<F>& radii) {
   const double u = num::unit_roundoff<F>();
@@ -207,16 +207,17 @@ Aabb<F> robust_world_box(const exact::Box& q, const Vec3<F>& origin, const Ellip
 }
 
 /// A tracer for robust's pass: hands the box of each sweep (the contact radius along the
-/// displacement, as first_blocking_contact's may_touch takes it) to `need`.
-template <HardwareFloat F, class Need>
+/// displacement, as first_blocking_contact's may_touch takes it) to `need`. W: the pass's
+/// working type (robust::Working).
+template <Number W, class Need>
 struct RobustSweepBoxes {
   static constexpr bool enabled = true;
   const Need* need;
-  F radius;
+  W radius;
   template <class Event>
   void operator()(const Event& e) const {
-    if constexpr (std::is_same_v<Event, trace::response::CollisionQuery<F>>)
-      (*need)(exact::swept_box(e.base_point, e.velocity, Vec3<F>(radius, radius, radius)));
+    if constexpr (std::is_same_v<Event, trace::response::CollisionQuery<W>>)
+      (*need)(exact::swept_box(e.base_point, e.velocity, Vec3<W>(radius, radius, radius)));
   }
 };
 
@@ -252,34 +253,42 @@ std::optional<Aabb<F>> vertex_box(const IndexedMesh<F>& mesh) {
 template <HardwareFloat F, class Require>
 SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>& sub, const robust::Tolerances& tol,
                                   const std::optional<Aabb<F>>& vertices, Require&& require) {
+  using W = robust::Working<F>;
   return robust::slide_in_local_espace(
       in, sub,
-      [&](const Vec3<F>& start, const Vec3<F>& velocity, const IndexedMesh<F>& local, robust::LocalFrame<F>& frame,
-          SlidePass<F>& pass, int index) {
-        F cr = std::numeric_limits<F>::quiet_NaN();
+      [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, robust::LocalFrame<W>& frame,
+          SlidePass<W>& pass, int index) {
+        W cr = std::numeric_limits<W>::quiet_NaN();
         // Monotone in M only for non-negative factors; a finite bound keeps 0 * inf out.
         const bool bounded = vertices && tol.quadratic_skin_factor == 0 && tol.skin_factor >= 0 &&
                              tol.output_rounding_factor >= 0;
         if (bounded) {
-          const F m_move = robust::pass_magnitude(start, velocity);
-          F m = m_move;
+          const W m_move = robust::pass_magnitude(start, velocity);
+          W m = m_move;
           if (!local.vertices.empty()) {
-            const Vec3<F> lo = robust::to_local_espace(vertices->lo, in.start, in.radii);
-            const Vec3<F> hi = robust::to_local_espace(vertices->hi, in.start, in.radii);
-            for (const F c : {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z})
+            const Vec3<W> origin = robust::to_working<W>(in.start);
+            const EllipsoidRadii<W> radii = robust::to_working<W>(in.radii);
+            const Vec3<W> lo = robust::to_local_espace(robust::to_working<W>(vertices->lo), origin, radii);
+            const Vec3<W> hi = robust::to_local_espace(robust::to_working<W>(vertices->hi), origin, radii);
+            for (const W c : {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z})
               if (num::abs(c) > m) m = num::abs(c);
           }
-          if (m < std::numeric_limits<F>::infinity())
+          if (m < std::numeric_limits<W>::infinity())
             // Without the quadratic term M_e is not grown: m_move serves as it (derive_skin).
-            cr = F(1) + robust::skin_from_magnitudes(m, m_move, velocity, tol, frame.origin_magnitude) / F(2);
+            cr = W(1) + robust::skin_from_magnitudes(m, m_move, velocity, tol,
+                                                     robust::output_magnitude(m_move, velocity, frame.origin_magnitude),
+                                                     frame.output_roundoff) /
+                            W(2);
         }
-        if (std::isnan(cr)) cr = robust::derive_skin(start, velocity, tol, &local, frame.origin_magnitude).contact_radius;
-        const F zero(0);
+        if (std::isnan(cr))
+          cr = robust::derive_skin(start, velocity, tol, &local, frame.origin_magnitude, frame.output_roundoff)
+                   .contact_radius;
+        const W zero(0);
         auto need = [&](const exact::Box& b) { require(robust_world_box(b, in.start, in.radii)); };
-        need(exact::swept_box(start, velocity, Vec3<F>(F(2), F(2), F(2))));
-        need(exact::swept_box(start, Vec3<F>(zero, zero, zero), Vec3<F>(cr, cr, cr)));
+        need(exact::swept_box(start, velocity, Vec3<W>(W(2), W(2), W(2))));
+        need(exact::swept_box(start, Vec3<W>(zero, zero, zero), Vec3<W>(cr, cr, cr)));
         return robust::slide_pass(start, velocity, local, tol, frame, pass, index,
-                                  RobustSweepBoxes<F, decltype(need)>{&need, cr});
+                                  RobustSweepBoxes<W, decltype(need)>{&need, cr});
       });
 }
 

@@ -33,7 +33,7 @@ namespace slidecheck::fast {
 template <HardwareFloat F>
 struct RobustSweepScratch {
   std::vector<CandidateKey> candidates;
-  IndexedMesh<F> local;  ///< the candidates in the local eSpace, three vertices each
+  IndexedMesh<robust::Working<F>> local;  ///< the candidates in the local eSpace (working type), three vertices each
 };
 
 namespace sweep_robust_detail {
@@ -51,19 +51,23 @@ template <HardwareFloat F>
 robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
                                             const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,
                                             const robust::Tolerances& tol) {
-  const F zero(0);
-  const Vec3<F> origin(zero, zero, zero), move = to_espace(velocity, radii);
-  F reach(2);  // derive_skin's reach, in radii
+  using W = robust::Working<F>;
+  const W zero(0);
+  const EllipsoidRadii<W> wide_radii = robust::to_working<W>(radii);
+  const Vec3<W> wide_start = robust::to_working<W>(start);
+  const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::to_working<W>(velocity), wide_radii);
+  W reach(2);  // derive_skin's reach, in radii
   for (int round = 0; round < 2; ++round) {
     const Aabb<F> box =
-        slide_detail::robust_world_box(exact::swept_box(origin, move, Vec3<F>(reach, reach, reach)), start, radii);
+        slide_detail::robust_world_box(exact::swept_box(origin, move, Vec3<W>(reach, reach, reach)), start, radii);
     if (has_nan(box)) break;
     box_candidates(world.bvh, box, scratch.candidates);
-    IndexedMesh<F>& local = scratch.local;
-    slide_detail::candidate_submesh(world, scratch.candidates, local,
-                                    [&](const Vec3<F>& p) { return robust::to_local_espace(p, start, radii); });
+    IndexedMesh<W>& local = scratch.local;
+    slide_detail::candidate_submesh(world, scratch.candidates, local, [&](const Vec3<F>& p) {
+      return robust::to_local_espace(robust::to_working<W>(p), wide_start, wide_radii);
+    });
     robust::SweepOutcome<F> out = robust::sweep_in_local_espace(start, velocity, radii, local, tol);
-    const F contact_radius = F(1) + out.skin / F(2);  // derive_skin's expression
+    const W contact_radius = W(1) + out.skin / W(2);  // derive_skin's expression
     if (contact_radius <= reach) {
       if (out.hit) out.hit->triangle = candidate_triangle(scratch.candidates[out.hit->triangle]);
       return out;
@@ -77,22 +81,23 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
 
 /// The reach pass of derive_skin (robust_response.hpp) folded into the local frame's copy: M
 /// grows by the coordinates of every candidate whose local box meets `reach` (may_touch's test:
-/// per axis the least and largest non-NaN coordinate, here in F, whose conversion to double is
-/// exact and monotone, so the comparisons are may_touch's), and `local` receives the candidates.
-template <HardwareFloat F, class Map>
-F copy_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey>& candidates,
-                           const exact::Box& reach, IndexedMesh<F>& local, F m, Map&& map) {
+/// per axis the least and largest non-NaN coordinate, here in the working type W, whose
+/// conversion to double is exact and monotone, so the comparisons are may_touch's), and `local`
+/// receives the candidates.
+template <HardwareFloat F, HardwareFloat W, class Map>
+W copy_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey>& candidates,
+                           const exact::Box& reach, IndexedMesh<W>& local, W m, Map&& map) {
   const std::size_t n = candidates.size();
   local.vertices.resize(3 * n);
   // Triangle i is always {3i, 3i + 1, 3i + 2}: entries kept from an earlier sweep are right.
   for (std::size_t i = local.triangles.size(); i < n; ++i)
     local.triangles.push_back({std::uint32_t(3 * i), std::uint32_t(3 * i + 1), std::uint32_t(3 * i + 2)});
   local.triangles.resize(n);
-  Vec3<F>* out = local.vertices.data();
-  const F inf = std::numeric_limits<F>::infinity();
+  Vec3<W>* out = local.vertices.data();
+  const W inf = std::numeric_limits<W>::infinity();
   // may_touch's axis test: the least and largest coordinate, NaN skipped (all NaN: [inf, -inf]).
-  auto misses = [inf](F a, F b, F c, double qlo, double qhi) {
-    F lo = inf, hi = -inf;
+  auto misses = [inf](W a, W b, W c, double qlo, double qhi) {
+    W lo = inf, hi = -inf;
     lo = a < lo ? a : lo;
     lo = b < lo ? b : lo;
     lo = c < lo ? c : lo;
@@ -101,22 +106,22 @@ F copy_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey
     hi = c > hi ? c : hi;
     return qhi < double(lo) || double(hi) < qlo;
   };
-  auto grow = [&m](F c) {
-    const F a = num::abs(c);
+  auto grow = [&m](W c) {
+    const W a = num::abs(c);
     m = a > m ? a : m;
   };
   for (std::size_t i = 0; i < n; ++i) {
     const CandidateKey key = candidates[i];
     const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
     const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
-    const Vec3<F> a = map(t.p0), b = map(t.p1), c = map(t.p2);
+    const Vec3<W> a = map(t.p0), b = map(t.p1), c = map(t.p2);
     out[3 * i] = a;
     out[3 * i + 1] = b;
     out[3 * i + 2] = c;
     if (misses(a.x, b.x, c.x, reach.lo[0], reach.hi[0]) || misses(a.y, b.y, c.y, reach.lo[1], reach.hi[1]) ||
         misses(a.z, b.z, c.z, reach.lo[2], reach.hi[2]))
       continue;
-    for (const Vec3<F>* p : {&a, &b, &c}) {
+    for (const Vec3<W>* p : {&a, &b, &c}) {
       grow(p->x);
       grow(p->y);
       grow(p->z);
@@ -136,30 +141,35 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
                                      const robust::Tolerances& tol = {}) {
   // derive_skin clips edges only for a quadratic term: then the reference's own pass.
   if (tol.quadratic_skin_factor > 0) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
-  const F zero(0), one(1), two(2);
-  const Vec3<F> origin(zero, zero, zero), move = to_espace(velocity, radii);
-  const exact::Box reach = exact::swept_box(origin, move, Vec3<F>(two, two, two));
+  using W = robust::Working<F>;
+  const W zero(0), one(1), two(2);
+  const EllipsoidRadii<W> wide_radii = robust::to_working<W>(radii);
+  const Vec3<W> wide_start = robust::to_working<W>(start);
+  const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::to_working<W>(velocity), wide_radii);
+  const exact::Box reach = exact::swept_box(origin, move, Vec3<W>(two, two, two));
   const Aabb<F> box = slide_detail::robust_world_box(reach, start, radii);
   if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   box_candidates(world.bvh, box, scratch.candidates);
-  IndexedMesh<F>& local = scratch.local;
-  // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii)).
-  const F m_move = robust::pass_magnitude(origin, move);
-  const F m = sweep_robust_detail::copy_and_reach_magnitude(
+  IndexedMesh<W>& local = scratch.local;
+  // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii), F's unit roundoff).
+  const W m_move = robust::pass_magnitude(origin, move);
+  const W m = sweep_robust_detail::copy_and_reach_magnitude(
       world, scratch.candidates, reach, local, m_move,
-      [&](const Vec3<F>& p) { return robust::to_local_espace(p, start, radii); });
-  const F s = robust::skin_from_magnitudes(m, m_move, move, tol, robust::origin_magnitude(start, radii));
-  const F contact_radius = one + s / two;
+      [&](const Vec3<F>& p) { return robust::to_local_espace(robust::to_working<W>(p), wide_start, wide_radii); });
+  const W s = robust::skin_from_magnitudes(
+      m, m_move, move, tol, robust::output_magnitude(m_move, move, robust::origin_magnitude(wide_start, wide_radii)),
+      num::unit_roundoff<F>());
+  const W contact_radius = one + s / two;
   if (!(contact_radius <= two)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   robust::SweepOutcome<F> out;
   out.skin = s;
   out.hit = robust::first_blocking_contact(origin, move, contact_radius, local);
-  Vec3<F> stop = move;  // sweep_in_local_espace's end
+  Vec3<W> stop = move;  // sweep_in_local_espace's end
   if (out.hit) {
-    stop = num::sign(out.hit->time) > 0 ? Vec3<F>(origin + move * out.hit->time) : origin;
+    stop = num::sign(out.hit->time) > 0 ? Vec3<W>(origin + move * out.hit->time) : origin;
     out.hit->triangle = candidate_triangle(scratch.candidates[out.hit->triangle]);
   }
-  out.end = start + from_espace(stop, radii);
+  out.end = robust::sweep_end(start, stop, wide_radii);
   return out;
 }
 

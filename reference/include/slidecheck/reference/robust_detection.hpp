@@ -191,12 +191,19 @@ bool segment_may_meet(const exact::Box& box, const Vec3<T>& a, const Vec3<T>& b)
 
 }  // namespace detection_detail
 
+/// first_blocking_contact's default: every triangle is swept.
+struct SweepEveryTriangle {
+  bool operator()(std::size_t) const { return false; }
+};
+
 /// The first contact of the sphere of radius `radius` moving from `center` by `move` with any
 /// triangle of `mesh` that blocks the move (both faces collide; a contact at the start blocks
 /// only when the move approaches). Earliest time wins, then the lowest triangle index.
-template <num::WithSqrt T>
+/// `skip(i)`: triangle i cannot block this move (robust_response.hpp's axis locks) and is not swept.
+template <num::WithSqrt T, class Skip = SweepEveryTriangle>
 std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
-                                                         const T& radius, const IndexedMesh<T>& mesh) {
+                                                         const T& radius, const IndexedMesh<T>& mesh,
+                                                         const Skip& skip = {}) {
   exact::SweepOptions options;
   options.cull_back_faces = false;
   const SweptSphere<T> sphere{center, move, radius};
@@ -204,7 +211,7 @@ std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, 
   std::optional<BlockingContact<T>> best;
   for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
     const Triangle<T> tri = mesh.triangle(i);
-    if (!detection_detail::may_touch(swept, tri)) continue;
+    if (!detection_detail::may_touch(swept, tri) || skip(i)) continue;
     const DetectionResult<T> r = exact::sweep_sphere_triangle_filtered(sphere, tri, options, i);
     if (!r.hit || !r.time_value || !r.contact_point) continue;
     bool at_start = r.time.is_linear() && num::sign(*r.time_value) == 0;

@@ -36,6 +36,13 @@
 /// distances; the world's magnitude enters once, when positions are rounded back to world
 /// coordinates (the skin's output term below).
 ///
+/// The working type (why a float query computes in double): a pass computes in Working<T>,
+/// double for float and T itself otherwise; the mesh, the inputs and the results stay in T.
+/// Beside a triangle 2^15 radii across, the float skin's K u M L term (M: its far vertices) was
+/// 0.14 radii, and robust's float walks there lost 14 % of their motion against the ideal (level
+/// C, canonical huge_triangle: 25 lost_motion of 678 moves at scale 1). In double that term is
+/// 2^-29 of itself; what remains is the rounding back to float, the output term with float's u.
+///
 /// The skin (why not a constant): the verifier's eps-sweep shows that a fixed tolerance is safe at
 /// one world size and distance from the origin only (linahan float eps* 2^-9 at offset 0,
 /// 2^-8 at 2^10, none at 2^20), because position errors grow with the coordinates' magnitude
@@ -43,16 +50,19 @@
 /// normal computed from two points of magnitude M errs by an angle of about u M, which over a
 /// slide of length L moves the sphere u M L off its plane. So, in local eSpace (radius 1):
 ///     s = max(min_skin, skin_factor * u * M * max(1, L) + quadratic_skin_factor * u * M_e^2
-///                       + output_rounding_factor * u * M_out),
-/// u the unit roundoff of T (2^-24 float, 2^-53 double, 2^-precision for MPFR, 0 for the exact
-/// types, which then run with s = min_skin, 0 by default: the ideal algorithm), M = max(1, the
+///                       + output_rounding_factor * u_out * M_out),
+/// u the unit roundoff of the working type (2^-53 for float and double queries, 2^-precision for
+/// MPFR, 0 for the exact types, which then run with s = min_skin, 0 by default: the ideal
+/// algorithm), u_out that of the query's type T (2^-24 for float), M = max(1, the
 /// largest local |coordinate| of the pass's start, destination and the vertices of the triangles
 /// it may reach), M_e the same over the ends of the edges that pass within reach of the move
 /// (the quadratic term is 0 by default since edge distances are measured through cross
 /// products, whose error u M d the linear term covers: Tolerances), L = |move|,
-/// M_out = M + the largest |coordinate| of the start in world eSpace
-/// (the magnitude of the positions once rounded back). The output term covers triangles met
-/// during the pass (the sphere keeps s/2 from them); a triangle the pass starts closer to than
+/// M_out = the largest |coordinate| of the local origin in world eSpace + M of the pass's own
+/// points + L + 2 (a bound of the magnitude of the positions once rounded back:
+/// output_magnitude). The output term covers triangles met during the pass (the sphere keeps s/2
+/// from them): a point is written back only as a rounding within 7s/16 of it, which the term
+/// makes one ulp per component within M_out; a triangle the pass starts closer to than
 /// that (the start check's contacts) is kept by the choice of the rounding instead: a point is
 /// written back as a rounding (below or above, per component) that keeps every start contact's
 /// supporting half-space (write_back), tried first towards the side the contacts' normals point
@@ -61,7 +71,8 @@
 /// rounded to nearest by 0.1 radii into the first), where they disagree towards the larger
 /// extreme component (rounding_sides), else the rounding that keeps them best (with a radius of
 /// a few ulps no fixed side keeps them all: corpora/regressions/search-robust-float-any-seed13);
-/// a point no rounding can write back ends the pass where the last one was.
+/// a point no rounding can write back (none covered, or none keeps the start contacts) ends the
+/// pass where the last one was.
 /// skin_factor is set from robust's stress runs over scales and offsets (docs/robust.md);
 /// output_rounding_factor from the rounding bound.
 ///
@@ -74,23 +85,74 @@
 #include <slidecheck/reference/robust_constraints.hpp>
 #include <slidecheck/reference/robust_detection.hpp>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace slidecheck::robust {
+
+/// The number type a pass of robust computes in when its points are stored in T: double for
+/// float, T itself otherwise. The mesh, the inputs and the results stay in T; each pass maps the
+/// triangles it may reach to its local eSpace in the working type, solves, sweeps and writes its
+/// points back to T (write_back). Why: the skin's term K u M max(1, L) is the round-off of the
+/// pass's own arithmetic, with M the local magnitude of the vertices it reads; in float it made
+/// the skin 0.14 radii beside a triangle 2^15 radii across, and robust's float walks lost 14 %
+/// of their motion against the ideal (level C, canonical huge_triangle: 25 of 678 moves). With
+/// u = 2^-53 that term is 2^-29 of itself, and what remains is the output term, the rounding of
+/// the written-back points to float, which no working type removes. Scalar double arithmetic
+/// costs what float's does on the processors games run on (docs/fast.md measures it).
+template <Number T>
+struct working_type {
+  using type = T;
+};
+template <>
+struct working_type<float> {
+  using type = double;
+};
+template <Number T>
+using Working = typename working_type<T>::type;
+
+/// A stored value in the working type W (exact for float to double), and a working value
+/// rounded to nearest in the stored type T (the identity when they are the same type).
+template <Number W, Number T>
+W to_working(const T& x) {
+  if constexpr (std::is_same_v<T, W>) return x;
+  else return static_cast<W>(x);
+}
+template <Number W, Number T>
+Vec3<W> to_working(const Vec3<T>& v) {
+  return {to_working<W>(v.x), to_working<W>(v.y), to_working<W>(v.z)};
+}
+template <Number T, Number W>
+T to_stored(const W& x) {
+  if constexpr (std::is_same_v<T, W>) return x;
+  else return static_cast<T>(x);
+}
+template <Number T, Number W>
+Vec3<T> to_stored(const Vec3<W>& v) {
+  return {to_stored<T>(v.x), to_stored<T>(v.y), to_stored<T>(v.z)};
+}
+template <Number W, Number T>
+EllipsoidRadii<W> to_working(const EllipsoidRadii<T>& r) {
+  return EllipsoidRadii<W>{to_working<W>(r.radii)};
+}
 
 struct Tolerances {
   /// K of the skin s = K u M max(1, L) (file comment): how many unit roundoffs of the pass's
   /// coordinate magnitude the sphere keeps from what it touches. Set from robust's eps-sweep.
   double skin_factor = 64;
-  /// Q of the skin's output term Q u M_out (file comment): a position written back to world
-  /// coordinates is rounded, below or above so as to keep the pass's start contacts (write_back
-  /// below), so by up to one ulp per component: at most 2 u |p_i|, 2 sqrt(3) u M_out in eSpace. The sphere
-  /// stops at clearance s/2 >= (Q/2) u M_out: Q = 8 keeps that rounding outside every triangle
-  /// it has met with 15 % to spare.
+  /// Q of the skin's output term Q u_out M_out (file comment): a position written back to world
+  /// coordinates in T is rounded, below or above so as to keep the pass's start contacts
+  /// (write_back below), so by up to one ulp of T per component: at most 2 u_out |p_i|,
+  /// 2 sqrt(3) u_out M_out in eSpace. The sphere stops at clearance s/2 >= (Q/2) u_out M_out:
+  /// Q = 8 keeps that rounding outside every triangle it has met with 15 % to spare (write_back
+  /// takes 7s/16, 3.5 u_out M_out, as its bound).
   double output_rounding_factor = 8;
   /// Q2 of an optional quadratic term Q2 u M_e^2, 0 by default. It was 8 while the exact
   /// formulation measured an edge's distance as |p - a|^2 - (e . (p - a))^2 / |e|^2, which
@@ -128,20 +190,33 @@ T pass_magnitude(const Vec3<T>& start, const Vec3<T>& move) {
   return m;
 }
 
-/// The skin s (file comment) from its magnitudes: `m` = M, `m_edge` = M_e, the pass's `move`
-/// (L = max(1, |move|)) and the local origin's magnitude. Non-decreasing in m and m_edge for
-/// non-negative factors (sums and products of non-negative numbers, monotone rounding), which
-/// fast/ relies on to bound the skin from a bound of M. For types with a unit roundoff only.
+/// M_out (file comment): a bound of the largest |coordinate|, in world eSpace, of the points a
+/// pass from `start` by `move` writes back: the local origin's magnitude, plus M of the pass's
+/// own points (`pass_m`, pass_magnitude), plus L + 2: a constrained step never moves away from
+/// the destination (the solver's displacement is the feasible one closest to it), and a push-out
+/// from a start overlap is about a radius. write_back refuses a rounding the term does not
+/// cover, so the bound decides how often a point is written back, never whether it is safe.
 template <num::WithSqrt T>
-T skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, const Tolerances& tol,
-                       const T& origin_magnitude) {
+T output_magnitude(const T& pass_m, const Vec3<T>& move, const T& origin_magnitude) {
+  return pass_m + length(move) + T(2) + num::abs(origin_magnitude);
+}
+
+/// The skin s (file comment) from its magnitudes: `m` = M, `m_edge` = M_e, the pass's `move`
+/// (L = max(1, |move|)), `m_out` = M_out (output_magnitude) and the unit roundoff of the type
+/// the points are written back in (`output_roundoff`; T's own when T stores them). Non-decreasing
+/// in m and m_edge for non-negative factors (sums and products of non-negative numbers,
+/// monotone rounding), which fast/ relies on to bound the skin from a bound of M. For types with
+/// a unit roundoff only.
+template <num::WithSqrt T>
+T skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, const Tolerances& tol, const T& m_out,
+                       double output_roundoff) {
   const T ut = num::from_double<T>(num::unit_roundoff<T>());
   T s = num::from_double<T>(tol.min_skin);
   T l = length(move);
   if (l < T(1)) l = T(1);
   const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
                     num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
-                    num::from_double<T>(tol.output_rounding_factor) * ut * (m + num::abs(origin_magnitude));
+                    num::from_double<T>(tol.output_rounding_factor) * num::from_double<T>(output_roundoff) * m_out;
   if (derived > s) s = derived;
   return s;
 }
@@ -153,16 +228,20 @@ T skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, const T
 /// whose corners are at 2^23 was stopped and re-hit at t = 0 sixteen times: found by
 /// `slidecheck search --algorithm robust`, attempt 66 of seed 1, before M counted the vertices).
 /// `origin_magnitude`: the largest |coordinate| of the local origin in world eSpace (0 when the
-/// pass runs in world eSpace itself: M then serves both terms).
+/// pass runs in world eSpace itself); `output_roundoff`: the unit roundoff of the type the
+/// pass's points are written back in (T's own by default; float's for a float query run in
+/// double, Working).
 template <num::WithSqrt T>
 Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances& tol,
-                    const IndexedMesh<T>* mesh = nullptr, const T& origin_magnitude = T(0)) {
+                    const IndexedMesh<T>* mesh = nullptr, const T& origin_magnitude = T(0),
+                    double output_roundoff = num::unit_roundoff<T>()) {
   Skin<T> out;
   T s = num::from_double<T>(tol.min_skin);
   const double u = num::unit_roundoff<T>();
   if (u > 0) {
     const T ut = num::from_double<T>(u);
-    T m = pass_magnitude(start, move);  // M: at least the radius
+    const T pass_m = pass_magnitude(start, move);
+    T m = pass_m;  // M: at least the radius
     T m_edge = m;  // M of the quadratic term: the ends of the edges the pass may reach
     const bool quadratic = tol.quadratic_skin_factor > 0;
     if (mesh) {
@@ -194,7 +273,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
         }
       }
     }
-    s = skin_from_magnitudes(m, m_edge, move, tol, origin_magnitude);
+    s = skin_from_magnitudes(m, m_edge, move, tol, output_magnitude(pass_m, move, origin_magnitude), output_roundoff);
     // Unit normals computed from points of magnitude M err by an angle of about u M: two planes
     // whose normals are within 8 such angles are not independent (Gram determinant sin^2).
     const T angle = T(8) * ut * m;
@@ -216,35 +295,57 @@ struct LocalFrame {
   /// skin) as the half-spaces n . y >= support + 1 (local eSpace) whose centres are clear of
   /// them. Its positions are written back only where they keep these (write_back below).
   std::vector<Constraint<T>> start_contacts;
+  /// The unit roundoff of the type the pass's points are written back in (derive_skin's
+  /// output term): T's own unless the pass runs in a wider working type than the query's.
+  double output_roundoff = num::unit_roundoff<T>();
+  /// Set by the pass: its skin s. A point is written back only as a rounding within 7s/16 of
+  /// it (write_back); a pass that does not set it (a scripted test pass) is not held to that.
+  std::optional<T> skin;
+  /// Set by the frame (empty: no locks): the axes (bit k for axis k) triangle i may be locked on
+  /// in this pass (lockable_axes; slide_pass's axis locks).
+  std::function<int(std::size_t)> lockable_axes;
+  /// Set by the pass: the axes it locked, on which its centre kept the start's coordinate; the
+  /// frame writes those components back as the pass's start has them.
+  std::array<bool, 3> pinned{false, false, false};
 };
 
 namespace response_detail_robust {
 
-/// The two values origin + offset may be written back as: the nearest representable values
-/// below and above the exact sum. IEEE types take the exact rounding error of the sum (Knuth's
-/// TwoSum, exact in round-to-nearest without contraction: -ffp-contract=off) and step one ulp
-/// from the rounded sum on the side the error points to; both are the sum when it is exact,
-/// and for the other types, which round as they do (their unit roundoff is negligible or zero).
-template <Number T>
-std::array<T, 2> roundings_of_sum(const T& origin, const T& offset) {
-  const T sum = origin + offset;
-  if constexpr (num::is_ieee_binary_v<T>) {
+/// The two values of T that origin + offset may be written back as: the nearest below and above
+/// the exact sum (both the sum when it is exact, and for the non-IEEE types, which round as they
+/// do: their unit roundoff is negligible or zero). The offset is in the working type W. IEEE
+/// types take the exact rounding error of the sum in W (Knuth's TwoSum, exact in round-to-nearest
+/// without contraction: -ffp-contract=off); when T is narrower than W (float in double), the sum
+/// in W rounded to T, then one ulp of T towards the side the sum in W (or, where that is a T
+/// value, its error) lies.
+template <Number T, Number W>
+std::array<T, 2> roundings_of_sum(const T& origin, const W& offset) {
+  const W wide_origin = to_working<W>(origin);
+  const W sum = wide_origin + offset;
+  if constexpr (num::is_ieee_binary_v<T> && num::is_ieee_binary_v<W>) {
     if (std::isfinite(sum)) {
-      const T offset_part = sum - origin;
-      const T origin_part = sum - offset_part;
-      const T error = (origin - origin_part) + (offset - offset_part);
-      if (error > 0) return {sum, std::nextafter(sum, std::numeric_limits<T>::infinity())};
-      if (error < 0) return {std::nextafter(sum, -std::numeric_limits<T>::infinity()), sum};
+      const W offset_part = sum - wide_origin;
+      const W origin_part = sum - offset_part;
+      const W error = (wide_origin - origin_part) + (offset - offset_part);
+      const T inf = std::numeric_limits<T>::infinity();
+      const T near = static_cast<T>(sum);
+      if (std::isfinite(near)) {
+        const W wide_near = static_cast<W>(near);
+        if (wide_near < sum || (wide_near == sum && error > 0)) return {near, std::nextafter(near, inf)};
+        if (wide_near > sum || (wide_near == sum && error < 0)) return {std::nextafter(near, -inf), near};
+      }
+      return {near, near};
     }
   }
-  return {sum, sum};
+  const T rounded = to_stored<T>(sum);
+  return {rounded, rounded};
 }
 
 /// origin + offset rounded towards `direction` (> 0: not below the exact sum; < 0: not above;
 /// 0: to nearest).
-template <Number T>
-T add_rounded_towards(const T& origin, const T& offset, int direction) {
-  if (direction == 0) return origin + offset;
+template <Number T, Number W>
+T add_rounded_towards(const T& origin, const W& offset, int direction) {
+  if (direction == 0) return to_stored<T>(to_working<W>(origin) + offset);
   return roundings_of_sum(origin, offset)[direction > 0 ? 1 : 0];
 }
 
@@ -287,6 +388,33 @@ T least_margin(const std::vector<Constraint<T>>& contacts, const Vec3<T>& y) {
   return least;
 }
 
+/// The constraints of a pass whose displacements keep the coordinates of `axes` (bit k: axis k)
+/// fixed, as constraints of the remaining coordinates: n . y >= offset with y_k = pos_k becomes
+/// n' . y >= offset - n_k pos_k, n' the normal without its locked components, normalised (the
+/// solver's tolerances are distances along unit normals). A normal with nothing left holds at
+/// every such displacement when the position already satisfies it (dropped), and at none when it
+/// does not (nullopt: the lock cannot keep it).
+template <num::WithSqrt T>
+std::optional<std::vector<Constraint<T>>> constraints_with_axes_fixed(const std::vector<Constraint<T>>& cs,
+                                                                      const Vec3<T>& pos, int axes) {
+  std::vector<Constraint<T>> out;
+  out.reserve(cs.size());
+  for (const Constraint<T>& c : cs) {
+    Vec3<T> n = c.normal;
+    T offset = c.offset;
+    if (axes & 1) offset = offset - n.x * pos.x, n.x = T(0);
+    if (axes & 2) offset = offset - n.y * pos.y, n.y = T(0);
+    if (axes & 4) offset = offset - n.z * pos.z, n.z = T(0);
+    const T norm = length(n);
+    if (!(norm > T(0))) {
+      if (offset - dot(n, pos) > T(0)) return std::nullopt;
+      continue;
+    }
+    out.push_back({Vec3<T>(n / norm), T(offset / norm), c.triangle});
+  }
+  return out;
+}
+
 }  // namespace response_detail_robust
 
 /// Fauerby's collideAndSlide frame (espace_slide.hpp: the move pass, then the gravity pass from
@@ -311,43 +439,97 @@ T origin_magnitude(const Vec3<T>& origin, const EllipsoidRadii<T>& radii) {
   return m;
 }
 
-/// A point p of a pass (local eSpace around `origin`, R3) written back to world R3, or nothing
-/// when no rounding of it keeps the pass's start contacts. The candidates are the roundings of
-/// origin + p below and above the exact sum in each component (at most one ulp off: the skin's
-/// output term covers that for the triangles the pass met, which it keeps s/2 from). The start
-/// contacts can be closer than that, so a candidate must keep each one's margin (n . y - support
-/// - 1 at its local coordinates y, which are computed the way the mesh's vertices were) at 0 or
-/// at p's own margin, whichever is less: then every segment between written-back points stays
-/// in each start contact's half-space, which the triangle does not reach within the radius.
+/// The axes k (bit k of the result) along which all of `tri` lies at least the ellipsoid's radius
+/// r_k from the centre `center` on one side: center_k - max_k(tri) >= r_k or min_k(tri) -
+/// center_k >= r_k, decided exactly on the stored values (the difference exact by TwoSum, or the
+/// axis refused); 0 if there is none (always for types other than IEEE ones). Such a triangle
+/// cannot come closer to the ellipsoid than its radius while the centre keeps its k-th
+/// coordinate: the distance to a triangle is at least the distance to a plane it lies behind.
+/// Slide_pass's axis locks rest on this: a wall in the plane x_k = c touched at exactly r, and
+/// the floor and ledge triangles whose edges run along that wall's foot on its far side.
+template <Number T>
+int lockable_axes(const Triangle<T>& tri, const Vec3<T>& center, const EllipsoidRadii<T>& radii) {
+  int axes = 0;
+  if constexpr (num::is_ieee_binary_v<T>) {
+    auto at = [](const Vec3<T>& v, int k) -> T { return k == 0 ? v.x : (k == 1 ? v.y : v.z); };
+    // a - b >= r, exactly: the difference must be exact (TwoSum error 0), else refused.
+    auto at_least = [](const T& a, const T& b, const T& r) {
+      const T diff = a - b;
+      if (!std::isfinite(diff)) return false;
+      const T b_part = diff - a, a_part = diff - b_part;
+      const T error = (a - a_part) + (-b - b_part);
+      return error == 0 && !(diff < r);
+    };
+    for (int k = 0; k < 3; ++k) {
+      const T a = at(tri.p0, k), b = at(tri.p1, k), c = at(tri.p2, k);
+      const T lo = std::min({a, b, c}), hi = std::max({a, b, c}), x = at(center, k);
+      const T r = std::fabs(at(radii.radii, k));
+      if (std::isnan(lo) || std::isnan(hi) || std::isnan(x)) continue;
+      if (at_least(x, hi, r) || at_least(lo, x, r)) axes |= 1 << k;
+    }
+  }
+  return axes;
+}
+
+/// A point p of a pass (local eSpace around `origin`, R3, in the working type W) written back to
+/// world R3 in T, or nothing when no rounding of it is covered. The candidates are the roundings
+/// of origin + p below and above the exact sum in each component (at most one ulp of T off). A
+/// candidate must be within `max_deviation` of p (local eSpace; the pass gives 7/16 of its skin,
+/// which its output term makes at least one ulp per component for every point within M_out:
+/// derive_skin), so that it keeps the clearance s/2 the pass kept from the triangles it met,
+/// and so does every segment between two such points. The start contacts can be closer than
+/// that, so a candidate must also keep each one's margin (n . y - support - 1 at its local
+/// coordinates y, which are computed the way the mesh's vertices were) at 0 or at p's own
+/// margin, whichever is less: then every segment between written-back points stays in each
+/// start contact's half-space, which the triangle does not reach within the radius.
 /// Tried first: rounding each component towards `side` (rounding_sides); then the candidate
-/// with the largest least margin. Found by `slidecheck search --algorithm robust --precision
-/// float --seed 13` (corpora/regressions/search-robust-float-any-seed13): with a radius of 3.5
-/// ulps of the coordinates, z rounded up towards a floor (0.29 radii) cost a steep wall 0.03
-/// radii where the start had 0.0003; rounded to nearest, both keep their clearance.
-template <num::WithSqrt T>
-std::optional<Vec3<T>> write_back(const Vec3<T>& p, const Vec3<T>& origin, const EllipsoidRadii<T>& radii,
-                                  const std::array<int, 3>& side, const std::vector<Constraint<T>>& start_contacts) {
+/// with the largest least margin (without start contacts: the first covered one). Found by
+/// `slidecheck search --algorithm robust --precision float --seed 13`
+/// (corpora/regressions/search-robust-float-any-seed13): with a radius of 3.5 ulps of the
+/// coordinates, z rounded up towards a floor (0.29 radii) cost a steep wall 0.03 radii where the
+/// start had 0.0003; rounded to nearest, both keep their clearance.
+template <num::WithSqrt T, num::WithSqrt W>
+std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const EllipsoidRadii<T>& radii,
+                                  const std::array<int, 3>& side, const std::vector<Constraint<W>>& start_contacts,
+                                  const W& max_deviation, bool check_deviation = true,
+                                  const std::array<std::optional<T>, 3>& fixed = {}) {
   using response_detail_robust::add_rounded_towards;
   using response_detail_robust::least_margin;
-  const Vec3<T> r3 = from_espace(p, radii);
-  const Vec3<T> preferred(add_rounded_towards(origin.x, r3.x, side[0]), add_rounded_towards(origin.y, r3.y, side[1]),
-                          add_rounded_towards(origin.z, r3.z, side[2]));
-  if (start_contacts.empty()) return preferred;
-  const T zero(0);
-  T needed = least_margin(start_contacts, p);
-  if (needed > zero) needed = zero;
-  auto margin = [&](const Vec3<T>& w) { return least_margin(start_contacts, to_local_espace(w, origin, radii)); };
-  if (!(margin(preferred) < needed)) return preferred;
-  const std::array<T, 2> xs = response_detail_robust::roundings_of_sum(origin.x, r3.x);
-  const std::array<T, 2> ys = response_detail_robust::roundings_of_sum(origin.y, r3.y);
-  const std::array<T, 2> zs = response_detail_robust::roundings_of_sum(origin.z, r3.z);
+  const EllipsoidRadii<W> wide_radii = to_working<W>(radii);
+  const Vec3<W> wide_origin = to_working<W>(origin);
+  const Vec3<W> r3 = from_espace(p, wide_radii);
+  auto local = [&](const Vec3<T>& w) { return to_local_espace(to_working<W>(w), wide_origin, wide_radii); };
+  const W limit = max_deviation * max_deviation;
+  auto covered = [&](const Vec3<W>& y) { return !check_deviation || !(limit < length_squared(Vec3<W>(y - p))); };
+  // A fixed component (an axis the pass locked) is the pass start's, whatever the side.
+  auto component = [&](std::size_t k, const T& o, const W& offset) {
+    return fixed[k] ? *fixed[k] : add_rounded_towards(o, offset, side[k]);
+  };
+  auto roundings = [&](std::size_t k, const T& o, const W& offset) {
+    return fixed[k] ? std::array<T, 2>{*fixed[k], *fixed[k]} : response_detail_robust::roundings_of_sum(o, offset);
+  };
+  const Vec3<T> preferred(component(0, origin.x, r3.x), component(1, origin.y, r3.y), component(2, origin.z, r3.z));
+  const Vec3<W> preferred_local = local(preferred);
+  const W zero(0);
+  W needed = zero;
+  if (!start_contacts.empty()) {
+    needed = least_margin(start_contacts, p);
+    if (needed > zero) needed = zero;
+  }
+  auto margin = [&](const Vec3<W>& y) { return start_contacts.empty() ? zero : least_margin(start_contacts, y); };
+  if (covered(preferred_local) && !(margin(preferred_local) < needed)) return preferred;
+  const std::array<T, 2> xs = roundings(0, origin.x, r3.x);
+  const std::array<T, 2> ys = roundings(1, origin.y, r3.y);
+  const std::array<T, 2> zs = roundings(2, origin.z, r3.z);
   std::optional<Vec3<T>> best;
-  T best_margin{};
+  W best_margin{};
   for (const T& x : xs)
     for (const T& y : ys)
       for (const T& z : zs) {
         const Vec3<T> w(x, y, z);
-        const T m = margin(w);
+        const Vec3<W> wl = local(w);
+        if (!covered(wl)) continue;
+        const W m = margin(wl);
         if (!(m < needed) && (!best || m > best_margin)) best = w, best_margin = m;
       }
   return best;
@@ -355,45 +537,61 @@ std::optional<Vec3<T>> write_back(const Vec3<T>& p, const Vec3<T>& origin, const
 
 template <num::WithSqrt T, class RunPass>
 SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass) {
-  const Vec3<T>& origin = in.start;
-  IndexedMesh<T> local;
+  using W = Working<T>;
+  const EllipsoidRadii<W> radii = to_working<W>(in.radii);
+  const Vec3<W> origin = to_working<W>(in.start);
+  IndexedMesh<W> local;
   local.vertices.reserve(mesh.vertices.size());
-  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(v, origin, in.radii));
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(to_working<W>(v), origin, radii));
   local.triangles = mesh.triangles;
-  const Vec3<T> espace_origin = to_espace(origin, in.radii);
-  const T origin_magnitude = robust::origin_magnitude(origin, in.radii);
+  const Vec3<W> espace_origin = to_espace(origin, radii);
+  const W origin_magnitude = robust::origin_magnitude(origin, radii);
   SlideResult<T> out;
-  auto pass_from = [&](const Vec3<T>& local_start, const Vec3<T>& r3_velocity, int index) {
-    SlidePass<T> pass;
+  auto pass_from = [&](const Vec3<W>& local_start, const Vec3<T>& r3_velocity, int index) {
+    SlidePass<W> pass;
     pass.path.push_back(local_start);
-    LocalFrame<T> frame{origin_magnitude, {}};
-    Vec3<T> end = run_pass(local_start, to_espace(r3_velocity, in.radii), local, frame, pass, index);
-    const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
     // The pass starts where the query starts, or where the move pass was written back (one
     // world point, not two). A point no rounding can write back ends the pass at the last one
     // that could be (every later segment could cut a corner the pass went round): the sphere
     // stays there, and a gravity pass starts from it.
-    Vec3<T> previous = out.passes.empty() ? in.start : out.passes.back().path.back();
-    pass.path.front() = previous;
+    const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
+    LocalFrame<W> frame{origin_magnitude, {}, num::unit_roundoff<T>(), std::nullopt, {}, {false, false, false}};
+    if constexpr (num::is_ieee_binary_v<T>)
+      frame.lockable_axes = [&](std::size_t i) { return lockable_axes(mesh.triangle(i), pass_start, in.radii); };
+    Vec3<W> end = run_pass(local_start, to_espace(to_working<W>(r3_velocity), radii), local, frame, pass, index);
+    const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
+    std::array<std::optional<T>, 3> fixed;
+    for (std::size_t k = 0; k < 3; ++k)
+      if (frame.pinned[k]) fixed[k] = k == 0 ? pass_start.x : (k == 1 ? pass_start.y : pass_start.z);
+    SlidePass<T> stored;
+    stored.iterations = pass.iterations;
+    stored.stop = pass.stop;
+    Vec3<T> previous = pass_start;
+    stored.path.push_back(previous);
     bool held = false;
     for (std::size_t k = 1; k < pass.path.size(); ++k) {
       if (!held) {
-        const std::optional<Vec3<T>> w = write_back(pass.path[k], origin, in.radii, side, frame.start_contacts);
+        const std::optional<Vec3<T>> w = write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
+                                                    W(W(7) / W(16) * frame.skin.value_or(W(0))), frame.skin.has_value(),
+                                                    fixed);
         if (w) previous = *w;
         else held = true;
       }
-      pass.path[k] = previous;
+      stored.path.push_back(previous);
     }
     if (held) {
-      end = to_local_espace(previous, origin, in.radii);
-      pass.stop = StopReason::held_by_rounding;
+      end = to_local_espace(to_working<W>(previous), origin, radii);
+      stored.stop = StopReason::held_by_rounding;
     }
-    for (SlidingPlaneHit<T>& h : pass.planes) h.origin = espace_origin + h.origin;
-    out.passes.push_back(std::move(pass));
+    stored.planes.reserve(pass.planes.size());
+    for (const SlidingPlaneHit<W>& h : pass.planes)
+      stored.planes.push_back({h.triangle, h.feature, h.feature_index, to_stored<T>(Vec3<W>(espace_origin + h.origin)),
+                               to_stored<T>(h.normal)});
+    out.passes.push_back(std::move(stored));
     return end;
   };
-  const T zero(0);
-  Vec3<T> end = pass_from(Vec3<T>(zero, zero, zero), in.velocity, 0);
+  const W zero(0);
+  Vec3<W> end = pass_from(Vec3<W>(zero, zero, zero), in.velocity, 0);
   if (!is_zero(in.gravity)) end = pass_from(end, in.gravity, 1);
   out.final_position = out.passes.back().path.back();  // the last pass's end, rounded as its path
   return out;
@@ -419,7 +617,8 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
   namespace ev = trace::response;
   using response_detail_robust::contact_constraint;
   const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
-  const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh, frame.origin_magnitude);
+  const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh, frame.origin_magnitude, frame.output_roundoff);
+  frame.skin = skin.skin;
   const Vec3<T> destination = pos + move;
   std::vector<Constraint<T>> constraints;
 
@@ -450,13 +649,94 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
                                nearest.value_or(0), !constraints.empty()});
   }
 
+  // Axis locks. Two contacts exactly 2 radii apart (a gap exactly as wide as the sphere:
+  // OpenArena's brushes sit on a 32-unit grid, the standard radius is 16) cannot both get their
+  // target clearance s: the solve is infeasible, or slides along the gap's mouth, while the ideal
+  // slides through touching both. A triangle that lies beyond an axis plane x_k = c at least a
+  // radius from the centre, decided exactly on the stored values (lockable_axes), cannot be
+  // reached while the centre keeps its k-th coordinate. So a contact's axis along which the
+  // centre has not moved yet may be locked: every displacement of the pass then has that
+  // component set to exactly 0 (the written-back points take the start's coordinate:
+  // slide_in_local_espace), and every triangle lockable on a locked axis (the contact, the
+  // coplanar triangles of the same wall met further along, the triangles behind it) is no longer
+  // a constraint or a start contact and is not swept; the other constraints are solved in the
+  // remaining coordinates (constraints_with_axes_fixed). Safe either way, a lock is tried only
+  // when the solve falls short of the wanted displacement by more than a skin, and taken when
+  // it brings the displacement closer to it by more than a skin (a lock is never undone; a
+  // sphere walking on a flat floor, pushed out to its skin, is not locked to it, so it can still
+  // climb a ramp: the canonical ramp, stairs and obtuse corner lost their climbs otherwise).
+  // Found by level C on the OpenArena maps (`oa_dm1-brush/tangent-s1-7`: walls at x = 512 and
+  // 544, r = 16; `oasago2-brush/grazing-s1-4`: a drop into a slot 32 units wide).
+  int pinned_axes = 0;
+  const auto lockable_on = [&](std::size_t i, int axes) { return axes != 0 && (frame.lockable_axes(i) & axes) != 0; };
+  const auto is_locked = [&](std::size_t i) { return lockable_on(i, pinned_axes); };
+  const auto pin = [](Vec3<T> v, int axes) {
+    if (axes & 1) v.x = T(0);
+    if (axes & 2) v.y = T(0);
+    if (axes & 4) v.z = T(0);
+    return v;
+  };
+  const Vec3<T> pass_start = pos;
+
+  // The solve with the coordinates of `axes` kept: in the remaining coordinates (their
+  // constraints projected: constraints_with_axes_fixed), the result's locked components exactly 0.
+  const auto solve_locked = [&](const Vec3<T>& wanted, const std::vector<Constraint<T>>& cs,
+                                int axes) -> std::optional<ConstrainedMove<T>> {
+    if (axes == 0) return solve_constraints(pos, wanted, cs, skin.solve);
+    const std::optional<std::vector<Constraint<T>>> projected =
+        response_detail_robust::constraints_with_axes_fixed(cs, pos, axes);
+    if (!projected) return std::nullopt;
+    std::optional<ConstrainedMove<T>> out = solve_constraints(pos, pin(wanted, axes), *projected, skin.solve);
+    if (out) out->displacement = pin(out->displacement, axes);
+    return out;
+  };
+
   for (int iteration = 0;; ++iteration) {
     // 3. The constrained displacement towards the destination.
-    const Vec3<T> wanted = destination - pos;
-    const std::optional<ConstrainedMove<T>> solved = solve_constraints(pos, wanted, constraints, skin.solve);
-    const Vec3<T> d = solved ? solved->displacement : Vec3<T>(T(0), T(0), T(0));
+    const Vec3<T> zero_vector(T(0), T(0), T(0));
+    const Vec3<T> free = Vec3<T>(destination - pos);
+    std::optional<ConstrainedMove<T>> solved = solve_locked(free, constraints, pinned_axes);
+    Vec3<T> d = solved ? solved->displacement : zero_vector;
+    if (frame.lockable_axes && !constraints.empty() && length_squared(Vec3<T>(free - d)) > skin.skin * skin.skin) {
+      // The solve falls short of the wanted displacement by more than a skin (a push out to the
+      // target clearance is at most that): would a lock bring it closer? The
+      // axes a lock could add: those of the lockable contacts, unmoved, not yet locked; every
+      // subset is tried (at most 7 solves), the fewest axes first among equals.
+      const int unmoved = (pos.x == pass_start.x ? 1 : 0) | (pos.y == pass_start.y ? 2 : 0) |
+                          (pos.z == pass_start.z ? 4 : 0);
+      int more = 0;
+      for (const Constraint<T>& c : constraints) more |= frame.lockable_axes(c.triangle) & unmoved & ~pinned_axes;
+      T best_residual = length(Vec3<T>(free - d));
+      int best_axes = 0;
+      std::vector<Constraint<T>> best_kept;
+      std::optional<ConstrainedMove<T>> best_solved;
+      for (int bits = 1; bits <= 3; ++bits)
+        for (int subset = 1; subset < 8; ++subset) {
+          if ((subset & ~more) != 0 || std::popcount(static_cast<unsigned>(subset)) != bits) continue;
+          const int axes = pinned_axes | subset;
+          std::vector<Constraint<T>> kept;
+          for (const Constraint<T>& c : constraints)
+            if (!lockable_on(c.triangle, axes)) kept.push_back(c);
+          std::optional<ConstrainedMove<T>> locked = solve_locked(free, kept, axes);
+          if (!locked) continue;
+          const T residual = length(Vec3<T>(free - locked->displacement));
+          if (residual + skin.skin < best_residual)
+            best_residual = residual, best_axes = axes, best_kept = std::move(kept), best_solved = std::move(locked);
+        }
+      if (best_axes != 0) {
+        pinned_axes = best_axes;
+        for (std::size_t k = 0; k < 3; ++k) frame.pinned[k] = (best_axes >> k) & 1;
+        constraints = std::move(best_kept);
+        frame.start_contacts.erase(std::remove_if(frame.start_contacts.begin(), frame.start_contacts.end(),
+                                                  [&](const Constraint<T>& c) { return is_locked(c.triangle); }),
+                                   frame.start_contacts.end());
+        solved = std::move(best_solved);
+        d = solved->displacement;
+      }
+    }
+    const auto wedged = [&]() { return !solved || length_squared(d) <= skin.stop_length * skin.stop_length; };
     // 5. Wedged, or (without constraints) a move too short to matter.
-    if (!solved || length_squared(d) <= skin.stop_length * skin.stop_length) {
+    if (wedged()) {
       const bool corner = solved && solved->active.size() >= 3;
       if (!constraints.empty() || !solved)
         return stop(corner ? StopReason::three_planes : StopReason::nearly_stopped, pos, iteration);
@@ -471,7 +751,8 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
                                            T(static_cast<int>(solved->active.size())), pos + d, d});
 
     // 4. Sweep the contact radius along d.
-    const std::optional<BlockingContact<T>> hit = first_blocking_contact(pos, d, skin.contact_radius, espace_mesh);
+    const std::optional<BlockingContact<T>> hit =
+        first_blocking_contact(pos, d, skin.contact_radius, espace_mesh, is_locked);
     ++pass.iterations;
     if constexpr (tracing_enabled<Tracer>)
       tracer(ev::CollisionQuery<T>{pass_index, iteration, pos, d, hit.has_value(), hit ? hit->triangle : 0,
@@ -499,30 +780,40 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
 
 /// One sweep of robust, without a response: the detection robust's first pass runs when nothing
 /// touches the start (benchmarks and fast/sweep_robust compare it with other engines' sweeps).
-/// `hit`: the first blocking contact (local eSpace, time in [0, 1]); `end`: where the centre
-/// stops, in R3 (rounded to nearest: no start contacts to round away from), at clearance s/2
-/// from what it hit in exact arithmetic; `skin`: s of the move (derive_skin).
+/// `hit`: the first blocking contact (local eSpace, time in [0, 1], in the working type);
+/// `end`: where the centre stops, in R3 (rounded to nearest: no start contacts to round away
+/// from), at clearance s/2 from what it hit in exact arithmetic; `skin`: s of the move
+/// (derive_skin).
 template <Number T>
 struct SweepOutcome {
-  std::optional<BlockingContact<T>> hit;
+  std::optional<BlockingContact<Working<T>>> hit;
   Vec3<T> end;
-  T skin{};
+  Working<T> skin{};
 };
 
-/// sweep (below) on a mesh already in the local eSpace around `start` (to_local_espace): fast/
-/// passes the triangles of the move's reach only.
+/// The end of a sweep from `start` (R3) that stopped at the local eSpace point `stop`.
+template <Number T, Number W>
+Vec3<T> sweep_end(const Vec3<T>& start, const Vec3<W>& stop, const EllipsoidRadii<W>& radii) {
+  return to_stored<T>(Vec3<W>(to_working<W>(start) + from_espace(stop, radii)));
+}
+
+/// sweep (below) on a mesh already in the local eSpace around `start` (to_local_espace, in the
+/// working type): fast/ passes the triangles of the move's reach only.
 template <num::WithSqrt T>
 SweepOutcome<T> sweep_in_local_espace(const Vec3<T>& start, const Vec3<T>& velocity, const EllipsoidRadii<T>& radii,
-                                      const IndexedMesh<T>& local, const Tolerances& tol = {}) {
-  const T zero(0);
-  const Vec3<T> origin(zero, zero, zero), move = to_espace(velocity, radii);
-  const Skin<T> skin = derive_skin(origin, move, tol, &local, origin_magnitude(start, radii));
+                                      const IndexedMesh<Working<T>>& local, const Tolerances& tol = {}) {
+  using W = Working<T>;
+  const EllipsoidRadii<W> wide_radii = to_working<W>(radii);
+  const W zero(0);
+  const Vec3<W> origin(zero, zero, zero), move = to_espace(to_working<W>(velocity), wide_radii);
+  const Skin<W> skin = derive_skin(origin, move, tol, &local, origin_magnitude(to_working<W>(start), wide_radii),
+                                   num::unit_roundoff<T>());
   SweepOutcome<T> out;
   out.skin = skin.skin;
   out.hit = first_blocking_contact(origin, move, skin.contact_radius, local);
-  Vec3<T> stop = move;  // slide_pass's step: origin + d t, or origin at t = 0
-  if (out.hit) stop = num::sign(out.hit->time) > 0 ? Vec3<T>(origin + move * out.hit->time) : origin;
-  out.end = start + from_espace(stop, radii);
+  Vec3<W> stop = move;  // slide_pass's step: origin + d t, or origin at t = 0
+  if (out.hit) stop = num::sign(out.hit->time) > 0 ? Vec3<W>(origin + move * out.hit->time) : origin;
+  out.end = sweep_end(start, stop, wide_radii);
   return out;
 }
 
@@ -531,21 +822,76 @@ SweepOutcome<T> sweep_in_local_espace(const Vec3<T>& start, const Vec3<T>& veloc
 template <num::WithSqrt T>
 SweepOutcome<T> sweep(const Vec3<T>& start, const Vec3<T>& velocity, const EllipsoidRadii<T>& radii,
                       const IndexedMesh<T>& mesh, const Tolerances& tol = {}) {
-  IndexedMesh<T> local;
+  using W = Working<T>;
+  const EllipsoidRadii<W> wide_radii = to_working<W>(radii);
+  const Vec3<W> origin = to_working<W>(start);
+  IndexedMesh<W> local;
   local.vertices.reserve(mesh.vertices.size());
-  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(v, start, radii));
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(to_working<W>(v), origin, wide_radii));
   local.triangles = mesh.triangles;
   return sweep_in_local_espace(start, velocity, radii, local, tol);
 }
 
+/// A tracer that hands robust's events, computed in the working type, to a tracer of the
+/// query's type T, rounded to nearest (a float run's trace shows its double working values
+/// rounded to float; the results are unaffected: tracing only observes).
+template <Number T, class Inner>
+struct StoredTypeTracer {
+  static constexpr bool enabled = tracing_enabled<Inner>;
+  Inner* inner;
+  template <class W>
+  static Vec3<T> v(const Vec3<W>& x) { return to_stored<T>(x); }
+  template <class W>
+  static T n(const W& x) { return to_stored<T>(x); }
+  template <class W>
+  void operator()(const trace::response::StartCheck<W>& e) const {
+    (*inner)(trace::response::StartCheck<T>{e.pass, e.iteration, v(e.position), n(e.pseudo_distance), e.triangle,
+                                            e.in_collision});
+  }
+  template <class W>
+  void operator()(const trace::response::ProjectedDestination<W>& e) const {
+    (*inner)(trace::response::ProjectedDestination<T>{e.pass, e.iteration, v(e.destination), n(e.signed_distance),
+                                                      v(e.new_destination), v(e.new_velocity)});
+  }
+  template <class W>
+  void operator()(const trace::response::CollisionQuery<W>& e) const {
+    (*inner)(trace::response::CollisionQuery<T>{e.pass, e.iteration, v(e.base_point), v(e.velocity), e.hit,
+                                                e.triangle, n(e.time), n(e.distance)});
+  }
+  template <class W>
+  void operator()(const trace::response::NearPoint<W>& e) const {
+    (*inner)(trace::response::NearPoint<T>{e.pass, e.iteration, n(e.distance), n(e.short_distance), v(e.near_point),
+                                           e.moved});
+  }
+  template <class W>
+  void operator()(const trace::response::TouchPoint<W>& e) const {
+    (*inner)(trace::response::TouchPoint<T>{e.pass, e.iteration, v(e.intersection_point), v(e.touch_point),
+                                            v(e.contact_point)});
+  }
+  template <class W>
+  void operator()(const trace::response::SlidingPlane<W>& e) const {
+    (*inner)(trace::response::SlidingPlane<T>{e.pass, e.iteration, v(e.origin), v(e.normal), e.undefined});
+  }
+  template <class W>
+  void operator()(const trace::response::Stop<W>& e) const {
+    (*inner)(trace::response::Stop<T>{e.pass, e.iteration, e.reason, v(e.position)});
+  }
+};
+
 /// The move and the gravity pass of an ellipsoid in R3 (Fauerby's collideAndSlide frame, around
-/// the start: the traced steps are in local eSpace, relative to the start).
+/// the start: the traced steps are in local eSpace, relative to the start, computed in the
+/// working type and traced in T).
 template <num::WithSqrt T, class Tracer = NullTracer>
 SlideResult<T> collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh, const Tolerances& tol = {},
                                  Tracer&& tracer = {}) {
-  return slide_in_local_espace(in, mesh, [&](const Vec3<T>& start, const Vec3<T>& velocity, const IndexedMesh<T>& m,
-                                             LocalFrame<T>& frame, SlidePass<T>& pass, int index) {
-    return slide_pass(start, velocity, m, tol, frame, pass, index, tracer);
+  using W = Working<T>;
+  return slide_in_local_espace(in, mesh, [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& m,
+                                             LocalFrame<W>& frame, SlidePass<W>& pass, int index) {
+    if constexpr (std::is_same_v<T, W> || !tracing_enabled<Tracer>)
+      return slide_pass(start, velocity, m, tol, frame, pass, index, tracer);
+    else
+      return slide_pass(start, velocity, m, tol, frame, pass, index,
+                        StoredTypeTracer<T, std::remove_reference_t<Tracer>>{&tracer});
   });
 }
 

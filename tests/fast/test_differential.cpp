@@ -150,3 +150,42 @@ BOOST_AUTO_TEST_CASE(robust_world_box_holds_the_local_frame_rounding) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// Robust's axis locks (a gap exactly 2r wide: corpora/regressions/robust-gap-exactly-2r) read
+// the stored triangles of the sub-mesh; fast/ must still take every decision the reference
+// takes. Tangent moves along a slot, rising, dropping into it and sideways against its walls,
+// in float and double, radius 1 (the gap's half width) and a little less and more.
+template <class F>
+void slot_exactly_two_radii_wide() {
+  IndexedMesh<F> mesh;
+  auto quad = [&](double ax, double ay, double az, double bx, double by, double bz, double cx, double cy, double cz,
+                  double dx, double dy, double dz) {
+    const auto i = static_cast<std::uint32_t>(mesh.vertices.size());
+    mesh.vertices.push_back(Vec3<F>(F(ax), F(ay), F(az)));
+    mesh.vertices.push_back(Vec3<F>(F(bx), F(by), F(bz)));
+    mesh.vertices.push_back(Vec3<F>(F(cx), F(cy), F(cz)));
+    mesh.vertices.push_back(Vec3<F>(F(dx), F(dy), F(dz)));
+    mesh.triangles.push_back({i, i + 1, i + 2});
+    mesh.triangles.push_back({i, i + 2, i + 3});
+  };
+  quad(-1, -8, -1, -1, 8, -1, -1, 8, 2, -1, -8, 2);
+  quad(1, -8, -1, 1, 8, -1, 1, 8, 2, 1, -8, 2);
+  quad(-1, -8, -1, 1, -8, -1, 1, 8, -1, -1, 8, -1);
+  quad(-5, -8, 2, -1, -8, 2, -1, 8, 2, -5, 8, 2);
+  quad(1, -8, 2, 5, -8, 2, 5, 8, 2, 1, 8, 2);
+  std::vector<SlideInput<F>> inputs;
+  const Vec3<F> none(F(0), F(0), F(0));
+  for (const double r : {1.0, 0.999, 1.001})
+    for (const auto& [start, move, gravity] :
+         {std::tuple{Vec3<F>(0, -4, 0), Vec3<F>(0, 6, 0), none}, std::tuple{Vec3<F>(0, -4, 0), Vec3<F>(0, 6, 1.5), none},
+          std::tuple{Vec3<F>(0, -4, 3.5), Vec3<F>(0, 3, -3), none}, std::tuple{Vec3<F>(0, -4, 0.5), Vec3<F>(0.5, 3, 0), Vec3<F>(0, 0, -1)},
+          std::tuple{Vec3<F>(-3, -4, 3.5), Vec3<F>(3, 3, -3), Vec3<F>(0, 0, -2)}}) {
+      const F rr = F(r);
+      inputs.push_back({start, move, {Vec3<F>(rr, rr, rr)}, gravity});
+    }
+  const test::DifferentialCounts c = test::check_fast_equals_reference(mesh, inputs, "slot");
+  BOOST_TEST(c.checked == inputs.size());
+}
+
+BOOST_AUTO_TEST_CASE(slot_exactly_two_radii_wide_float) { slot_exactly_two_radii_wide<float>(); }
+BOOST_AUTO_TEST_CASE(slot_exactly_two_radii_wide_double) { slot_exactly_two_radii_wide<double>(); }

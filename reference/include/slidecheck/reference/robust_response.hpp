@@ -556,8 +556,16 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     // stays there, and a gravity pass starts from it.
     const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
     LocalFrame<W> frame{origin_magnitude, {}, num::unit_roundoff<T>(), std::nullopt, {}, {false, false, false}};
+    // One pointer captured: std::function keeps it without allocating.
+    struct LockSource {
+      const IndexedMesh<T>* mesh;
+      const Vec3<T>* centre;
+      const EllipsoidRadii<T>* radii;
+    } const source{&mesh, &pass_start, &in.radii};
     if constexpr (num::is_ieee_binary_v<T>)
-      frame.lockable_axes = [&](std::size_t i) { return lockable_axes(mesh.triangle(i), pass_start, in.radii); };
+      frame.lockable_axes = [src = &source](std::size_t i) {
+        return lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
+      };
     Vec3<W> end = run_pass(local_start, to_espace(to_working<W>(r3_velocity), radii), local, frame, pass, index);
     const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
     std::array<std::optional<T>, 3> fixed;

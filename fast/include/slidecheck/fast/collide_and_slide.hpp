@@ -266,10 +266,10 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
           const W m_move = robust::pass_magnitude(start, velocity);
           W m = m_move;
           if (!local.vertices.empty()) {
-            const Vec3<W> origin = robust::to_working<W>(in.start);
-            const EllipsoidRadii<W> radii = robust::to_working<W>(in.radii);
-            const Vec3<W> lo = robust::to_local_espace(robust::to_working<W>(vertices->lo), origin, radii);
-            const Vec3<W> hi = robust::to_local_espace(robust::to_working<W>(vertices->hi), origin, radii);
+            const Vec3<W> origin = robust::convert_to<W>(in.start);
+            const EllipsoidRadii<W> radii = robust::convert_to<W>(in.radii);
+            const Vec3<W> lo = robust::to_local_espace(robust::convert_to<W>(vertices->lo), origin, radii);
+            const Vec3<W> hi = robust::to_local_espace(robust::convert_to<W>(vertices->hi), origin, radii);
             for (const W c : {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z})
               if (num::abs(c) > m) m = num::abs(c);
           }

@@ -53,9 +53,9 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
                                             const robust::Tolerances& tol) {
   using W = robust::Working<F>;
   const W zero(0);
-  const EllipsoidRadii<W> wide_radii = robust::to_working<W>(radii);
-  const Vec3<W> wide_start = robust::to_working<W>(start);
-  const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::to_working<W>(velocity), wide_radii);
+  const EllipsoidRadii<W> wide_radii = robust::convert_to<W>(radii);
+  const Vec3<W> wide_start = robust::convert_to<W>(start);
+  const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::convert_to<W>(velocity), wide_radii);
   W reach(2);  // derive_skin's reach, in radii
   for (int round = 0; round < 2; ++round) {
     const Aabb<F> box =
@@ -64,7 +64,7 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
     box_candidates(world.bvh, box, scratch.candidates);
     IndexedMesh<W>& local = scratch.local;
     slide_detail::candidate_submesh(world, scratch.candidates, local, [&](const Vec3<F>& p) {
-      return robust::to_local_espace(robust::to_working<W>(p), wide_start, wide_radii);
+      return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii);
     });
     robust::SweepOutcome<F> out = robust::sweep_in_local_espace(start, velocity, radii, local, tol);
     const W contact_radius = W(1) + out.skin / W(2);  // derive_skin's expression
@@ -143,9 +143,9 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   if (tol.quadratic_skin_factor > 0) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   using W = robust::Working<F>;
   const W zero(0), one(1), two(2);
-  const EllipsoidRadii<W> wide_radii = robust::to_working<W>(radii);
-  const Vec3<W> wide_start = robust::to_working<W>(start);
-  const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::to_working<W>(velocity), wide_radii);
+  const EllipsoidRadii<W> wide_radii = robust::convert_to<W>(radii);
+  const Vec3<W> wide_start = robust::convert_to<W>(start);
+  const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::convert_to<W>(velocity), wide_radii);
   const exact::Box reach = exact::swept_box(origin, move, Vec3<W>(two, two, two));
   const Aabb<F> box = slide_detail::robust_world_box(reach, start, radii);
   if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
@@ -155,7 +155,7 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   const W m_move = robust::pass_magnitude(origin, move);
   const W m = sweep_robust_detail::copy_and_reach_magnitude(
       world, scratch.candidates, reach, local, m_move,
-      [&](const Vec3<F>& p) { return robust::to_local_espace(robust::to_working<W>(p), wide_start, wide_radii); });
+      [&](const Vec3<F>& p) { return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii); });
   const W s = robust::skin_from_magnitudes(
       m, m_move, move, tol, robust::output_magnitude(m_move, move, robust::origin_magnitude(wide_start, wide_radii)),
       num::unit_roundoff<F>());

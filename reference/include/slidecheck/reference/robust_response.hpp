@@ -118,29 +118,21 @@ struct working_type<float> {
 template <Number T>
 using Working = typename working_type<T>::type;
 
-/// A stored value in the working type W (exact for float to double), and a working value
-/// rounded to nearest in the stored type T (the identity when they are the same type).
-template <Number W, Number T>
-W to_working(const T& x) {
-  if constexpr (std::is_same_v<T, W>) return x;
-  else return static_cast<W>(x);
+/// A number or vector in another number type: a stored value in the working type (exact for
+/// float to double), or a working value rounded to nearest in the stored type; the identity
+/// when the types are the same.
+template <Number To, Number From>
+To convert_to(const From& x) {
+  if constexpr (std::is_same_v<From, To>) return x;
+  else return static_cast<To>(x);
 }
-template <Number W, Number T>
-Vec3<W> to_working(const Vec3<T>& v) {
-  return {to_working<W>(v.x), to_working<W>(v.y), to_working<W>(v.z)};
+template <Number To, Number From>
+Vec3<To> convert_to(const Vec3<From>& v) {
+  return {convert_to<To>(v.x), convert_to<To>(v.y), convert_to<To>(v.z)};
 }
-template <Number T, Number W>
-T to_stored(const W& x) {
-  if constexpr (std::is_same_v<T, W>) return x;
-  else return static_cast<T>(x);
-}
-template <Number T, Number W>
-Vec3<T> to_stored(const Vec3<W>& v) {
-  return {to_stored<T>(v.x), to_stored<T>(v.y), to_stored<T>(v.z)};
-}
-template <Number W, Number T>
-EllipsoidRadii<W> to_working(const EllipsoidRadii<T>& r) {
-  return EllipsoidRadii<W>{to_working<W>(r.radii)};
+template <Number To, Number From>
+EllipsoidRadii<To> convert_to(const EllipsoidRadii<From>& r) {
+  return EllipsoidRadii<To>{convert_to<To>(r.radii)};
 }
 
 struct Tolerances {
@@ -320,7 +312,7 @@ namespace response_detail_robust {
 /// value, its error) lies.
 template <Number T, Number W>
 std::array<T, 2> roundings_of_sum(const T& origin, const W& offset) {
-  const W wide_origin = to_working<W>(origin);
+  const W wide_origin = convert_to<W>(origin);
   const W sum = wide_origin + offset;
   if constexpr (num::is_ieee_binary_v<T> && num::is_ieee_binary_v<W>) {
     if (std::isfinite(sum)) {
@@ -337,7 +329,7 @@ std::array<T, 2> roundings_of_sum(const T& origin, const W& offset) {
       return {near, near};
     }
   }
-  const T rounded = to_stored<T>(sum);
+  const T rounded = convert_to<T>(sum);
   return {rounded, rounded};
 }
 
@@ -345,7 +337,7 @@ std::array<T, 2> roundings_of_sum(const T& origin, const W& offset) {
 /// 0: to nearest).
 template <Number T, Number W>
 T add_rounded_towards(const T& origin, const W& offset, int direction) {
-  if (direction == 0) return to_stored<T>(to_working<W>(origin) + offset);
+  if (direction == 0) return convert_to<T>(convert_to<W>(origin) + offset);
   return roundings_of_sum(origin, offset)[direction > 0 ? 1 : 0];
 }
 
@@ -495,10 +487,10 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
                                   const std::array<std::optional<T>, 3>& fixed = {}) {
   using response_detail_robust::add_rounded_towards;
   using response_detail_robust::least_margin;
-  const EllipsoidRadii<W> wide_radii = to_working<W>(radii);
-  const Vec3<W> wide_origin = to_working<W>(origin);
+  const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
+  const Vec3<W> wide_origin = convert_to<W>(origin);
   const Vec3<W> r3 = from_espace(p, wide_radii);
-  auto local = [&](const Vec3<T>& w) { return to_local_espace(to_working<W>(w), wide_origin, wide_radii); };
+  auto local = [&](const Vec3<T>& w) { return to_local_espace(convert_to<W>(w), wide_origin, wide_radii); };
   const W limit = max_deviation * max_deviation;
   auto covered = [&](const Vec3<W>& y) { return !check_deviation || !(limit < length_squared(Vec3<W>(y - p))); };
   // A fixed component (an axis the pass locked) is the pass start's, whatever the side.
@@ -538,11 +530,11 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
 template <num::WithSqrt T, class RunPass>
 SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass) {
   using W = Working<T>;
-  const EllipsoidRadii<W> radii = to_working<W>(in.radii);
-  const Vec3<W> origin = to_working<W>(in.start);
+  const EllipsoidRadii<W> radii = convert_to<W>(in.radii);
+  const Vec3<W> origin = convert_to<W>(in.start);
   IndexedMesh<W> local;
   local.vertices.reserve(mesh.vertices.size());
-  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(to_working<W>(v), origin, radii));
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(convert_to<W>(v), origin, radii));
   local.triangles = mesh.triangles;
   const Vec3<W> espace_origin = to_espace(origin, radii);
   const W origin_magnitude = robust::origin_magnitude(origin, radii);
@@ -566,7 +558,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
       frame.lockable_axes = [src = &source](std::size_t i) {
         return lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
       };
-    Vec3<W> end = run_pass(local_start, to_espace(to_working<W>(r3_velocity), radii), local, frame, pass, index);
+    Vec3<W> end = run_pass(local_start, to_espace(convert_to<W>(r3_velocity), radii), local, frame, pass, index);
     const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
     std::array<std::optional<T>, 3> fixed;
     for (std::size_t k = 0; k < 3; ++k)
@@ -588,13 +580,13 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
       stored.path.push_back(previous);
     }
     if (held) {
-      end = to_local_espace(to_working<W>(previous), origin, radii);
+      end = to_local_espace(convert_to<W>(previous), origin, radii);
       stored.stop = StopReason::held_by_rounding;
     }
     stored.planes.reserve(pass.planes.size());
     for (const SlidingPlaneHit<W>& h : pass.planes)
-      stored.planes.push_back({h.triangle, h.feature, h.feature_index, to_stored<T>(Vec3<W>(espace_origin + h.origin)),
-                               to_stored<T>(h.normal)});
+      stored.planes.push_back({h.triangle, h.feature, h.feature_index, convert_to<T>(Vec3<W>(espace_origin + h.origin)),
+                               convert_to<T>(h.normal)});
     out.passes.push_back(std::move(stored));
     return end;
   };
@@ -802,7 +794,7 @@ struct SweepOutcome {
 /// The end of a sweep from `start` (R3) that stopped at the local eSpace point `stop`.
 template <Number T, Number W>
 Vec3<T> sweep_end(const Vec3<T>& start, const Vec3<W>& stop, const EllipsoidRadii<W>& radii) {
-  return to_stored<T>(Vec3<W>(to_working<W>(start) + from_espace(stop, radii)));
+  return convert_to<T>(Vec3<W>(convert_to<W>(start) + from_espace(stop, radii)));
 }
 
 /// sweep (below) on a mesh already in the local eSpace around `start` (to_local_espace, in the
@@ -811,10 +803,10 @@ template <num::WithSqrt T>
 SweepOutcome<T> sweep_in_local_espace(const Vec3<T>& start, const Vec3<T>& velocity, const EllipsoidRadii<T>& radii,
                                       const IndexedMesh<Working<T>>& local, const Tolerances& tol = {}) {
   using W = Working<T>;
-  const EllipsoidRadii<W> wide_radii = to_working<W>(radii);
+  const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
   const W zero(0);
-  const Vec3<W> origin(zero, zero, zero), move = to_espace(to_working<W>(velocity), wide_radii);
-  const Skin<W> skin = derive_skin(origin, move, tol, &local, origin_magnitude(to_working<W>(start), wide_radii),
+  const Vec3<W> origin(zero, zero, zero), move = to_espace(convert_to<W>(velocity), wide_radii);
+  const Skin<W> skin = derive_skin(origin, move, tol, &local, origin_magnitude(convert_to<W>(start), wide_radii),
                                    num::unit_roundoff<T>());
   SweepOutcome<T> out;
   out.skin = skin.skin;
@@ -831,11 +823,11 @@ template <num::WithSqrt T>
 SweepOutcome<T> sweep(const Vec3<T>& start, const Vec3<T>& velocity, const EllipsoidRadii<T>& radii,
                       const IndexedMesh<T>& mesh, const Tolerances& tol = {}) {
   using W = Working<T>;
-  const EllipsoidRadii<W> wide_radii = to_working<W>(radii);
-  const Vec3<W> origin = to_working<W>(start);
+  const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
+  const Vec3<W> origin = convert_to<W>(start);
   IndexedMesh<W> local;
   local.vertices.reserve(mesh.vertices.size());
-  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(to_working<W>(v), origin, wide_radii));
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(convert_to<W>(v), origin, wide_radii));
   local.triangles = mesh.triangles;
   return sweep_in_local_espace(start, velocity, radii, local, tol);
 }
@@ -848,9 +840,9 @@ struct StoredTypeTracer {
   static constexpr bool enabled = tracing_enabled<Inner>;
   Inner* inner;
   template <class W>
-  static Vec3<T> v(const Vec3<W>& x) { return to_stored<T>(x); }
+  static Vec3<T> v(const Vec3<W>& x) { return convert_to<T>(x); }
   template <class W>
-  static T n(const W& x) { return to_stored<T>(x); }
+  static T n(const W& x) { return convert_to<T>(x); }
   template <class W>
   void operator()(const trace::response::StartCheck<W>& e) const {
     (*inner)(trace::response::StartCheck<T>{e.pass, e.iteration, v(e.position), n(e.pseudo_distance), e.triangle,

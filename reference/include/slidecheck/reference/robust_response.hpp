@@ -87,7 +87,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -296,9 +295,9 @@ struct LocalFrame {
   /// Set by the frame (empty: no locks): the axes (bit k for axis k) triangle i may be locked on
   /// in this pass (lockable_axes; slide_pass's axis locks).
   std::function<int(std::size_t)> lockable_axes;
-  /// Set by the pass: the axes it locked, on which its centre kept the start's coordinate; the
-  /// frame writes those components back as the pass's start has them.
-  std::array<bool, 3> pinned{false, false, false};
+  /// Set by the pass: the axes it locked (bit k for axis k), on which its centre kept the start's
+  /// coordinate; the frame writes those components back as the pass's start has them.
+  int pinned_axes = 0;
 };
 
 namespace response_detail_robust {
@@ -547,7 +546,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     // that could be (every later segment could cut a corner the pass went round): the sphere
     // stays there, and a gravity pass starts from it.
     const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
-    LocalFrame<W> frame{origin_magnitude, {}, num::unit_roundoff<T>(), std::nullopt, {}, {false, false, false}};
+    LocalFrame<W> frame{origin_magnitude, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0};
     // One pointer captured: std::function keeps it without allocating.
     struct LockSource {
       const IndexedMesh<T>* mesh;
@@ -562,7 +561,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
     std::array<std::optional<T>, 3> fixed;
     for (std::size_t k = 0; k < 3; ++k)
-      if (frame.pinned[k]) fixed[k] = k == 0 ? pass_start.x : (k == 1 ? pass_start.y : pass_start.z);
+      if ((frame.pinned_axes >> k) & 1) fixed[k] = k == 0 ? pass_start.x : (k == 1 ? pass_start.y : pass_start.z);
     SlidePass<T> stored;
     stored.iterations = pass.iterations;
     stored.stop = pass.stop;
@@ -667,7 +666,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
   // climb a ramp: the canonical ramp, stairs and obtuse corner lost their climbs otherwise).
   // Found by level C on the OpenArena maps (`oa_dm1-brush/tangent-s1-7`: walls at x = 512 and
   // 544, r = 16; `oasago2-brush/grazing-s1-4`: a drop into a slot 32 units wide).
-  int pinned_axes = 0;
+  int& pinned_axes = frame.pinned_axes;
   const auto lockable_on = [&](std::size_t i, int axes) { return axes != 0 && (frame.lockable_axes(i) & axes) != 0; };
   const auto is_locked = [&](std::size_t i) { return lockable_on(i, pinned_axes); };
   const auto pin = [](Vec3<T> v, int axes) {
@@ -699,9 +698,9 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
     Vec3<T> d = solved ? solved->displacement : zero_vector;
     if (frame.lockable_axes && !constraints.empty() && length_squared(Vec3<T>(free - d)) > skin.skin * skin.skin) {
       // The solve falls short of the wanted displacement by more than a skin (a push out to the
-      // target clearance is at most that): would a lock bring it closer? The
-      // axes a lock could add: those of the lockable contacts, unmoved, not yet locked; every
-      // subset is tried (at most 7 solves), the fewest axes first among equals.
+      // target clearance is at most that): would a lock bring it closer? The axes a lock could
+      // add: those of the lockable contacts, unmoved, not yet locked; every subset is tried (at
+      // most 7 solves), the fewest axes first among equals.
       const int unmoved = (pos.x == pass_start.x ? 1 : 0) | (pos.y == pass_start.y ? 2 : 0) |
                           (pos.z == pass_start.z ? 4 : 0);
       int more = 0;
@@ -710,22 +709,20 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
       int best_axes = 0;
       std::vector<Constraint<T>> best_kept;
       std::optional<ConstrainedMove<T>> best_solved;
-      for (int bits = 1; bits <= 3; ++bits)
-        for (int subset = 1; subset < 8; ++subset) {
-          if ((subset & ~more) != 0 || std::popcount(static_cast<unsigned>(subset)) != bits) continue;
-          const int axes = pinned_axes | subset;
-          std::vector<Constraint<T>> kept;
-          for (const Constraint<T>& c : constraints)
-            if (!lockable_on(c.triangle, axes)) kept.push_back(c);
-          std::optional<ConstrainedMove<T>> locked = solve_locked(free, kept, axes);
-          if (!locked) continue;
-          const T residual = length(Vec3<T>(free - locked->displacement));
-          if (residual + skin.skin < best_residual)
-            best_residual = residual, best_axes = axes, best_kept = std::move(kept), best_solved = std::move(locked);
-        }
+      for (const int subset : {1, 2, 4, 3, 5, 6, 7}) {  // by number of axes
+        if ((subset & ~more) != 0) continue;
+        const int axes = pinned_axes | subset;
+        std::vector<Constraint<T>> kept;
+        for (const Constraint<T>& c : constraints)
+          if (!lockable_on(c.triangle, axes)) kept.push_back(c);
+        std::optional<ConstrainedMove<T>> locked = solve_locked(free, kept, axes);
+        if (!locked) continue;
+        const T residual = length(Vec3<T>(free - locked->displacement));
+        if (residual + skin.skin < best_residual)
+          best_residual = residual, best_axes = axes, best_kept = std::move(kept), best_solved = std::move(locked);
+      }
       if (best_axes != 0) {
         pinned_axes = best_axes;
-        for (std::size_t k = 0; k < 3; ++k) frame.pinned[k] = (best_axes >> k) & 1;
         constraints = std::move(best_kept);
         frame.start_contacts.erase(std::remove_if(frame.start_contacts.begin(), frame.start_contacts.end(),
                                                   [&](const Constraint<T>& c) { return is_locked(c.triangle); }),
@@ -734,9 +731,8 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
         d = solved->displacement;
       }
     }
-    const auto wedged = [&]() { return !solved || length_squared(d) <= skin.stop_length * skin.stop_length; };
     // 5. Wedged, or (without constraints) a move too short to matter.
-    if (wedged()) {
+    if (!solved || length_squared(d) <= skin.stop_length * skin.stop_length) {
       const bool corner = solved && solved->active.size() >= 3;
       if (!constraints.empty() || !solved)
         return stop(corner ? StopReason::three_planes : StopReason::nearly_stopped, pos, iteration);

@@ -42,6 +42,7 @@ template <class F>
 std::string robust_sweep_difference(const robust::SweepOutcome<F>& a, const robust::SweepOutcome<F>& b) {
   if (!same_bits(a.end, b.end)) return "end";
   if (!same_bits(a.skin, b.skin)) return "skin";
+  if (!same_bits(a.contact_radius, b.contact_radius)) return "contact_radius";
   if (a.hit.has_value() != b.hit.has_value()) return "hit";
   if (!a.hit) return {};
   if (a.hit->triangle != b.hit->triangle) return "triangle";

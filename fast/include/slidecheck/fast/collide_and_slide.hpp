@@ -90,7 +90,7 @@ struct SlideOptions {
   /// about one radius; Fauerby's new velocity starts at the contact point, another radius).
   double initial_padding_radii = 2.5;
   /// Robust's first guess: its first step reads the move's box grown by 2 radii (derive_skin's
-  /// reach) and its sweeps the contact radius (1 + s/2) along the slides, so 2 radii and a
+  /// reach) and its sweeps the contact radius (1 + h, Skin) along the slides, so 2 radii and a
   /// sixteenth for the local frame's rounding margin (robust_world_box) hold most updates in one
   /// round; the sub-mesh is smaller than with 2.5 (oa_dm1 float: 5% fewer instructions per update).
   double robust_initial_padding_radii = 2.0625;
@@ -275,10 +275,10 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
           }
           if (m < std::numeric_limits<W>::infinity())
             // Without the quadratic term M_e is not grown: m_move serves as it (derive_skin).
-            cr = W(1) + robust::skin_from_magnitudes(m, m_move, velocity, tol,
-                                                     robust::output_magnitude(m_move, velocity, frame.origin_magnitude),
-                                                     frame.output_roundoff) /
-                            W(2);
+            cr = robust::skin_from_magnitudes(m, m_move, velocity, tol,
+                                              robust::output_magnitude(m_move, velocity, frame.origin_magnitude),
+                                              frame.output_roundoff)
+                     .contact_radius;
         }
         if (std::isnan(cr))
           cr = robust::derive_skin(start, velocity, tol, &local, frame.origin_magnitude, frame.output_roundoff)

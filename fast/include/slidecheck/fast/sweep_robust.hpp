@@ -6,7 +6,7 @@
 /// robust::sweep(c, v, radii, world.mesh, tol), field by field, with the hit's triangle index
 /// the level's. Why: robust reads the mesh in two loops, derive_skin (triangles whose box meets
 /// the move's box grown by 2 radii) and first_blocking_contact (the move's box grown by the
-/// contact radius 1 + s/2); each skips a triangle whose box misses its own conservative box
+/// contact radius 1 + h, Skin); each skips a triangle whose box misses its own conservative box
 /// (robust_detection.hpp, may_touch). The candidates of the larger of the two boxes, mapped from
 /// the local eSpace back to R3 (collide_and_slide.hpp, robust_world_box), in ascending index,
 /// form a local mesh on which both loops take the reference's decisions: the maxima of derive_skin
@@ -67,7 +67,7 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
       return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii);
     });
     robust::SweepOutcome<F> out = robust::sweep_in_local_espace(start, velocity, radii, local, tol);
-    const W contact_radius = W(1) + out.skin / W(2);  // derive_skin's expression
+    const W contact_radius = out.contact_radius;
     if (contact_radius <= reach) {
       if (out.hit) out.hit->triangle = candidate_triangle(scratch.candidates[out.hit->triangle]);
       return out;
@@ -156,13 +156,14 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   const W m = sweep_robust_detail::copy_and_reach_magnitude(
       world, scratch.candidates, reach, local, m_move,
       [&](const Vec3<F>& p) { return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii); });
-  const W s = robust::skin_from_magnitudes(
+  const robust::Skin<W> skin = robust::skin_from_magnitudes(
       m, m_move, move, tol, robust::output_magnitude(m_move, move, robust::origin_magnitude(wide_start, wide_radii)),
       num::unit_roundoff<F>());
-  const W contact_radius = one + s / two;
+  const W contact_radius = skin.contact_radius;
   if (!(contact_radius <= two)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   robust::SweepOutcome<F> out;
-  out.skin = s;
+  out.skin = skin.skin;
+  out.contact_radius = contact_radius;
   out.hit = robust::first_blocking_contact(origin, move, contact_radius, local);
   Vec3<W> stop = move;  // sweep_in_local_espace's end
   if (out.hit) {

@@ -6,8 +6,9 @@
 ///
 /// One pass, from position x towards the fixed destination x + move (Linahan, sec. III.H: the
 /// destination is carried, not re-derived from a rounded velocity):
-/// 1. The skin s (derived below). Contact radius R = 1 + s/2: the sphere is stopped where its
-///    clearance (distance - 1) to some triangle reaches s/2; slides aim at clearance s.
+/// 1. The skin s (derived below) and the stop clearance h = (s + the output term) / 2 (Skin).
+///    Contact radius R = 1 + h: the sphere is stopped where its clearance (distance - 1) to some
+///    triangle reaches h; slides aim at clearance s. For the exact types h = s/2.
 /// 2. Start check (recovery from overlap): every triangle within R of x becomes a constraint at
 ///    once, with target clearance s. A sphere that starts touching, or overlapping (the
 ///    verifier's invalid starts), is pushed out by the constrained move (step 3), a move that is
@@ -20,7 +21,7 @@
 ///    cases.
 /// 4. Sweep the sphere of radius R along d (robust_detection.hpp: exact formulation, two-sided,
 ///    a start contact blocks only a move that approaches). No contact: move to x + d; the pass
-///    ends. Contact at time t: move to x + d t (the sphere's clearance there is s/2 in exact
+///    ends. Contact at time t: move to x + d t (the sphere's clearance there is h in exact
 ///    arithmetic, no pull-back along the velocity, which loses its clearance when grazing: Fauerby
 ///    and Linahan's veryCloseDistance along vel), take the triangle's best supporting half-space seen
 ///    from the new centre (robust_detection.hpp, support_plane), and go to 3.
@@ -60,8 +61,9 @@
 /// products, whose error u M d the linear term covers: Tolerances), L = |move|,
 /// M_out = the largest |coordinate| of the local origin in world eSpace + M of the pass's own
 /// points + L + 2 (a bound of the magnitude of the positions once rounded back:
-/// output_magnitude). The output term covers triangles met during the pass (the sphere keeps s/2
-/// from them): a point is written back only as a rounding within 7s/16 of it, which the term
+/// output_magnitude). The output term covers triangles met during the pass (the sphere keeps h,
+/// more than the term, from them): a point is written back only as a rounding within 7h/8 of
+/// it, which the term
 /// makes one ulp per component within M_out; a triangle the pass starts closer to than
 /// that (the start check's contacts) is kept by the choice of the rounding instead: a point is
 /// written back as a rounding (below or above, per component) that keeps every start contact's
@@ -76,8 +78,8 @@
 /// skin_factor is set from robust's stress runs over scales and offsets (docs/robust.md);
 /// output_rounding_factor from the rounding bound.
 ///
-/// Every number it compares against is derived from s (the start band, the stop length s/8, the
-/// solver's slack s/8, the independence threshold); the only plain numbers are the three skin
+/// Every number it compares against is derived from s and its output term (the start band, the
+/// stop length s/8, the solver's slack (s - h)/4, the independence threshold); the only plain numbers are the three skin
 /// factors, min_skin and the iteration bound, all in Tolerances.
 
 #include <slidecheck/reference/espace_slide.hpp>
@@ -141,10 +143,13 @@ struct Tolerances {
   /// Q of the skin's output term Q u_out M_out (file comment): a position written back to world
   /// coordinates in T is rounded, below or above so as to keep the pass's start contacts
   /// (write_back below), so by up to one ulp of T per component: at most 2 u_out |p_i|,
-  /// 2 sqrt(3) u_out M_out in eSpace. The sphere stops at clearance s/2 >= (Q/2) u_out M_out:
-  /// Q = 8 keeps that rounding outside every triangle it has met with 15 % to spare (write_back
-  /// takes 7s/16, 3.5 u_out M_out, as its bound).
-  double output_rounding_factor = 8;
+  /// 2 sqrt(3) u_out M_out in eSpace, sqrt(3) u_out M_out rounded to nearest. The sphere stops at
+  /// clearance h >= Q u_out M_out (Skin) and write_back takes 7h/8 >= 1.75 u_out M_out as its
+  /// bound: Q = 2 covers the rounding to nearest of every point within M_out; a rounding away
+  /// from the start contacts that it does not cover is refused (another candidate, or the point
+  /// is held). Set by eps-sweep --level-c at 10^4 radii from the origin in float (docs/robust.md):
+  /// Q = 2 loses motion in none of 678 canonical moves, 4 in 47, 8 in 210.
+  double output_rounding_factor = 2;
   /// Q2 of an optional quadratic term Q2 u M_e^2, 0 by default. It was 8 while the exact
   /// formulation measured an edge's distance as |p - a|^2 - (e . (p - a))^2 / |e|^2, which
   /// cancels and errs by about u M^2 / 2 (`slidecheck search --algorithm robust --precision
@@ -161,14 +166,45 @@ struct Tolerances {
   int max_iterations = 16;
 };
 
-/// The pass's skin and the lengths derived from it.
+/// The pass's skin and the lengths derived from it. The skin has two parts: the output term
+/// (`rounding`, Q u_out M_out: what writing a point back to T may cost) and the rest (the pass's
+/// own round-off, K u M max(1, L), and what min_skin adds). The sphere is stopped at clearance
+/// h = (s + rounding) / 2 = rounding + (s - rounding) / 2 and slides aim at s: the gap between the
+/// two, half the pass's own round-off, is all a slide along a plane at its target needs not to
+/// re-hit it, while the rounding needs the whole of its term below the stop. Why: with the stop at
+/// s/2 (session 11) the sphere kept twice the output term from what it slid along, and robust's
+/// float walks 10^4 radii from the origin lost motion in 31 % of the canonical moves (level C,
+/// docs/robust.md); for the exact types (rounding 0) h is s/2 as before.
 template <Number T>
 struct Skin {
   T skin{};            ///< s: the clearance slides aim at
-  T contact_radius{};  ///< 1 + s/2: the radius swept and the start band
+  T rounding{};        ///< the output term, at most s: what a write-back may cost
+  T contact_radius{};  ///< 1 + h, h = (s + rounding) / 2: the radius swept and the start band
   T stop_length{};     ///< s/8: a constrained displacement shorter than this ends the pass
+  T max_deviation{};   ///< 7h/8: how far from its point a written-back rounding may lie (write_back)
+  /// solve.feasibility_slack: (s - h)/4, a quarter of the gap between the target and the stop
   SolveTolerances<T> solve;
 };
+
+/// The lengths of a skin from s and its output term (Skin): the one place their expressions are
+/// written, which fast/ takes too.
+template <Number T>
+Skin<T> skin_lengths(const T& s, const T& output_term) {
+  Skin<T> out;
+  out.skin = s;
+  out.rounding = output_term < s ? output_term : s;
+  const T stop_clearance = (s + out.rounding) / T(2);
+  out.contact_radius = T(1) + stop_clearance;
+  out.stop_length = s / T(8);
+  out.max_deviation = T(7) * stop_clearance / T(8);
+  // The solver may leave a constraint short of its target by a quarter of the gap between the
+  // target and the stop (s/8 when that gap is s/2): a displacement it accepts keeps the sphere
+  // beyond the contact radius. A slack of s/8 with the gap of the pass's own round-off only put
+  // the sphere inside the contact radius of a shallow crease it rested on, to be hit at t = 0
+  // until the iteration cap (canonical shallow_crease at offset 10^4, float).
+  out.solve.feasibility_slack = (s - stop_clearance) / T(4);
+  return out;
+}
 
 /// M of a pass's own points: max(1, the largest |coordinate| of its start and destination)
 /// (derive_skin grows it by the vertices the pass may reach).
@@ -199,17 +235,17 @@ T output_magnitude(const T& pass_m, const Vec3<T>& move, const T& origin_magnitu
 /// monotone rounding), which fast/ relies on to bound the skin from a bound of M. For types with
 /// a unit roundoff only.
 template <num::WithSqrt T>
-T skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, const Tolerances& tol, const T& m_out,
-                       double output_roundoff) {
+Skin<T> skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, const Tolerances& tol, const T& m_out,
+                             double output_roundoff) {
   const T ut = num::from_double<T>(num::unit_roundoff<T>());
   T s = num::from_double<T>(tol.min_skin);
   T l = length(move);
   if (l < T(1)) l = T(1);
+  const T output_term = num::from_double<T>(tol.output_rounding_factor) * num::from_double<T>(output_roundoff) * m_out;
   const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
-                    num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge +
-                    num::from_double<T>(tol.output_rounding_factor) * num::from_double<T>(output_roundoff) * m_out;
+                    num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge + output_term;
   if (derived > s) s = derived;
-  return s;
+  return skin_lengths(s, output_term > T(0) ? output_term : T(0));
 }
 
 /// The skin of a pass from `start` by `move` (local eSpace), see the file comment.
@@ -264,17 +300,14 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
         }
       }
     }
-    s = skin_from_magnitudes(m, m_edge, move, tol, output_magnitude(pass_m, move, origin_magnitude), output_roundoff);
+    out = skin_from_magnitudes(m, m_edge, move, tol, output_magnitude(pass_m, move, origin_magnitude), output_roundoff);
     // Unit normals computed from points of magnitude M err by an angle of about u M: two planes
     // whose normals are within 8 such angles are not independent (Gram determinant sin^2).
     const T angle = T(8) * ut * m;
     out.solve.min_independence = angle * angle;
+    return out;
   }
-  out.skin = s;
-  out.contact_radius = T(1) + s / T(2);
-  out.stop_length = s / T(8);
-  out.solve.feasibility_slack = s / T(8);
-  return out;
+  return skin_lengths(s, T(0));  // the exact types: no rounding to cover
 }
 
 /// What a pass needs to know of its local frame and tells it back.
@@ -286,12 +319,19 @@ struct LocalFrame {
   /// skin) as the half-spaces n . y >= support + 1 (local eSpace) whose centres are clear of
   /// them. Its positions are written back only where they keep these (write_back below).
   std::vector<Constraint<T>> start_contacts;
+  /// Set by the pass: every contact it met, the start contacts and the triangles it hit, as
+  /// their constraints. write_back rounds towards the side their normals lean to first
+  /// (rounding_sides), so that a sphere stopped at h from a floor is written back at h or
+  /// above, not just below, which would make the next pass start inside the floor's band and
+  /// push out first.
+  std::vector<Constraint<T>> contacts;
   /// The unit roundoff of the type the pass's points are written back in (derive_skin's
   /// output term): T's own unless the pass runs in a wider working type than the query's.
   double output_roundoff = num::unit_roundoff<T>();
-  /// Set by the pass: its skin s. A point is written back only as a rounding within 7s/16 of
-  /// it (write_back); a pass that does not set it (a scripted test pass) is not held to that.
-  std::optional<T> skin;
+  /// Set by the pass: its skin's max_deviation (7h/8, Skin). A point is written back only as a
+  /// rounding within it (write_back); a pass that does not set it (a scripted test pass) is not
+  /// held to that.
+  std::optional<T> max_deviation;
   /// Set by the frame (empty: no locks): the axes (bit k for axis k) triangle i may be locked on
   /// in this pass (lockable_axes; slide_pass's axis locks).
   std::function<int(std::size_t)> lockable_axes;
@@ -465,9 +505,9 @@ int lockable_axes(const Triangle<T>& tri, const Vec3<T>& center, const Ellipsoid
 /// A point p of a pass (local eSpace around `origin`, R3, in the working type W) written back to
 /// world R3 in T, or nothing when no rounding of it is covered. The candidates are the roundings
 /// of origin + p below and above the exact sum in each component (at most one ulp of T off). A
-/// candidate must be within `max_deviation` of p (local eSpace; the pass gives 7/16 of its skin,
+/// candidate must be within `max_deviation` of p (local eSpace; the pass gives 7h/8, Skin,
 /// which its output term makes at least one ulp per component for every point within M_out:
-/// derive_skin), so that it keeps the clearance s/2 the pass kept from the triangles it met,
+/// derive_skin), so that it keeps the clearance h the pass kept from the triangles it met,
 /// and so does every segment between two such points. The start contacts can be closer than
 /// that, so a candidate must also keep each one's margin (n . y - support - 1 at its local
 /// coordinates y, which are computed the way the mesh's vertices were) at 0 or at p's own
@@ -546,7 +586,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     // that could be (every later segment could cut a corner the pass went round): the sphere
     // stays there, and a gravity pass starts from it.
     const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
-    LocalFrame<W> frame{origin_magnitude, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0};
+    LocalFrame<W> frame{origin_magnitude, {}, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0};
     // One pointer captured: std::function keeps it without allocating.
     struct LockSource {
       const IndexedMesh<T>* mesh;
@@ -558,7 +598,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
         return lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
       };
     Vec3<W> end = run_pass(local_start, to_espace(convert_to<W>(r3_velocity), radii), local, frame, pass, index);
-    const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.start_contacts);
+    const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.contacts);
     std::array<std::optional<T>, 3> fixed;
     for (std::size_t k = 0; k < 3; ++k)
       if ((frame.pinned_axes >> k) & 1) fixed[k] = k == 0 ? pass_start.x : (k == 1 ? pass_start.y : pass_start.z);
@@ -571,7 +611,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     for (std::size_t k = 1; k < pass.path.size(); ++k) {
       if (!held) {
         const std::optional<Vec3<T>> w = write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
-                                                    W(W(7) / W(16) * frame.skin.value_or(W(0))), frame.skin.has_value(),
+                                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(),
                                                     fixed);
         if (w) previous = *w;
         else held = true;
@@ -617,7 +657,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
   using response_detail_robust::contact_constraint;
   const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
   const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh, frame.origin_magnitude, frame.output_roundoff);
-  frame.skin = skin.skin;
+  frame.max_deviation = skin.max_deviation;
   const Vec3<T> destination = pos + move;
   std::vector<Constraint<T>> constraints;
 
@@ -638,6 +678,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
         const SupportPlane<T> sp = support_plane(pos, tri);
         const Constraint<T> c{sp.normal, T(sp.support + T(1) + skin.skin), i};  // contact_constraint's
         constraints.push_back(c);
+        frame.contacts.push_back(c);
         frame.start_contacts.push_back({sp.normal, T(sp.support + T(1)), i});
         pass.planes.push_back({i, cp.feature, cp.index, cp.point, c.normal});
       }
@@ -731,6 +772,32 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
         d = solved->displacement;
       }
     }
+    // Recovery first: a pass that starts deeper inside a start contact's band than half the gap
+    // between the target and the stop (s - h) is pushed out to its targets (the displacement
+    // closest to none) before it moves towards the destination. Why: pushed out along the whole
+    // move, the sphere rises so slowly that a coplanar neighbour of the start contact (the other
+    // half of a floor quad) is reached below the stop clearance and hit on its shared edge, whose
+    // supporting plane leans by 10^-3 rad: a sphere walking along a floor in float ended 3e-4
+    // radii above it (a_gap_exactly_two_radii_wide_is_slid_through, flat_seam_does_not_snag).
+    // When the push-out cannot be solved or is shorter than the stop length, the pass moves as
+    // before.
+    bool pushing_out = false;
+    if (iteration == 0 && !constraints.empty()) {
+      T deepest(0);  // the largest shortfall (offset - n . pos) of a constraint at the start
+      for (const Constraint<T>& c : constraints) {
+        const T shortfall = c.offset - dot(c.normal, pos);
+        if (shortfall > deepest) deepest = shortfall;
+      }
+      const T gap = skin.skin - (skin.contact_radius - T(1));
+      if (deepest > gap + gap / T(2)) {
+        std::optional<ConstrainedMove<T>> out = solve_locked(zero_vector, constraints, pinned_axes);
+        if (out && length_squared(out->displacement) > skin.stop_length * skin.stop_length) {
+          solved = std::move(out);
+          d = solved->displacement;
+          pushing_out = true;
+        }
+      }
+    }
     // 5. Wedged, or (without constraints) a move too short to matter.
     if (!solved || length_squared(d) <= skin.stop_length * skin.stop_length) {
       const bool corner = solved && solved->active.size() >= 3;
@@ -751,11 +818,21 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
         first_blocking_contact(pos, d, skin.contact_radius, espace_mesh, is_locked);
     ++pass.iterations;
     if constexpr (tracing_enabled<Tracer>)
+      // A push-out that hits nothing runs its whole length (time 1), and its end is traced as a
+      // near point: every resting position has its near_point or stop event.
       tracer(ev::CollisionQuery<T>{pass_index, iteration, pos, d, hit.has_value(), hit ? hit->triangle : 0,
-                                   hit ? hit->time : T(0), hit ? T(length(d) * hit->time) : T(0)});
+                                   hit ? hit->time : (pushing_out ? T(1) : T(0)),
+                                   hit ? T(length(d) * hit->time) : (pushing_out ? T(length(d)) : T(0))});
     if (!hit) {
       pos = pos + d;
       pass.path.push_back(pos);
+      if (pushing_out) {
+        if constexpr (tracing_enabled<Tracer>) {
+          const T dist = length(d);
+          tracer(ev::NearPoint<T>{pass_index, iteration, dist, dist, pos, true});
+        }
+        continue;
+      }
       return stop(StopReason::reached_destination, pos, iteration + 1);
     }
     if (num::sign(hit->time) > 0) pos = pos + d * hit->time;
@@ -764,6 +841,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
     const exact::ClosestPoint<T> cp = exact::closest_point(pos, tri);
     const Constraint<T> c = contact_constraint(pos, tri, hit->triangle, skin.skin);
     constraints.push_back(c);
+    frame.contacts.push_back(c);
     pass.planes.push_back({hit->triangle, cp.feature, cp.index, cp.point, c.normal});
     if constexpr (tracing_enabled<Tracer>) {
       const T dist = T(length(d) * hit->time);
@@ -778,13 +856,14 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
 /// touches the start (benchmarks and fast/sweep_robust compare it with other engines' sweeps).
 /// `hit`: the first blocking contact (local eSpace, time in [0, 1], in the working type);
 /// `end`: where the centre stops, in R3 (rounded to nearest: no start contacts to round away
-/// from), at clearance s/2 from what it hit in exact arithmetic; `skin`: s of the move
-/// (derive_skin).
+/// from), at clearance h from what it hit in exact arithmetic; `skin`: s of the move and
+/// `contact_radius` 1 + h (derive_skin, Skin).
 template <Number T>
 struct SweepOutcome {
   std::optional<BlockingContact<Working<T>>> hit;
   Vec3<T> end;
   Working<T> skin{};
+  Working<T> contact_radius{};
 };
 
 /// The end of a sweep from `start` (R3) that stopped at the local eSpace point `stop`.
@@ -806,6 +885,7 @@ SweepOutcome<T> sweep_in_local_espace(const Vec3<T>& start, const Vec3<T>& veloc
                                    num::unit_roundoff<T>());
   SweepOutcome<T> out;
   out.skin = skin.skin;
+  out.contact_radius = skin.contact_radius;
   out.hit = first_blocking_contact(origin, move, skin.contact_radius, local);
   Vec3<W> stop = move;  // slide_pass's step: origin + d t, or origin at t = 0
   if (out.hit) stop = num::sign(out.hit->time) > 0 ? Vec3<W>(origin + move * out.hit->time) : origin;

@@ -236,6 +236,7 @@ BOOST_AUTO_TEST_CASE(level_c_adds_lost_motion_to_the_cells) {
   o.grid = {0, 0x1p-7};
   o.scales = {1};
   o.level_c = true;
+  o.level_c_options.grid_allowance = false;  // the fraction alone: float's grid counts
   const EpsSweepResult r = run_eps_sweep(o);
   BOOST_TEST_REQUIRE(r.cells.size() == 4u);
   for (const EpsCell& c : r.cells) {

@@ -350,13 +350,15 @@ BOOST_AUTO_TEST_CASE(decision_flip_in_pseudo_distance_root_search_float_not_doub
 BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_double) {
   // corpora/regressions/float-far-from-origin-lost-motion: at 1e6 the float spacing is 2^-4, so a 1 cm move is
   // lost entirely (stuck) and a 9 cm one is cut to 6.25 cm (lost_motion); double keeps both,
-  // and a 1 m move is fine in both. The ideal runs from the same rounded inputs.
+  // and a 1 m move is fine in both. The ideal runs from the same rounded inputs. Judged by the
+  // fraction alone (--no-grid-allowance): the next test judges them with the allowance.
   const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-lost-motion";
   const auto scene = load_scene_context(dir + "/floor.scene");
   const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
   BOOST_REQUIRE_EQUAL(qs.size(), 3u);
   VerifyQueryOptions o;
   o.level_c = true;
+  o.level_c_options.grid_allowance = false;
   for (const Algorithm a : seed_algorithms) {
     const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
     BOOST_TEST(creep.has(FailureClass::stuck), a);
@@ -376,6 +378,38 @@ BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_do
       BOOST_TEST(!d.failed(), a << " " << q.id);
       BOOST_TEST(d.ideal->final_distance < 1e-9);
     }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(level_c_grid_allowance_far_from_the_origin) {
+  // The same moves with the grid allowance (the default): no float position lies nearer the ideal
+  // ends than the float run's, so neither shortfall is a failure; each record says how much the
+  // grid allowed: the 1 cm creep the whole centimetre (the start is the nearest float position),
+  // the 9 cm step 2.75 cm (start + 6.25 cm, against start + 12.5 cm 3.5 cm away).
+  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-lost-motion";
+  const auto scene = load_scene_context(dir + "/floor.scene");
+  const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
+  BOOST_REQUIRE_EQUAL(qs.size(), 3u);
+  VerifyQueryOptions o;
+  o.level_c = true;
+  BOOST_TEST(o.level_c_options.grid_allowance);
+  for (const Algorithm a : seed_algorithms) {
+    const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
+    BOOST_TEST(!creep.failed(), a);
+    BOOST_REQUIRE(creep.ideal.has_value());
+    BOOST_TEST(creep.ideal->within_grid);
+    BOOST_REQUIRE(creep.ideal->grid_allowance.has_value());
+    BOOST_TEST(*creep.ideal->grid_allowance == 0.01, boost::test_tools::tolerance(1e-6));  // the float nearest 0.01
+    BOOST_TEST(*creep.ideal->grid_allowance <= creep.ideal->ideal_travel);
+    const QueryRecord step = verify_query(*scene, qs[1], "q.jsonl", a, Precision::single_float, o);
+    BOOST_TEST(!step.failed(), a);
+    BOOST_TEST(step.ideal->within_grid);
+    BOOST_REQUIRE(step.ideal->grid_allowance.has_value());
+    BOOST_TEST(*step.ideal->grid_allowance == 0.0275, boost::test_tools::tolerance(1e-6));
+    // A move that loses nothing computes no allowance.
+    const QueryRecord metre = verify_query(*scene, qs[2], "q.jsonl", a, Precision::single_float, o);
+    BOOST_TEST(!metre.ideal->grid_allowance.has_value());
+    BOOST_TEST(!metre.ideal->within_grid);
   }
 }
 

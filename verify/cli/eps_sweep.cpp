@@ -26,7 +26,7 @@ struct EpsSweepArgs {
   std::string algorithms = "all", tolerances, grid = "-40:-2", values, precisions = "float,double", scales = "1",
               offsets = "0", out = "slidecheck-eps-sweep";
   bool no_zero = false, resume = false, overwrite = false, level_c = false, quiet = false, json = false,
-       no_views = false;
+       no_views = false, no_grid_allowance = false;
   int threads = 0;
   std::size_t limit = 0;
   std::string shard;
@@ -101,6 +101,7 @@ int run(const EpsSweepArgs& a) {
   o.overwrite = a.overwrite;
   o.threads = a.threads;
   o.level_c = a.level_c;
+  o.level_c_options.grid_allowance = !a.no_grid_allowance;
   o.limit = a.limit;
   o.progress = !a.quiet;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
@@ -166,6 +167,8 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
   cmd->add_flag("--overwrite", args->overwrite, "Replace the sweep in --out");
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--level-c", args->level_c, "Also run level C per query: lost_motion, stuck and lost travel (costly)");
+  cmd->add_flag("--no-grid-allowance", args->no_grid_allowance,
+                "Level C: lost_motion and stuck by the fraction alone, without the grid allowance (docs/level-c.md)");
   cmd->add_option("--limit", args->limit, "Use only the first N queries of the corpus");
   cmd->add_option("--shard", args->shard,
                   "Only cells I, I+N, I+2N, ... in sweep order (I/N, from 0; docs/campaigns.md): writes run.json and "

@@ -139,6 +139,9 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
                   "lost_motion when the ideal run ends this fraction of the requested move further from the start")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--no-grid-allowance", [args](std::int64_t) { args->level_c_options.grid_allowance = false; },
+                "lost_motion and stuck by the fraction alone, without allowing the distance from the ideal end to the "
+                "nearest position of the run's precision clear of the mesh (docs/level-c.md)");
   cmd->add_option("--stuck-fraction", args->level_c_options.stuck_fraction,
                   "stuck when the float run travels at most this fraction of the ideal travel")
       ->check(CLI::NonNegativeNumber)

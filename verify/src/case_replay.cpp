@@ -54,6 +54,10 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   // The verdict: checked as verify checked it (the decisions that decide the outcome).
   VerifyQueryOptions options;
   options.level_c = c.ideal.has_value() || level_c;
+  // The grid allowance as the case was judged: a recorded shortfall carries the allowance it was
+  // given (IdealSummary::grid_allowance); a case without it was judged by the fraction alone
+  // (recorded with --no-grid-allowance, or before the allowance existed).
+  if (c.ideal) options.level_c_options.grid_allowance = c.ideal->grid_allowance.has_value();
   // A fast_mismatch was found by `verify --implementation fast`: replay runs fast/ again (on the
   // case's triangles, its own BVH) beside the reference to see whether it still differs.
   if (std::find(c.classes.begin(), c.classes.end(), FailureClass::fast_mismatch) != c.classes.end())

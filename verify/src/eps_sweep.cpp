@@ -259,6 +259,7 @@ json run_description(const EpsSweepOptions& o, const std::vector<std::string>& f
   if (o.level_c)
     j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
                             {"stuck_fraction", o.level_c_options.stuck_fraction},
+                            {"grid_allowance", o.level_c_options.grid_allowance},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   add_shard(j, o.shard);
   return j;

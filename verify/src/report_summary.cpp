@@ -152,6 +152,7 @@ Summary summarize(const std::vector<QueryRecord>& records) {
       ++g.fast_records;
       if (!r.fast_skipped.empty()) ++g.fast_skipped;
     }
+    if (r.ideal && r.ideal->within_grid) ++g.within_grid;
     std::array<bool, failure_class_count> seen{};
     for (const Failure& f : r.failures) {
       const auto k = static_cast<std::size_t>(f.kind);
@@ -241,6 +242,11 @@ void print_summary(std::ostream& out, const Summary& s) {
                            g.fast_skipped);
       out << '\n';
     }
+
+    if (g.within_grid > 0)
+      out << fmt::format("  level C: {} quer{} fell short of the ideal end by more than the lost-motion fraction, but "
+                         "within the grid allowance (the nearest {} position clear of the mesh): not failures\n",
+                         g.within_grid, g.within_grid == 1 ? "y" : "ies", precision_name(g.precision));
 
     // The failure classes found (every class, zeros included, is in summary.csv).
     // "back face": failures on a triangle the move met from the back, shown when there are any.

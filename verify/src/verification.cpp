@@ -152,6 +152,11 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
     o["float_travel"] = metric(s.float_travel);
     o["ideal_travel"] = metric(s.ideal_travel);
     o["final_distance"] = metric(s.final_distance);
+    // Written only when computed, so records of runs that never fell short are unchanged.
+    if (s.grid_allowance) {
+      o["grid_allowance"] = metric(*s.grid_allowance);
+      o["within_grid"] = s.within_grid;
+    }
     j["ideal"] = o;
   }
   if (with_timing) j["seconds"] = r.seconds;
@@ -234,6 +239,10 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
       s.float_travel = metric_from(o.at("float_travel"));
       s.ideal_travel = metric_from(o.at("ideal_travel"));
       s.final_distance = metric_from(o.at("final_distance"));
+      if (o.contains("grid_allowance")) {
+        s.grid_allowance = metric_from(o.at("grid_allowance"));
+        s.within_grid = o.at("within_grid").get<bool>();
+      }
       r.ideal = std::move(s);
     }
     if (j.contains("seconds")) r.seconds = j["seconds"].get<double>();

@@ -4,6 +4,7 @@
 
 #include <slidecheck/verify/error_metrics.hpp>
 #include <slidecheck/verify/errors.hpp>
+#include <slidecheck/verify/grid_allowance.hpp>
 #include <slidecheck/verify/ideal_trajectory.hpp>
 #include <slidecheck/verify/invariants.hpp>
 #include <slidecheck/verify/local_error.hpp>
@@ -543,15 +544,25 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   // divides by zero (undefined_operation) has no defined end to fall short of.
   const bool ideal_defined =
       std::none_of(ip.begin(), ip.end(), [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
-  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) &&
-      s.ideal_travel - s.float_travel > options.lost_motion_fraction * requested) {
+  // Beyond the fraction, the shortfall F's grid may force (grid_allowance.hpp), computed only
+  // for a run that falls short by more than the fraction (a few exact tests per candidate).
+  const double shortfall = s.ideal_travel - s.float_travel, fraction = options.lost_motion_fraction * requested;
+  double allowance = 0;
+  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction &&
+      options.grid_allowance) {
+    allowance = grid_allowance<F>(s.final_position, q.radii.radii, exact_mesh);
+    s.grid_allowance = allowance;
+    s.within_grid = !(shortfall > fraction + allowance);
+  }
+  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction + allowance) {
     Failure f;
     const bool stuck = s.float_travel <= options.stuck_fraction * s.ideal_travel;
     f.kind = stuck ? FailureClass::stuck : FailureClass::lost_motion;
     f.where = stops.empty() ? StepLocation{} : stops.back();
     f.detail = std::string(stuck ? "the float run barely moves" : "the float run travels less") + ": |end - start| " +
                exact_text(s.float_travel) + " in " + std::string(precision_name(r.precision)) + ", " +
-               exact_text(s.ideal_travel) + " ideal (requested move " + exact_text(requested) + ")";
+               exact_text(s.ideal_travel) + " ideal (requested move " + exact_text(requested) +
+               (s.grid_allowance ? ", allowed for the grid " + exact_text(*s.grid_allowance) : std::string()) + ")";
     r.failures.push_back(std::move(f));
   }
   // jitter: the ideal run has settled (its last two frames end at the same double) while the

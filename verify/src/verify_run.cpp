@@ -70,6 +70,7 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
     j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
                             {"stuck_fraction", o.level_c_options.stuck_fraction},
                             {"jitter_fraction", o.level_c_options.jitter_fraction},
+                            {"grid_allowance", o.level_c_options.grid_allowance},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   j["tasks"] = tasks;
   add_shard(j, o.shard);
@@ -98,7 +99,9 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
   if (d.at("level_c").get<bool>()) {
     const json& lc = d.at("level_c_options");
     level_c = "on (lost_motion beyond " + number_text(lc.at("lost_motion_fraction").get<double>()) +
-              " of the move, stuck below " + number_text(lc.at("stuck_fraction").get<double>()) + " of the ideal travel)";
+              " of the move" +
+              (lc.value("grid_allowance", false) ? std::string(" and the grid allowance") : std::string()) +
+              ", stuck below " + number_text(lc.at("stuck_fraction").get<double>()) + " of the ideal travel)";
   }
   const Shard shard = shard_of(d, (out / "run.json").string());
   ro.facts = {{"corpus", joined(d.at("corpus"))},

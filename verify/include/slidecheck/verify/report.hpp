@@ -76,6 +76,9 @@ struct GroupSummary {
   /// reference, and of them those fast/ refused (QueryRecord::fast_skipped), compared with nothing.
   std::size_t fast_records = 0;
   std::size_t fast_skipped = 0;
+  /// Level C: checked queries whose shortfall exceeded the lost-motion fraction but not the
+  /// fraction plus the grid allowance (IdealSummary::within_grid): the precision's, not failures.
+  std::size_t within_grid = 0;
 
   std::size_t decisions_compared = 0;   ///< decisions whose exact outcome was proven
   std::size_t decisions_flipped = 0;    ///< ... and taken the other way by the float run

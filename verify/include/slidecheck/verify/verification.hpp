@@ -152,6 +152,14 @@ struct IdealSummary {
   /// |end - start| of the float and the ideal run, and |float end - ideal end| (doubles
   /// computed from the rounded positions: statistics, compared against thresholds).
   double float_travel = 0, ideal_travel = 0, final_distance = 0;
+  /// Computed only when the float run fell short of the ideal end by more than the lost-motion
+  /// fraction and LevelCOptions::grid_allowance is on: the distance from the ideal end to the
+  /// nearest position of the run's precision clear of the mesh (a lower bound, grid_allowance.hpp),
+  /// which lost_motion and stuck allow on top of the fraction.
+  std::optional<double> grid_allowance;
+  /// The shortfall exceeded the fraction but not the fraction plus grid_allowance: the run's
+  /// precision, not the algorithm, lost it (counted apart, not a failure).
+  bool within_grid = false;
 };
 
 /// Everything `slidecheck verify` records about one (query, algorithm, precision).

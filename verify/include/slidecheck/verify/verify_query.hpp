@@ -67,6 +67,11 @@ struct LevelCOptions {
   /// stuck (instead of lost_motion): the float run travels at most this fraction of the
   /// ideal travel, while lost_motion's condition holds.
   double stuck_fraction = 1e-2;
+  /// lost_motion and stuck allow, beyond the fraction, the distance from the ideal end to the
+  /// nearest position of the run's precision that does not overlap the mesh (grid_allowance.hpp):
+  /// what any algorithm computing in that precision may have to lose. Off: the fraction alone
+  /// (how runs before session 13 counted; `verify --no-grid-allowance`).
+  bool grid_allowance = true;
   /// jitter (queries of several frames): the ideal run's last two frames end at the same
   /// point while the float run's last frame still moves more than this fraction of one
   /// frame's requested move.

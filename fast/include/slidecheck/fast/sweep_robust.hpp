@@ -36,36 +36,8 @@ template <HardwareFloat F>
 struct RobustSweepScratch {
   std::vector<CandidateKey> candidates;
   IndexedMesh<robust::Working<F>> local;  ///< the candidates in the local eSpace (working type), three vertices each
-  std::vector<std::pair<robust::Working<F>, std::uint32_t>> by_entry;  ///< (box entry time, local index)
+  std::vector<std::pair<robust::Working<F>, std::uint32_t>> by_entry;  ///< first_blocking_contact_by_entry's buffer
 };
-
-/// robust::first_blocking_contact on `mesh`, the triangles visited in order of their box entry
-/// time (robust::box_entry_time), stopping at the first whose entry comes after the best contact
-/// so far. The same contact, field by field: the reference takes the least (time, index), and no
-/// triangle's time is earlier than its entry (robust::blocking_contact raises it), so every
-/// triangle after the stop has a later time. On the standard sweep set 72 % of the triangles the
-/// reference sweeps on oa_dm1 (73 % on oa_rpg3dm2) have an entry after the hit.
-template <num::WithSqrt W>
-std::optional<robust::BlockingContact<W>> first_blocking_contact_by_entry(
-    const Vec3<W>& center, const Vec3<W>& move, const W& radius, const IndexedMesh<W>& mesh,
-    std::vector<std::pair<W, std::uint32_t>>& by_entry) {
-  const SweptSphere<W> sphere{center, move, radius};
-  const exact::Box swept = exact::swept_box(center, move, Vec3<W>(radius, radius, radius));
-  by_entry.clear();
-  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
-    const Triangle<W> tri = mesh.triangle(i);
-    if (!robust::detection_detail::may_touch(swept, tri)) continue;
-    by_entry.emplace_back(robust::box_entry_time(center, move, radius, tri), static_cast<std::uint32_t>(i));
-  }
-  std::sort(by_entry.begin(), by_entry.end());  // entry, then index (an entry is never NaN)
-  std::optional<robust::BlockingContact<W>> best;
-  for (const auto& [entry, i] : by_entry) {
-    if (best && entry > best->time) break;
-    std::optional<robust::BlockingContact<W>> c = robust::blocking_contact(sphere, mesh.triangle(i), i, entry);
-    if (c && (!best || c->time < best->time || (c->time == best->time && c->triangle < best->triangle))) best = c;
-  }
-  return best;
-}
 
 namespace sweep_robust_detail {
 
@@ -195,7 +167,7 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   robust::SweepOutcome<F> out;
   out.skin = skin.skin;
   out.contact_radius = contact_radius;
-  out.hit = first_blocking_contact_by_entry(origin, move, contact_radius, local, scratch.by_entry);
+  out.hit = robust::first_blocking_contact_by_entry(origin, move, contact_radius, local, scratch.by_entry);
   Vec3<W> stop = move;  // sweep_in_local_espace's end
   if (out.hit) {
     stop = num::sign(out.hit->time) > 0 ? Vec3<W>(origin + move * out.hit->time) : origin;

@@ -22,10 +22,13 @@
 #include <slidecheck/reference/mesh_detection.hpp>
 #include <slidecheck/reference/swept_sphere_triangle.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace slidecheck::robust {
 
@@ -277,11 +280,12 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
 /// only when the move approaches; no contact before the boxes meet, box_entry_time). Earliest
 /// time wins, then the lowest triangle index: the least (time, index), so any order of the
 /// triangles gives the same contact. `skip(i)`: triangle i cannot block this move
-/// (robust_response.hpp's axis locks) and is not swept.
+/// (robust_response.hpp's axis locks) and is not swept. The definition, visiting every triangle
+/// in index order; first_blocking_contact below is what robust runs.
 template <num::WithSqrt T, class Skip = SweepEveryTriangle>
-std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
-                                                         const T& radius, const IndexedMesh<T>& mesh,
-                                                         const Skip& skip = {}) {
+std::optional<BlockingContact<T>> first_blocking_contact_in_index_order(const Vec3<T>& center, const Vec3<T>& move,
+                                                                        const T& radius, const IndexedMesh<T>& mesh,
+                                                                        const Skip& skip = {}) {
   const SweptSphere<T> sphere{center, move, radius};
   const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
   std::optional<BlockingContact<T>> best;
@@ -293,6 +297,50 @@ std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, 
     if (c && (!best || c->time < best->time)) best = c;
   }
   return best;
+}
+
+/// first_blocking_contact_in_index_order's contact, field by field, the triangles visited in
+/// order of (box entry time, index) and the search stopped at the first entry later than the best
+/// time so far: no triangle's time is below its entry (blocking_contact raises it), so every
+/// triangle left has a later time; entries are never NaN, so the order is total. `by_entry` is a
+/// buffer (reused by the caller). Why: 72 % of the triangles robust's sweep evaluated on oa_dm1
+/// (73 % on oa_rpg3dm2; fast/'s standard sweep set) entered after the hit.
+template <num::WithSqrt T, class Skip = SweepEveryTriangle>
+std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>& center, const Vec3<T>& move,
+                                                                  const T& radius, const IndexedMesh<T>& mesh,
+                                                                  std::vector<std::pair<T, std::uint32_t>>& by_entry,
+                                                                  const Skip& skip = {}) {
+  const SweptSphere<T> sphere{center, move, radius};
+  const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
+  by_entry.clear();
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<T> tri = mesh.triangle(i);
+    if (!detection_detail::may_touch(swept, tri) || skip(i)) continue;
+    by_entry.emplace_back(box_entry_time(center, move, radius, tri), static_cast<std::uint32_t>(i));
+  }
+  std::sort(by_entry.begin(), by_entry.end());
+  std::optional<BlockingContact<T>> best;
+  for (const auto& [entry, i] : by_entry) {
+    if (best && entry > best->time) break;
+    std::optional<BlockingContact<T>> c = blocking_contact(sphere, mesh.triangle(i), i, entry);
+    if (c && (!best || c->time < best->time || (c->time == best->time && c->triangle < best->triangle))) best = c;
+  }
+  return best;
+}
+
+/// The first blocking contact (first_blocking_contact_in_index_order's): by entry for IEEE types,
+/// whose entries order the search (a buffer per thread), in index order for the others (an
+/// exact or correctly rounded time is never below the entry, which is 0 for them).
+template <num::WithSqrt T, class Skip = SweepEveryTriangle>
+std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
+                                                         const T& radius, const IndexedMesh<T>& mesh,
+                                                         const Skip& skip = {}) {
+  if constexpr (num::is_ieee_binary_v<T>) {
+    thread_local std::vector<std::pair<T, std::uint32_t>> by_entry;
+    return first_blocking_contact_by_entry(center, move, radius, mesh, by_entry, skip);
+  } else {
+    return first_blocking_contact_in_index_order(center, move, radius, mesh, skip);
+  }
 }
 
 }  // namespace slidecheck::robust

@@ -15,7 +15,10 @@
 /// absurd worlds only) the candidates are taken again for the larger box. A NaN box falls back
 /// to the whole mesh. In the common case derive_skin's loop runs inside the copy to the local
 /// frame (copy_and_reach_magnitude: may_touch's test, the same M) and the skin follows from its
-/// expressions (robust::skin_from_magnitudes). tests/fast/test_differential.cpp checks it bit for bit.
+/// expressions (robust::skin_from_magnitudes); the candidates stay in the tree's leaf order
+/// (M is a maximum) and the contact is searched by box entry with ties ranked by the level's
+/// index (robust::first_blocking_contact_by_entry: the least (time, index), as the reference's).
+/// tests/fast/test_differential.cpp checks it bit for bit.
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/collide_and_slide.hpp>
@@ -152,7 +155,8 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   const exact::Box reach = exact::swept_box(origin, move, Vec3<W>(two, two, two));
   const Aabb<F> box = slide_detail::robust_world_box(reach, start, radii);
   if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
-  box_candidates(world.bvh, box, scratch.candidates);
+  // In leaf order: M is a maximum, and the contact search ranks ties by the level's index.
+  box_candidates_unsorted(world.bvh, box, scratch.candidates);
   IndexedMesh<W>& local = scratch.local;
   // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii), F's unit roundoff).
   const W m_move = robust::pass_magnitude(origin, move);
@@ -167,7 +171,10 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   robust::SweepOutcome<F> out;
   out.skin = skin.skin;
   out.contact_radius = contact_radius;
-  out.hit = robust::first_blocking_contact_by_entry(origin, move, contact_radius, local, scratch.by_entry);
+  const std::vector<CandidateKey>& keys = scratch.candidates;
+  out.hit = robust::first_blocking_contact_by_entry(
+      origin, move, contact_radius, local, scratch.by_entry, robust::SweepEveryTriangle{},
+      [&keys](std::uint32_t i) { return candidate_triangle(keys[i]); });
   Vec3<W> stop = move;  // sweep_in_local_espace's end
   if (out.hit) {
     stop = num::sign(out.hit->time) > 0 ? Vec3<W>(origin + move * out.hit->time) : origin;

@@ -34,12 +34,23 @@
 
 namespace slidecheck::fast {
 
+namespace sweep_robust_detail {
+/// A candidate's box in the local frame: per axis the least and largest local coordinate of its
+/// vertices (NaN skipped).
+template <HardwareFloat W>
+struct LocalBox {
+  W lo[3], hi[3];
+};
+
+}  // namespace sweep_robust_detail
+
 /// Per-thread buffers of sweep_robust (reused: no allocation once warm).
 template <HardwareFloat F>
 struct RobustSweepScratch {
   std::vector<CandidateKey> candidates;
   IndexedMesh<robust::Working<F>> local;  ///< the candidates in the local eSpace (working type), three vertices each
-  std::vector<std::pair<robust::Working<F>, std::uint32_t>> by_entry;  ///< first_blocking_contact_by_entry's buffer
+  std::vector<std::pair<robust::Working<F>, std::uint32_t>> by_entry;  ///< (box entry time, candidate)
+  std::vector<sweep_robust_detail::LocalBox<robust::Working<F>>> boxes;  ///< the candidates' local boxes
 };
 
 namespace sweep_robust_detail {
@@ -85,52 +96,38 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
   return robust::sweep(start, velocity, radii, world.mesh, tol);
 }
 
-/// The reach pass of derive_skin (robust_response.hpp) folded into the local frame's copy: M
-/// grows by the coordinates of every candidate whose local box meets `reach` (may_touch's test:
-/// per axis the least and largest non-NaN coordinate, here in the working type W, whose
-/// conversion to double is exact and monotone, so the comparisons are may_touch's), and `local`
-/// receives the candidates.
-template <HardwareFloat F, HardwareFloat W, class Map>
-W copy_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey>& candidates,
-                           const exact::Box& reach, IndexedMesh<W>& local, W m, Map&& map) {
+/// The reach pass of derive_skin (robust_response.hpp) on the candidates' boxes: each candidate's
+/// box in the local frame goes to `boxes`, and M grows by the coordinates of every candidate whose
+/// local box meets `reach` (may_touch's test). The local map p -> (p - start) / r (to_local_espace,
+/// in W) is non-decreasing on each axis for r > 0 (the caller checks), so the local box is the map
+/// of the world box (the least coordinate maps to the least, NaN skipped alike), and the largest
+/// |local coordinate| of the vertices is that of a box end: the same tests and the same M as the
+/// reference's loop over the copied vertices, from 6 mapped values instead of 9.
+template <HardwareFloat F, HardwareFloat W>
+W map_boxes_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey>& candidates,
+                                const exact::Box& reach, const Vec3<W>& start, const Vec3<W>& radii,
+                                std::vector<LocalBox<W>>& boxes, W m) {
   const std::size_t n = candidates.size();
-  local.vertices.resize(3 * n);
-  // Triangle i is always {3i, 3i + 1, 3i + 2}: entries kept from an earlier sweep are right.
-  for (std::size_t i = local.triangles.size(); i < n; ++i)
-    local.triangles.push_back({std::uint32_t(3 * i), std::uint32_t(3 * i + 1), std::uint32_t(3 * i + 2)});
-  local.triangles.resize(n);
-  Vec3<W>* out = local.vertices.data();
-  const W inf = std::numeric_limits<W>::infinity();
-  // may_touch's axis test: the least and largest coordinate, NaN skipped (all NaN: [inf, -inf]).
-  auto misses = [inf](W a, W b, W c, double qlo, double qhi) {
-    W lo = inf, hi = -inf;
-    lo = a < lo ? a : lo;
-    lo = b < lo ? b : lo;
-    lo = c < lo ? c : lo;
-    hi = a > hi ? a : hi;
-    hi = b > hi ? b : hi;
-    hi = c > hi ? c : hi;
-    return qhi < double(lo) || double(hi) < qlo;
-  };
-  auto grow = [&m](W c) {
-    const W a = num::abs(c);
-    m = a > m ? a : m;
-  };
+  boxes.resize(n);
+  const W o[3] = {start.x, start.y, start.z}, r[3] = {radii.x, radii.y, radii.z};
   for (std::size_t i = 0; i < n; ++i) {
     const CandidateKey key = candidates[i];
     const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
     const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
-    const Vec3<W> a = map(t.p0), b = map(t.p1), c = map(t.p2);
-    out[3 * i] = a;
-    out[3 * i + 1] = b;
-    out[3 * i + 2] = c;
-    if (misses(a.x, b.x, c.x, reach.lo[0], reach.hi[0]) || misses(a.y, b.y, c.y, reach.lo[1], reach.hi[1]) ||
-        misses(a.z, b.z, c.z, reach.lo[2], reach.hi[2]))
-      continue;
-    for (const Vec3<W>* p : {&a, &b, &c}) {
-      grow(p->x);
-      grow(p->y);
-      grow(p->z);
+    F lo[3], hi[3];
+    robust::detection_detail::triangle_box(t, lo, hi);
+    LocalBox<W>& b = boxes[i];
+    bool misses = false;
+    for (int k = 0; k < 3; ++k) {
+      b.lo[k] = (static_cast<W>(lo[k]) - o[k]) / r[k];
+      b.hi[k] = (static_cast<W>(hi[k]) - o[k]) / r[k];
+      misses = misses || reach.hi[k] < static_cast<double>(b.lo[k]) || static_cast<double>(b.hi[k]) < reach.lo[k];
+    }
+    if (misses) continue;
+    for (int k = 0; k < 3; ++k) {
+      const W a = num::abs(b.lo[k]), c = num::abs(b.hi[k]);
+      m = a > m ? a : m;
+      m = c > m ? c : m;
     }
   }
   return m;
@@ -155,14 +152,15 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   const exact::Box reach = exact::swept_box(origin, move, Vec3<W>(two, two, two));
   const Aabb<F> box = slide_detail::robust_world_box(reach, start, radii);
   if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
+  // The local map must be non-decreasing per axis (map_boxes_and_reach_magnitude).
+  if (!(wide_radii.radii.x > zero && wide_radii.radii.y > zero && wide_radii.radii.z > zero))
+    return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   // In leaf order: M is a maximum, and the contact search ranks ties by the level's index.
   box_candidates_unsorted(world.bvh, box, scratch.candidates);
-  IndexedMesh<W>& local = scratch.local;
   // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii), F's unit roundoff).
   const W m_move = robust::pass_magnitude(origin, move);
-  const W m = sweep_robust_detail::copy_and_reach_magnitude(
-      world, scratch.candidates, reach, local, m_move,
-      [&](const Vec3<F>& p) { return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii); });
+  const W m = sweep_robust_detail::map_boxes_and_reach_magnitude(world, scratch.candidates, reach, wide_start,
+                                                                  wide_radii.radii, scratch.boxes, m_move);
   const robust::Skin<W> skin = robust::skin_from_magnitudes(
       m, m_move, move, tol, robust::output_magnitude(m_move, move, robust::origin_magnitude(wide_start, wide_radii)),
       num::unit_roundoff<F>());
@@ -171,10 +169,31 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   robust::SweepOutcome<F> out;
   out.skin = skin.skin;
   out.contact_radius = contact_radius;
+  // first_blocking_contact_by_entry on the local copy, without the copy: the box test and the
+  // entry from the local boxes (the boxes of the mapped vertices), a triangle mapped only when
+  // it is evaluated, ties ranked by the level's index.
+  const exact::Box swept = exact::swept_box(origin, move, Vec3<W>(contact_radius, contact_radius, contact_radius));
+  std::vector<std::pair<W, std::uint32_t>>& by_entry = scratch.by_entry;
+  by_entry.clear();
+  for (std::size_t i = 0; i < scratch.boxes.size(); ++i) {
+    const sweep_robust_detail::LocalBox<W>& b = scratch.boxes[i];
+    bool misses = false;
+    for (int k = 0; k < 3; ++k)
+      misses = misses || swept.hi[k] < static_cast<double>(b.lo[k]) || static_cast<double>(b.hi[k]) < swept.lo[k];
+    if (misses) continue;
+    by_entry.emplace_back(robust::detection_detail::entry_from_box(origin, move, contact_radius, b.lo, b.hi),
+                          static_cast<std::uint32_t>(i));
+  }
   const std::vector<CandidateKey>& keys = scratch.candidates;
-  out.hit = robust::first_blocking_contact_by_entry(
-      origin, move, contact_radius, local, scratch.by_entry, robust::SweepEveryTriangle{},
-      [&keys](std::uint32_t i) { return candidate_triangle(keys[i]); });
+  auto local_triangle = [&](std::uint32_t i) {
+    const CandidateKey key = keys[i];
+    const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
+    const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
+    auto map = [&](const Vec3<F>& p) { return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii); };
+    return Triangle<W>{map(t.p0), map(t.p1), map(t.p2)};
+  };
+  out.hit = robust::blocking_contact_in_entry_order(SweptSphere<W>{origin, move, contact_radius}, by_entry, local_triangle,
+                                                    [&keys](std::uint32_t i) { return candidate_triangle(keys[i]); });
   Vec3<W> stop = move;  // sweep_in_local_espace's end
   if (out.hit) {
     stop = num::sign(out.hit->time) > 0 ? Vec3<W>(origin + move * out.hit->time) : origin;

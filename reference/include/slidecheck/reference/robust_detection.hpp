@@ -329,6 +329,29 @@ struct IndexRank {
   std::uint32_t operator()(std::uint32_t i) const { return i; }
 };
 
+/// The search of first_blocking_contact_by_entry once the entries are known: `by_entry` holds
+/// (box_entry_time, i) for every triangle that passes the box test (sorted here by entry, then
+/// rank), `triangle_of(i)` gives triangle i (fast/ maps it to its local frame only when it is
+/// evaluated), `rank(i)` the index ties are decided by.
+template <num::WithSqrt T, class TriangleOf, class Rank>
+std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSphere<T>& sphere,
+                                                                  std::vector<std::pair<T, std::uint32_t>>& by_entry,
+                                                                  const TriangleOf& triangle_of, const Rank& rank) {
+  std::sort(by_entry.begin(), by_entry.end(), [&rank](const auto& a, const auto& b) {
+    return a.first < b.first || (a.first == b.first && rank(a.second) < rank(b.second));
+  });
+  std::optional<BlockingContact<T>> best;
+  std::uint32_t best_rank = 0;
+  for (const auto& [entry, i] : by_entry) {
+    if (best && entry > best->time) break;
+    std::optional<BlockingContact<T>> c = blocking_contact(sphere, triangle_of(i), i, entry);
+    if (!c) continue;
+    const std::uint32_t r = rank(i);
+    if (!best || c->time < best->time || (c->time == best->time && r < best_rank)) best = c, best_rank = r;
+  }
+  return best;
+}
+
 /// first_blocking_contact_in_index_order's contact, field by field, the triangles visited in
 /// order of (box entry time, index) and the search stopped at the first entry later than the best
 /// time so far: no triangle's time is below its entry (blocking_contact raises it), so every
@@ -362,19 +385,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
     }
     by_entry.emplace_back(entry, static_cast<std::uint32_t>(i));
   }
-  std::sort(by_entry.begin(), by_entry.end(), [&rank](const auto& a, const auto& b) {
-    return a.first < b.first || (a.first == b.first && rank(a.second) < rank(b.second));
-  });
-  std::optional<BlockingContact<T>> best;
-  std::uint32_t best_rank = 0;
-  for (const auto& [entry, i] : by_entry) {
-    if (best && entry > best->time) break;
-    std::optional<BlockingContact<T>> c = blocking_contact(sphere, mesh.triangle(i), i, entry);
-    if (!c) continue;
-    const std::uint32_t r = rank(i);
-    if (!best || c->time < best->time || (c->time == best->time && r < best_rank)) best = c, best_rank = r;
-  }
-  return best;
+  return blocking_contact_in_entry_order(sphere, by_entry, [&mesh](std::uint32_t i) { return mesh.triangle(i); }, rank);
 }
 
 /// The first blocking contact (first_blocking_contact_in_index_order's): by entry for IEEE types,

@@ -1,19 +1,35 @@
 #pragma once
 // Shared helpers of the response tests: canonical scenes in any number type, inputs, and the
 // exact clearance checks (resting positions and travelled segments against r^2).
+#include <support/number_types.hpp>
+
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/reference/segment_triangle_distance.hpp>
 #include <slidecheck/reference/slide_result.hpp>
 #include <slidecheck/verify/convert.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace slidecheck::test {
 
 template <Number T>
 IndexedMesh<T> canonical_mesh(const std::string& name) {
   return convert_mesh<T>(corpora::canonical_shape(name).unit_mesh, [](double x) { return num::from_double<T>(x); });
+}
+
+/// A mesh of separate triangles (three vertices each, none shared), in the given order.
+template <Number T>
+IndexedMesh<T> mesh_of(const std::vector<Triangle<T>>& tris) {
+  IndexedMesh<T> m;
+  for (const auto& t : tris) {
+    const auto k = static_cast<std::uint32_t>(m.vertices.size());
+    m.vertices.insert(m.vertices.end(), {t.p0, t.p1, t.p2});
+    m.triangles.push_back({k, k + 1, k + 2});
+  }
+  return m;
 }
 
 template <Number T>

@@ -7,6 +7,8 @@
 
 #include <slidecheck/verify/invariants.hpp>
 
+#include <support/slide_fixtures.hpp>
+
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
 
@@ -19,15 +21,7 @@ using namespace slidecheck::verify;
 
 namespace {
 
-IndexedMesh<double> mesh_of(const std::vector<Triangle<double>>& tris) {
-  IndexedMesh<double> m;
-  for (const auto& t : tris) {
-    const auto k = static_cast<std::uint32_t>(m.vertices.size());
-    m.vertices.insert(m.vertices.end(), {t.p0, t.p1, t.p2});
-    m.triangles.push_back({k, k + 1, k + 2});
-  }
-  return m;
-}
+IndexedMesh<double> mesh_of(const std::vector<Triangle<double>>& tris) { return test::mesh_of<double>(tris); }
 
 /// A floor triangle at height z covering [c - 1000, c + 1000]^2 around (c, c).
 Triangle<double> floor_at(double c, double z) {

@@ -6,6 +6,8 @@
 
 #include <slidecheck/reference/segment_triangle_distance.hpp>
 
+#include <support/slide_fixtures.hpp>
+
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
 
@@ -25,15 +27,7 @@ namespace {
 double below(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-IndexedMesh<double> mesh_of(const std::vector<Triangle<double>>& tris) {
-  IndexedMesh<double> m;
-  for (const auto& t : tris) {
-    const auto k = static_cast<std::uint32_t>(m.vertices.size());
-    m.vertices.insert(m.vertices.end(), {t.p0, t.p1, t.p2});
-    m.triangles.push_back({k, k + 1, k + 2});
-  }
-  return m;
-}
+IndexedMesh<double> mesh_of(const std::vector<Triangle<double>>& tris) { return test::mesh_of<double>(tris); }
 
 std::vector<StepLocation> steps(std::size_t n) {
   std::vector<StepLocation> w;

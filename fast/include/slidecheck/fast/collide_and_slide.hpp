@@ -150,6 +150,14 @@ Aabb<F> r3_query_box(const Vec3<F>& base, const Vec3<F>& velocity, const Ellipso
   return widened(b, query_slack(c3, v3, r_min, r_max, slack));
 }
 
+/// The level's triangle behind a candidate key (the leaf's copy, or the mesh's for an
+/// always-candidate).
+template <HardwareFloat F>
+Triangle<F> candidate_triangle_of(const World<F>& world, CandidateKey key) {
+  const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
+  return pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
+}
+
 /// The candidates' triangles as a mesh of their own, in candidate order, three vertices each,
 /// every vertex mapped by `map` (the identity for the seeds, the local frame for robust).
 template <HardwareFloat F, Number V, class Map>
@@ -158,8 +166,7 @@ void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& c
   out.vertices.clear();
   out.triangles.clear();
   for (const CandidateKey key : candidates) {
-    const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
-    const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
+    const Triangle<F> t = candidate_triangle_of(world, key);
     const std::uint32_t v = std::uint32_t(out.vertices.size());
     out.vertices.push_back(map(t.p0));
     out.vertices.push_back(map(t.p1));

@@ -111,19 +111,14 @@ W map_boxes_and_reach_magnitude(const World<F>& world, const std::vector<Candida
   boxes.resize(n);
   const W o[3] = {start.x, start.y, start.z}, r[3] = {radii.x, radii.y, radii.z};
   for (std::size_t i = 0; i < n; ++i) {
-    const CandidateKey key = candidates[i];
-    const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
-    const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
     F lo[3], hi[3];
-    robust::detection_detail::triangle_box(t, lo, hi);
+    robust::detection_detail::triangle_box(slide_detail::candidate_triangle_of(world, candidates[i]), lo, hi);
     LocalBox<W>& b = boxes[i];
-    bool misses = false;
     for (int k = 0; k < 3; ++k) {
       b.lo[k] = (static_cast<W>(lo[k]) - o[k]) / r[k];
       b.hi[k] = (static_cast<W>(hi[k]) - o[k]) / r[k];
-      misses = misses || reach.hi[k] < static_cast<double>(b.lo[k]) || static_cast<double>(b.hi[k]) < reach.lo[k];
     }
-    if (misses) continue;
+    if (robust::detection_detail::box_misses(reach, b.lo, b.hi)) continue;
     for (int k = 0; k < 3; ++k) {
       const W a = num::abs(b.lo[k]), c = num::abs(b.hi[k]);
       m = a > m ? a : m;
@@ -177,18 +172,13 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   by_entry.clear();
   for (std::size_t i = 0; i < scratch.boxes.size(); ++i) {
     const sweep_robust_detail::LocalBox<W>& b = scratch.boxes[i];
-    bool misses = false;
-    for (int k = 0; k < 3; ++k)
-      misses = misses || swept.hi[k] < static_cast<double>(b.lo[k]) || static_cast<double>(b.hi[k]) < swept.lo[k];
-    if (misses) continue;
+    if (robust::detection_detail::box_misses(swept, b.lo, b.hi)) continue;
     by_entry.emplace_back(robust::detection_detail::entry_from_box(origin, move, contact_radius, b.lo, b.hi),
                           static_cast<std::uint32_t>(i));
   }
   const std::vector<CandidateKey>& keys = scratch.candidates;
   auto local_triangle = [&](std::uint32_t i) {
-    const CandidateKey key = keys[i];
-    const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
-    const Triangle<F> t = pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
+    const Triangle<F> t = slide_detail::candidate_triangle_of(world, keys[i]);
     auto map = [&](const Vec3<F>& p) { return robust::to_local_espace(robust::convert_to<W>(p), wide_start, wide_radii); };
     return Triangle<W>{map(t.p0), map(t.p1), map(t.p2)};
   };

@@ -200,15 +200,6 @@ struct SweepEveryTriangle {
   bool operator()(std::size_t) const { return false; }
 };
 
-/// The time the box of the sphere (radius `radius`, centre `center` + t `move`) reaches the box
-/// of `tri` (per axis the time its leading face meets the triangle's nearer face, the latest of
-/// the three; 0 if it already overlaps): no contact can come earlier. For IEEE types only (the
-/// others return 0: their contact times are exact or rounded once, and an exact time is never
-/// earlier); rounded like any double expression, an error of a few u M in position, which the
-/// skin covers (robust_response.hpp). An axis without motion, or with a NaN, adds nothing.
-/// Why: first_blocking_contact takes no time earlier than this as a triangle's, so a caller that
-/// sorts triangles by it can stop at the first whose entry comes after the best time so far
-/// (fast/'s sweep_robust; 72 % of the triangles it swept on oa_dm1 started after the hit).
 namespace detection_detail {
 
 /// The triangle's box per axis (least and largest coordinate, NaN skipped: all NaN gives the
@@ -225,6 +216,15 @@ template <Number T>
       if (x > hi[j]) hi[j] = x;
     }
   }
+}
+
+/// may_touch's test on a triangle's box (triangle_box): true if it misses `swept`.
+template <Number T>
+[[gnu::always_inline]] inline bool box_misses(const exact::Box& swept, const T (&lo)[3], const T (&hi)[3]) {
+  bool misses = false;
+  for (int j = 0; j < 3; ++j)
+    misses = misses || swept.hi[j] < static_cast<double>(lo[j]) || static_cast<double>(hi[j]) < swept.lo[j];
+  return misses;
 }
 
 /// box_entry_time from the triangle's box (triangle_box).
@@ -244,6 +244,15 @@ template <Number T>
 
 }  // namespace detection_detail
 
+/// The time the box of the sphere (radius `radius`, centre `center` + t `move`) reaches the box
+/// of `tri` (per axis the time its leading face meets the triangle's nearer face, the latest of
+/// the three; 0 if it already overlaps): no contact can come earlier. For IEEE types only (the
+/// others return 0: their contact times are exact or rounded once, and an exact time is never
+/// earlier); rounded like any double expression, an error of a few u M in position, which the
+/// skin covers (robust_response.hpp). An axis without motion, or with a NaN, adds nothing.
+/// Why: first_blocking_contact takes no time earlier than this as a triangle's, so a caller that
+/// sorts triangles by it can stop at the first whose entry comes after the best time so far
+/// (fast/'s sweep_robust; 72 % of the triangles it swept on oa_dm1 started after the hit).
 template <Number T>
 T box_entry_time(const Vec3<T>& center, const Vec3<T>& move, const T& radius, const Triangle<T>& tri) {
   if constexpr (num::is_ieee_binary_v<T>) {
@@ -255,8 +264,8 @@ T box_entry_time(const Vec3<T>& center, const Vec3<T>& move, const T& radius, co
   }
 }
 
-/// Triangle i's blocking contact for first_blocking_contact (its loop body; `sphere` and `swept`
-/// are the move's, `entry` = box_entry_time of the triangle): nothing if it cannot block.
+/// Triangle i's blocking contact for first_blocking_contact (its loop body; `sphere` is the
+/// move's, `entry` = box_entry_time of the triangle): nothing if it cannot block.
 template <num::WithSqrt T>
 std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere, const Triangle<T>& tri,
                                                    std::size_t i, const T& entry) {
@@ -375,10 +384,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
       // may_touch's test and box_entry_time from one box (the same values, read once).
       T lo[3], hi[3];
       detection_detail::triangle_box(tri, lo, hi);
-      bool misses = false;
-      for (int j = 0; j < 3; ++j)
-        misses = misses || swept.hi[j] < static_cast<double>(lo[j]) || static_cast<double>(hi[j]) < swept.lo[j];
-      if (misses || skip(i)) continue;
+      if (detection_detail::box_misses(swept, lo, hi) || skip(i)) continue;
       entry = detection_detail::entry_from_box(center, move, radius, lo, hi);
     } else {
       if (!detection_detail::may_touch(swept, tri) || skip(i)) continue;

@@ -381,6 +381,97 @@ BOOST_AUTO_TEST_CASE(write_back_keeps_every_start_contact_or_refuses) {
   BOOST_TEST(robust::write_back(Vec3<double>(0, 0, 0x1p-25), origin, unit, up, below_d, 1.0)->z == 2.0f);
 }
 
+namespace certified_case {
+/// A floor z = 0, 8 across, in the local frame (double) of the origin, with unit radii.
+IndexedMesh<double> floor_mesh() {
+  IndexedMesh<double> m;
+  m.vertices = {{-4, -4, 0}, {4, -4, 0}, {4, 4, 0}, {-4, 4, 0}};
+  m.triangles = {{0, 1, 2}, {0, 2, 3}};
+  return m;
+}
+struct CountBoxes {
+  int* count;
+  void operator()(const exact::Box&) const { ++*count; }
+};
+}  // namespace certified_case
+
+BOOST_AUTO_TEST_CASE(certified_write_back_takes_the_nearest_rounding_a_sweep_shows_clear) {
+  using C = robust::Constraint<double>;
+  const EllipsoidRadii<float> unit{Vec3<float>(1, 1, 1)};
+  const Vec3<float> origin(0, 0, 0);
+  const IndexedMesh<double> floor = certified_case::floor_mesh();
+  const std::array<std::optional<float>, 3> free_axes{};
+  const double radius = 1 + 0x1p-40;  // the pass's 1 + s/4
+  const Vec3<float> above(0, 0, 2);
+  int sweeps = 0;
+  const certified_case::CountBoxes count{&sweeps};
+  // p is 2^-30 above touching: its roundings in z are 1 (touching: the sweep of 1 + 2^-40 meets
+  // the floor) and 1 + 2^-23 (clear), nearest first.
+  const Vec3<double> p(0, 0, 1 + 0x1p-30);
+  std::optional<Vec3<float>> w =
+      robust::certified_write_back(p, above, origin, unit, std::vector<C>{}, radius, 0.0, floor, free_axes, count);
+  BOOST_TEST_REQUIRE(w.has_value());
+  BOOST_TEST(w->z == std::nextafter(1.0f, 2.0f));
+  BOOST_TEST(sweeps == 2);
+  // A rounding the output term covers (within max_deviation of p) is taken without a sweep.
+  sweeps = 0;
+  w = robust::certified_write_back(p, above, origin, unit, std::vector<C>{}, radius, 0x1p-29, floor, free_axes, count);
+  BOOST_TEST(w->z == 1.0f);
+  BOOST_TEST(sweeps == 0);
+  // Staying where the last point was needs no sweep either.
+  sweeps = 0;
+  const Vec3<float> resting(0, 0, std::nextafter(1.0f, 2.0f));
+  w = robust::certified_write_back(Vec3<double>(0, 0, 1 + 0x1p-23 + 0x1p-30), resting, origin, unit,
+                                   std::vector<C>{}, radius, 0.0, floor, free_axes, count);
+  BOOST_TEST(w->z == resting.z);
+  BOOST_TEST(sweeps == 0);
+  // A point below the floor: every rounding's segment from above crosses it; none is written.
+  sweeps = 0;
+  BOOST_TEST(!robust::certified_write_back(Vec3<double>(0, 0, -2 + 0x1p-30), above, origin, unit, std::vector<C>{},
+                                           radius, 0.0, floor, free_axes, count)
+                  .has_value());
+  BOOST_TEST(sweeps == 2);
+  // A locked axis keeps the given coordinate: z fixed at 2, only x is rounded (two candidates).
+  std::array<std::optional<float>, 3> z_locked{};
+  z_locked[2] = 2.0f;
+  w = robust::certified_write_back(Vec3<double>(1 + 0x1p-30, 0, 1 + 0x1p-30), above, origin, unit, std::vector<C>{},
+                                   radius, 0.0, floor, z_locked, count);
+  BOOST_TEST(w->z == 2.0f);
+  BOOST_TEST(w->x == 1.0f);
+}
+
+RC_BOOST_PROP(certified_write_back_keeps_the_segment_from_the_last_point_clear, ()) {
+  // A tilted plane (two triangles, 64 across) through the origin, a unit sphere whose last
+  // written-back point lies 1 to 3 above it, and a point of the pass within 2^-20 of touching
+  // (either side): whatever is written back, the segment from the last point to it keeps the
+  // sphere clear, decided exactly (path_keeps_clear, rationals). The slopes are multiples of
+  // 2^-10, so the vertices are floats and p's depth is measured from the mesh's own plane.
+  const double tilt_x = *rc::gen::inRange(-512, 512) / 1024.0, tilt_y = *rc::gen::inRange(-512, 512) / 1024.0;
+  Vec3<double> n(-tilt_x, -tilt_y, 1);
+  n = n / length(n);
+  auto on_plane = [&](double x, double y) { return Vec3<double>(x, y, tilt_x * x + tilt_y * y); };
+  IndexedMesh<double> plane;
+  plane.vertices = {on_plane(-32, -32), on_plane(32, -32), on_plane(32, 32), on_plane(-32, 32)};
+  plane.triangles = {{0, 1, 2}, {0, 2, 3}};
+  const double u = *rc::gen::inRange(-8000, 8000) / 1000.0, v = *rc::gen::inRange(-8000, 8000) / 1000.0;
+  const Vec3<double> foot = on_plane(u, v);
+  const double lift = 1 + *rc::gen::inRange(0, 2000) / 1000.0;
+  const Vec3<float> previous = robust::convert_to<float>(Vec3<double>(foot + n * lift));
+  const double du = *rc::gen::inRange(-4000, 4000) / 1000.0, dv = *rc::gen::inRange(-4000, 4000) / 1000.0;
+  const double depth = *rc::gen::inRange(-1000, 1000) * 0x1p-30;
+  const Vec3<double> p = on_plane(u + du, v + dv) + n * (1 + depth);
+  IndexedMesh<float> stored;
+  for (const Vec3<double>& x : plane.vertices) stored.vertices.push_back(robust::convert_to<float>(x));
+  stored.triangles = plane.triangles;
+  RC_PRE(path_keeps_clear(std::vector<Vec3<float>>{previous}, stored, 1.0f));
+  const EllipsoidRadii<float> unit{Vec3<float>(1, 1, 1)};
+  const std::optional<Vec3<float>> w = robust::certified_write_back(
+      p, previous, Vec3<float>(0, 0, 0), unit, std::vector<robust::Constraint<double>>{}, 1 + 0x1p-36, 0.0, plane,
+      std::array<std::optional<float>, 3>{}, robust::IgnoreBoxes{});
+  RC_TAG(w ? "written" : "refused", depth < 0 ? "p inside" : "p outside");
+  if (w) RC_ASSERT(path_keeps_clear(std::vector<Vec3<float>>{previous, *w}, stored, 1.0f));
+}
+
 BOOST_AUTO_TEST_CASE(a_point_no_rounding_can_write_back_ends_the_pass_where_the_last_one_was) {
   // A scripted move pass around the origin (0, 0, 2) (float spacing 2^-22 in z there): its
   // start contacts fence local z into [2^-26, 2^-24], its first point (x 0.25: exact) has z

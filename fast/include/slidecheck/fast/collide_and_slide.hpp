@@ -296,7 +296,9 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
         need(exact::swept_box(start, Vec3<W>(zero, zero, zero), Vec3<W>(cr, cr, cr)));
         return robust::slide_pass(start, velocity, local, tol, frame, pass, index,
                                   RobustSweepBoxes<W, decltype(need)>{&need, cr});
-      });
+      },
+      // The certified write-backs' sweeps (robust::certified_write_back) read their boxes too.
+      [&](const exact::Box& b) { require(robust_world_box(b, in.start, in.radii)); });
 }
 
 }  // namespace slide_detail

@@ -62,19 +62,19 @@
 /// M_out = the largest |coordinate| of the local origin in world eSpace + M of the pass's own
 /// points + L + 2 (a bound of the magnitude of the positions once rounded back:
 /// output_magnitude). The output term covers triangles met during the pass (the sphere keeps h,
-/// more than the term, from them): a point is written back only as a rounding within 7h/8 of
-/// it, which the term
-/// makes one ulp per component within M_out; a triangle the pass starts closer to than
-/// that (the start check's contacts) is kept by the choice of the rounding instead: a point is
-/// written back as a rounding (below or above, per component) that keeps every start contact's
-/// supporting half-space (write_back), tried first towards the side the contacts' normals point
-/// to (found by the canonical corpus: a sphere of radius 0.005 at offset 1e4 starting 0.01
-/// radii from a terrain triangle, pushed out by 0.08 radii before it hit a neighbour, was
-/// rounded to nearest by 0.1 radii into the first), where they disagree towards the larger
-/// extreme component (rounding_sides), else the rounding that keeps them best (with a radius of
-/// a few ulps no fixed side keeps them all: corpora/regressions/search-robust-float-any-seed13);
-/// a point no rounding can write back (none covered, or none keeps the start contacts) ends the
-/// pass where the last one was.
+/// more than the term, from them): a rounding within 7h/8 of its point keeps the segments between
+/// written-back points clear, and the term makes the rounding to nearest of every point within
+/// M_out such a rounding. A point is written back (certified_write_back) as the rounding nearest
+/// it, one below or above per component, that keeps every start contact's supporting half-space
+/// no worse than the point did (a triangle the pass starts closer to than the rounding) and is
+/// covered, or else whose segment from the previous written-back point a sweep of the contact
+/// radius 1 + s/4 shows clear; a point with no such rounding ends the pass where the last one was
+/// (held_by_rounding). Why nearest, tested: a side fixed per component (towards the contacts'
+/// normals, session 12) added up to an ulp between the sphere and what it touched, which in the
+/// worlds where a move is a few ulps (float, offset/scale >= 10^5) lost motion beyond float's grid
+/// in 685 of 12,535 canonical moves (level C, session 13; 431 nearest first, session 14); no fixed
+/// side keeps two contacts that disagree when the radius is a few ulps
+/// (corpora/regressions/search-robust-float-any-seed13), where the margins and the sweep do.
 /// skin_factor is set from robust's stress runs over scales and offsets (docs/robust.md);
 /// output_rounding_factor from the rounding bound.
 ///
@@ -320,10 +320,8 @@ struct LocalFrame {
   /// them. Its positions are written back only where they keep these (write_back below).
   std::vector<Constraint<T>> start_contacts;
   /// Set by the pass: every contact it met, the start contacts and the triangles it hit, as
-  /// their constraints. write_back rounds towards the side their normals lean to first
-  /// (rounding_sides), so that a sphere stopped at h from a floor is written back at h or
-  /// above, not just below, which would make the next pass start inside the floor's band and
-  /// push out first.
+  /// their constraints. write_back (a pass without a skin: scripted tests) rounds towards the
+  /// side their normals lean to first (rounding_sides); certified_write_back, nearest first.
   std::vector<Constraint<T>> contacts;
   /// The unit roundoff of the type the pass's points are written back in (derive_skin's
   /// output term): T's own unless the pass runs in a wider working type than the query's.
@@ -338,6 +336,9 @@ struct LocalFrame {
   /// Set by the pass: the axes it locked (bit k for axis k), on which its centre kept the start's
   /// coordinate; the frame writes those components back as the pass's start has them.
   int pinned_axes = 0;
+  /// Set by the pass: its skin (certified_write_back's sweep radius); a pass that does not set
+  /// it (a scripted test pass) is written back by write_back.
+  std::optional<Skin<T>> skin;
 };
 
 namespace response_detail_robust {
@@ -566,8 +567,88 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
   return best;
 }
 
-template <num::WithSqrt T, class RunPass>
-SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass) {
+/// A point p of a pass written back to world R3 in T when the skin has no output term (the
+/// default, Tolerances::output_rounding_factor 0), or nothing when no rounding of it is
+/// certified. The candidates are those of write_back (one rounding below, one above the exact
+/// sum per component; a locked axis keeps the pass start's coordinate), nearest p first; a
+/// candidate must keep the start contacts' margins as in write_back, and the segment from the
+/// point written back before it (`previous`) to it must be clear: a sweep of the contact radius
+/// 1 + s/4 along it (first_blocking_contact on the pass's local mesh, its round-off the pass's
+/// own, which s/4 covers as the pass's stop at h = s/2 does) finds no blocking contact. Why:
+/// with the output term the pass stops at h and aims at s, both at least Q u_out M_out, so that
+/// any rounding within 7h/8 is covered without a test; where a whole move is a few ulps of T (a
+/// float sphere of radius 0.01 at 10^4, or of radius 1 at 10^6) that term is an ulp or more, the
+/// skin a fifth of the radius, and the sphere met other features than the exact one and ended
+/// 1-2 ulps short of the nearest clear float position (level C on the whole canonical corpus in
+/// float, session 13: 685 of 12,535 moves beyond the grid allowance, all where offset/scale >=
+/// 10^5). Certified, the pass keeps only its own round-off, and the written-back path is the
+/// nearest rounding the sweep shows clear. `report(box)` is told the local eSpace box of each
+/// sweep (fast/ checks its sub-mesh holds it).
+template <num::WithSqrt T, num::WithSqrt W, class ReportBox>
+std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& previous, const Vec3<T>& origin,
+                                            const EllipsoidRadii<T>& radii,
+                                            const std::vector<Constraint<W>>& start_contacts, const W& radius,
+                                            const W& max_deviation, const IndexedMesh<W>& local,
+                                            const std::array<std::optional<T>, 3>& fixed, ReportBox&& report) {
+  using response_detail_robust::least_margin;
+  const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
+  const Vec3<W> wide_origin = convert_to<W>(origin);
+  auto local_of = [&](const Vec3<T>& w) { return to_local_espace(convert_to<W>(w), wide_origin, wide_radii); };
+  const Vec3<W> r3 = from_espace(p, wide_radii);
+  auto roundings = [&](std::size_t k, const T& o, const W& offset) {
+    return fixed[k] ? std::array<T, 2>{*fixed[k], *fixed[k]} : response_detail_robust::roundings_of_sum(o, offset);
+  };
+  const std::array<T, 2> xs = roundings(0, origin.x, r3.x);
+  const std::array<T, 2> ys = roundings(1, origin.y, r3.y);
+  const std::array<T, 2> zs = roundings(2, origin.z, r3.z);
+  struct Candidate {
+    Vec3<T> point;
+    Vec3<W> local;
+    W distance2;
+  };
+  std::array<Candidate, 8> candidates;
+  std::size_t n = 0;
+  for (const T& x : xs)
+    for (const T& y : ys)
+      for (const T& z : zs) {
+        const Vec3<T> w(x, y, z);
+        bool seen = false;  // equal roundings (an exact sum, a locked axis) are one candidate
+        for (std::size_t i = 0; i < n; ++i)
+          seen = seen || (candidates[i].point.x == w.x && candidates[i].point.y == w.y && candidates[i].point.z == w.z);
+        if (seen) continue;
+        const Vec3<W> l = local_of(w);
+        candidates[n++] = {w, l, length_squared(Vec3<W>(l - p))};
+      }
+  std::stable_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n),
+                   [](const Candidate& a, const Candidate& b) { return a.distance2 < b.distance2; });
+  const W zero(0);
+  W needed = zero;
+  if (!start_contacts.empty()) {
+    needed = least_margin(start_contacts, p);
+    if (needed > zero) needed = zero;
+  }
+  const Vec3<W> from = local_of(previous);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Candidate& c = candidates[i];
+    if (!start_contacts.empty() && least_margin(start_contacts, c.local) < needed) continue;
+    // Staying, or a rounding the output term covers (write_back): no sweep needed.
+    if (c.point.x == previous.x && c.point.y == previous.y && c.point.z == previous.z) return c.point;
+    if (!(max_deviation * max_deviation < c.distance2)) return c.point;
+    const Vec3<W> step = c.local - from;
+    report(exact::swept_box(from, step, Vec3<W>(radius, radius, radius)));
+    if (!first_blocking_contact(from, step, radius, local)) return c.point;
+  }
+  return std::nullopt;
+}
+
+/// slide_in_local_espace's default for certified_write_back's boxes: nothing to check.
+struct IgnoreBoxes {
+  void operator()(const exact::Box&) const {}
+};
+
+template <num::WithSqrt T, class RunPass, class ReportBox = IgnoreBoxes>
+SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass,
+                                     ReportBox&& report_box = {}) {
   using W = Working<T>;
   const EllipsoidRadii<W> radii = convert_to<W>(in.radii);
   const Vec3<W> origin = convert_to<W>(in.start);
@@ -586,7 +667,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     // that could be (every later segment could cut a corner the pass went round): the sphere
     // stays there, and a gravity pass starts from it.
     const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
-    LocalFrame<W> frame{origin_magnitude, {}, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0};
+    LocalFrame<W> frame{origin_magnitude, {}, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0, std::nullopt};
     // One pointer captured: std::function keeps it without allocating.
     struct LockSource {
       const IndexedMesh<T>* mesh;
@@ -608,11 +689,17 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     Vec3<T> previous = pass_start;
     stored.path.push_back(previous);
     bool held = false;
+    // Without an output term (rounding 0) a float or double pass's points are certified as they
+    // are written back (certified_write_back); the exact types round nothing.
+    const bool certified = num::is_ieee_binary_v<T> && frame.skin.has_value();
     for (std::size_t k = 1; k < pass.path.size(); ++k) {
       if (!held) {
-        const std::optional<Vec3<T>> w = write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
-                                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(),
-                                                    fixed);
+        const std::optional<Vec3<T>> w =
+            certified ? certified_write_back(pass.path[k], previous, in.start, in.radii, frame.start_contacts,
+                                             W(W(1) + frame.skin->skin / W(4)), frame.skin->max_deviation, local,
+                                             fixed, report_box)
+                      : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
+                                   frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
         if (w) previous = *w;
         else held = true;
       }
@@ -658,6 +745,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
   const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
   const Skin<T> skin = derive_skin(pos, move, tol, &espace_mesh, frame.origin_magnitude, frame.output_roundoff);
   frame.max_deviation = skin.max_deviation;
+  frame.skin = skin;
   const Vec3<T> destination = pos + move;
   std::vector<Constraint<T>> constraints;
 

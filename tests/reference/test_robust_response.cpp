@@ -302,8 +302,15 @@ BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact)
   BOOST_TEST(t.contact_radius == 1 + (0.25 + d_output) / 2);
   // A pass in a local frame whose origin lies at 2^20 radii: the world's magnitude enters only
   // through the output term (the old single-M skin was K u 2^20 = 4 radii here).
-  const auto local = robust::derive_skin(v3<float>(0, 0, 0), v3<float>(0.5f, 0, 0), tol, static_cast<const IndexedMesh<float>*>(nullptr), 0x1p20f);
+  // (With the output term kept: by default it is dropped here, 2^-3 radii being more than 2^-10
+  // of the move: the_output_term_is_dropped_where_it_exceeds_the_certify_fraction_of_the_move.)
+  robust::Tolerances kept = tol;
+  kept.certify_fraction = 0;
+  const auto local = robust::derive_skin(v3<float>(0, 0, 0), v3<float>(0.5f, 0, 0), kept, static_cast<const IndexedMesh<float>*>(nullptr), 0x1p20f);
   BOOST_TEST(local.skin == float(expected(1, 1, 3.5 + 0x1p20, 24, 24)));
+  const auto certified = robust::derive_skin(v3<float>(0, 0, 0), v3<float>(0.5f, 0, 0), tol, static_cast<const IndexedMesh<float>*>(nullptr), 0x1p20f);
+  BOOST_TEST(certified.skin == float(expected(1, 1, 0, 24, 24)));
+  BOOST_TEST(certified.rounding == 0.0f);
 }
 
 BOOST_AUTO_TEST_CASE(positions_are_written_back_rounded_towards_the_start_contacts) {
@@ -438,6 +445,91 @@ BOOST_AUTO_TEST_CASE(certified_write_back_takes_the_nearest_rounding_a_sweep_sho
                                    radius, 0.0, floor, z_locked, count);
   BOOST_TEST(w->z == 2.0f);
   BOOST_TEST(w->x == 1.0f);
+}
+
+BOOST_AUTO_TEST_CASE(the_output_term_is_dropped_where_it_exceeds_the_certify_fraction_of_the_move) {
+  // The output term Q u_out M_out against certify_fraction (2^-10) times |move|: a float pass 2^20
+  // radii from the origin has a term of 2 x (2^20 + 4) x 2^-24, about 0.125 radii: kept for a
+  // move of 256 radii (the term is 2^-11 of it), dropped for a move of 1 (the pass certifies its
+  // roundings instead), never dropped with the fraction 0.
+  robust::Tolerances tol;
+  const double origin = 0x1p20;
+  auto skin = [&](double move, const robust::Tolerances& t) {
+    return robust::derive_skin(v3<double>(0, 0, 0), v3<double>(move, 0, 0), t,
+                               static_cast<const IndexedMesh<double>*>(nullptr), origin, 0x1p-24);
+  };
+  BOOST_TEST(skin(256, tol).rounding > 0);
+  BOOST_TEST(skin(1, tol).rounding == 0);
+  BOOST_TEST(skin(1, tol).skin < 1e-12);  // only the pass's own round-off (double's u) is left
+  BOOST_TEST(skin(0, tol).rounding == 0);
+  robust::Tolerances never = tol;
+  never.certify_fraction = 0;
+  BOOST_TEST(skin(1, never).rounding > 0);
+}
+
+BOOST_AUTO_TEST_CASE(segment_keeps_radius_exactly_allows_touching_and_nothing_closer) {
+  const IndexedMesh<double> local = certified_case::floor_mesh();
+  IndexedMesh<float> stored;
+  for (const Vec3<double>& v : local.vertices) stored.vertices.push_back(robust::convert_to<float>(v));
+  stored.triangles = local.triangles;
+  const Vec3<float> origin(0, 0, 0);
+  const EllipsoidRadii<float> unit{Vec3<float>(1, 1, 1)};
+  const exact::Box everything = exact::swept_box(Vec3<double>(0, 0, 0), Vec3<double>(0, 0, 0), Vec3<double>(8, 8, 8));
+  auto keeps = [&](Vec3<float> a, Vec3<float> b, const EllipsoidRadii<float>& radii) {
+    return robust::segment_keeps_radius_exactly(a, b, origin, radii, stored, local, everything);
+  };
+  BOOST_TEST(keeps({0, 0, 2}, {0, 0, 1}, unit));                                  // ends touching
+  BOOST_TEST(keeps({-1, 0, 1}, {1, 0, 1}, unit));                                 // slides touching
+  BOOST_TEST(!keeps({0, 0, 2}, {0, 0, std::nextafter(1.0f, 0.0f)}, unit));        // an ulp inside
+  BOOST_TEST(!keeps({-6, 0, 2}, {6, 0, -2}, unit));                               // through the floor
+  // An ellipsoid 4 wide and 1 tall touches the floor with its centre at z = 0.5.
+  const EllipsoidRadii<float> flat{Vec3<float>(2, 2, 0.5f)};
+  BOOST_TEST(keeps({0, 0, 3}, {0, 0, 0.5f}, flat));
+  BOOST_TEST(!keeps({0, 0, 3}, {0, 0, std::nextafter(0.5f, 0.0f)}, flat));
+  // A box that misses the floor: nothing to test (the caller's box must hold the segment's reach).
+  const exact::Box away = exact::swept_box(Vec3<double>(0, 0, 100), Vec3<double>(0, 0, 0), Vec3<double>(1, 1, 1));
+  BOOST_TEST(robust::segment_keeps_radius_exactly(Vec3<float>(0, 0, 2), Vec3<float>(0, 0, 0), origin, unit, stored,
+                                                  local, away));
+}
+
+BOOST_AUTO_TEST_CASE(certified_write_back_writes_a_touching_rounding_the_exact_test_allows) {
+  using C = robust::Constraint<double>;
+  const IndexedMesh<double> local = certified_case::floor_mesh();
+  IndexedMesh<float> stored;
+  for (const Vec3<double>& v : local.vertices) stored.vertices.push_back(robust::convert_to<float>(v));
+  stored.triangles = local.triangles;
+  int sweeps = 0;
+  const certified_case::CountBoxes count{&sweeps};
+  // As in the first case, p 2^-30 above touching: the sweep refuses the touching rounding, the
+  // exact test allows it, and it is written back (without the stored mesh: an ulp above).
+  const std::optional<Vec3<float>> w = robust::certified_write_back(
+      Vec3<double>(0, 0, 1 + 0x1p-30), Vec3<float>(0, 0, 2), Vec3<float>(0, 0, 0), EllipsoidRadii<float>{Vec3<float>(1, 1, 1)},
+      std::vector<C>{}, 1 + 0x1p-40, 0.0, local, std::array<std::optional<float>, 3>{}, count, &stored);
+  BOOST_TEST_REQUIRE(w.has_value());
+  BOOST_TEST(w->z == 1.0f);
+  BOOST_TEST(sweeps == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_float_drop_far_from_the_origin_ends_touching_the_floor) {
+  // A sphere of radius 0.5 dropped by 2 onto a floor at z = 10^6 (float spacing 2^-4 there: the
+  // drop is 32 ulps and the output term about 2 ulps). The ideal end touches the floor, z = 10^6 +
+  // 0.5, a float: robust ends there exactly, and its path keeps the sphere clear (exact). With
+  // the output term it stopped an ulp or two above (level C: lost_motion beyond the grid).
+  IndexedMesh<float> floor;
+  const float z0 = 1e6f;
+  floor.vertices = {{z0 - 8, z0 - 8, z0}, {z0 + 8, z0 - 8, z0}, {z0 + 8, z0 + 8, z0}, {z0 - 8, z0 + 8, z0}};
+  floor.triangles = {{0, 1, 2}, {0, 2, 3}};
+  const SlideInput<float> in = sphere_input<float>(v3<float>(z0, z0, z0 + 1.5f), v3<float>(0, 0, -2), 0.5,
+                                                   v3<float>(0, 0, 0));
+  const SlideResult<float> res = robust::collide_and_slide(in, floor);
+  BOOST_TEST(res.final_position.z == z0 + 0.5f);
+  BOOST_TEST(res.final_position.x == z0);
+  std::vector<Vec3<float>> path;
+  for (const auto& pass : res.passes) path.insert(path.end(), pass.path.begin(), pass.path.end());
+  BOOST_TEST(path_keeps_clear(path, floor, 0.5f));
+  robust::Tolerances covered;
+  covered.certify_fraction = 0;  // the output term kept: an ulp or more above
+  BOOST_TEST(robust::collide_and_slide(in, floor, covered).final_position.z > z0 + 0.5f);
 }
 
 RC_BOOST_PROP(certified_write_back_keeps_the_segment_from_the_last_point_clear, ()) {

@@ -52,6 +52,7 @@
 /// slide of length L moves the sphere u M L off its plane. So, in local eSpace (radius 1):
 ///     s = max(min_skin, skin_factor * u * M * max(1, L) + quadratic_skin_factor * u * M_e^2
 ///                       + output_rounding_factor * u_out * M_out),
+/// the last (output) term 0 where it exceeds certify_fraction * L (below),
 /// u the unit roundoff of the working type (2^-53 for float and double queries, 2^-precision for
 /// MPFR, 0 for the exact types, which then run with s = min_skin, 0 by default: the ideal
 /// algorithm), u_out that of the query's type T (2^-24 for float), M = max(1, the
@@ -75,17 +76,25 @@
 /// in 685 of 12,535 canonical moves (level C, session 13; 431 nearest first, session 14); no fixed
 /// side keeps two contacts that disagree when the radius is a few ulps
 /// (corpora/regressions/search-robust-float-any-seed13), where the margins and the sweep do.
+/// Where the output term exceeds certify_fraction (2^-10) of the pass's move, the pass drops it
+/// (skin_from_magnitudes): it stops at its own round-off, and each rounding is certified by the
+/// sweep or, touching allowed, exactly in rationals (segment_keeps_radius_exactly). There a
+/// whole move is a few ulps of T, and the term alone (an ulp or more) was the 431; dropped, the
+/// five extreme canonical worlds lose no motion beyond the grid (docs/robust.md). Elsewhere the
+/// term costs less than that fraction of the move and covering needs no sweep.
 /// skin_factor is set from robust's stress runs over scales and offsets (docs/robust.md);
-/// output_rounding_factor from the rounding bound.
+/// output_rounding_factor from the rounding bound; certify_fraction from the cost of the sweeps.
 ///
 /// Every number it compares against is derived from s and its output term (the start band, the
 /// stop length s/8, the solver's slack (s - h)/4, the independence threshold); the only plain numbers are the three skin
-/// factors, min_skin and the iteration bound, all in Tolerances.
+/// factors, min_skin, certify_fraction and the iteration bound, all in Tolerances.
 
 #include <slidecheck/reference/espace_slide.hpp>
+#include <slidecheck/reference/numbers_mp.hpp>
 #include <slidecheck/reference/response_trace.hpp>
 #include <slidecheck/reference/robust_constraints.hpp>
 #include <slidecheck/reference/robust_detection.hpp>
+#include <slidecheck/reference/segment_triangle_distance.hpp>
 
 #include <algorithm>
 #include <array>
@@ -161,6 +170,16 @@ struct Tolerances {
   double quadratic_skin_factor = 0;
   /// The least skin, in eSpace units (radii). 0: the exact types run without a skin.
   double min_skin = 0;
+  /// A pass drops the output term when it exceeds this fraction of the pass's move (eSpace):
+  /// it stops at its own round-off, and each written-back rounding is certified by a sweep,
+  /// touching allowed when decided exactly (certified_write_back). Why: where a whole move is a
+  /// few ulps of T (float at offset/scale >= 10^5) the term is an ulp or more, and the sphere it
+  /// kept from what it touched lost motion beyond float's grid in 431 of 3,140 canonical moves
+  /// (level C, session 14, nearest rounding first; 685 with the rounding towards the contacts);
+  /// without it, 0 on the 678 moves at scale 1, offset 10^6. Elsewhere the term costs under this
+  /// fraction of the move, and covering the roundings needs no sweep (twice the instructions of a
+  /// collide-and-slide update on oa_dm1 with a sweep per written-back point). 0: never dropped.
+  double certify_fraction = 0x1p-10;
   /// Sweeps per pass before it stops with `recursion_cap` (a safety net: a pass needs one sweep
   /// per new contact, and at most three contacts bind).
   int max_iterations = 16;
@@ -241,7 +260,9 @@ Skin<T> skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, c
   T s = num::from_double<T>(tol.min_skin);
   T l = length(move);
   if (l < T(1)) l = T(1);
-  const T output_term = num::from_double<T>(tol.output_rounding_factor) * num::from_double<T>(output_roundoff) * m_out;
+  T output_term = num::from_double<T>(tol.output_rounding_factor) * num::from_double<T>(output_roundoff) * m_out;
+  if (tol.certify_fraction > 0 && output_term > num::from_double<T>(tol.certify_fraction) * length(move))
+    output_term = T(0);  // certified instead (Tolerances::certify_fraction)
   const T derived = num::from_double<T>(tol.skin_factor) * ut * m * l +
                     num::from_double<T>(tol.quadratic_skin_factor) * ut * m_edge * m_edge + output_term;
   if (derived > s) s = derived;
@@ -567,29 +588,60 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
   return best;
 }
 
-/// A point p of a pass written back to world R3 in T when the skin has no output term (the
-/// default, Tolerances::output_rounding_factor 0), or nothing when no rounding of it is
-/// certified. The candidates are those of write_back (one rounding below, one above the exact
-/// sum per component; a locked axis keeps the pass start's coordinate), nearest p first; a
-/// candidate must keep the start contacts' margins as in write_back, and the segment from the
-/// point written back before it (`previous`) to it must be clear: a sweep of the contact radius
-/// 1 + s/4 along it (first_blocking_contact on the pass's local mesh, its round-off the pass's
-/// own, which s/4 covers as the pass's stop at h = s/2 does) finds no blocking contact. Why:
-/// with the output term the pass stops at h and aims at s, both at least Q u_out M_out, so that
-/// any rounding within 7h/8 is covered without a test; where a whole move is a few ulps of T (a
-/// float sphere of radius 0.01 at 10^4, or of radius 1 at 10^6) that term is an ulp or more, the
-/// skin a fifth of the radius, and the sphere met other features than the exact one and ended
-/// 1-2 ulps short of the nearest clear float position (level C on the whole canonical corpus in
-/// float, session 13: 685 of 12,535 moves beyond the grid allowance, all where offset/scale >=
-/// 10^5). Certified, the pass keeps only its own round-off, and the written-back path is the
-/// nearest rounding the sweep shows clear. `report(box)` is told the local eSpace box of each
-/// sweep (fast/ checks its sub-mesh holds it).
+/// Whether the ellipsoid `radii` moving from `a` to `b` (R3, in T) keeps at least its radius
+/// from every triangle of `stored` (R3) whose local copy in `local` (the same indices) meets
+/// `reach`, decided exactly: in rationals, in the eSpace of `origin` (each coordinate (x - o) / r,
+/// exact for IEEE values), the squared distance of the segment to each triangle is at least 1
+/// (segment_triangle_distance.hpp; touching allowed). certified_write_back's last resort for a
+/// rounding its sweep refused: a sphere at rest on a floor whose height and radius are floats
+/// touches it exactly, and no positive clearance reaches that position.
+template <Number T, Number W>
+bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& origin,
+                                  const EllipsoidRadii<T>& radii, const IndexedMesh<T>& stored,
+                                  const IndexedMesh<W>& local, const exact::Box& reach) {
+  if constexpr (!num::is_ieee_binary_v<T>) {
+    return false;
+  } else {
+    using Q = Rational;
+    const Q rx = num::abs(Q(double(radii.radii.x))), ry = num::abs(Q(double(radii.radii.y))),
+            rz = num::abs(Q(double(radii.radii.z)));
+    const Q ox(double(origin.x)), oy(double(origin.y)), oz(double(origin.z));
+    auto q = [&](const Vec3<T>& v) {
+      return Vec3<Q>(Q(Q(double(v.x)) - ox) / rx, Q(Q(double(v.y)) - oy) / ry, Q(Q(double(v.z)) - oz) / rz);
+    };
+    const Vec3<Q> qa = q(a), qb = q(b);
+    const Q one(1);
+    for (std::size_t i = 0; i < local.triangle_count(); ++i) {
+      if (!detection_detail::may_touch(reach, local.triangle(i))) continue;
+      const Triangle<T> t = stored.triangle(i);
+      if (segment_triangle_squared_distance(qa, qb, Triangle<Q>{q(t.p0), q(t.p1), q(t.p2)}) < one) return false;
+    }
+    return true;
+  }
+}
+
+/// A point p of a pass (local eSpace around `origin`, R3, in the working type W) written back to
+/// world R3 in T, or nothing when no rounding of it is certified (the pass is then held). The
+/// candidates are those of write_back (one rounding below, one above the exact sum per
+/// component; a locked axis keeps the pass start's coordinate), nearest p first. A candidate
+/// must keep the start contacts' margins as in write_back, and then either be covered (within
+/// `max_deviation` of p: the output term's argument, write_back) or have its segment from the
+/// point written back before it (`previous`) shown clear: by a sweep of the contact radius
+/// `radius` (1 + s/4: first_blocking_contact on the pass's local mesh, its round-off the pass's
+/// own, which s/4 covers as the stop at h = s/2 does), or, given the pass's `stored` mesh (a
+/// pass without an output term: Tolerances::certify_fraction), exactly, touching allowed
+/// (segment_keeps_radius_exactly). Why nearest first: the side fixed per component before
+/// (rounding_sides) added up to an ulp between the sphere and what it touched; why the sweep and
+/// the exact test: without the output term nothing covers a rounding, and a sphere at rest on a
+/// floor whose height and radius are floats touches it exactly. `report(box)` is told the local
+/// eSpace box of each sweep (fast/ checks that its sub-mesh holds it).
 template <num::WithSqrt T, num::WithSqrt W, class ReportBox>
 std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& previous, const Vec3<T>& origin,
                                             const EllipsoidRadii<T>& radii,
                                             const std::vector<Constraint<W>>& start_contacts, const W& radius,
                                             const W& max_deviation, const IndexedMesh<W>& local,
-                                            const std::array<std::optional<T>, 3>& fixed, ReportBox&& report) {
+                                            const std::array<std::optional<T>, 3>& fixed, ReportBox&& report,
+                                            const IndexedMesh<T>* stored = nullptr) {
   using response_detail_robust::least_margin;
   const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
   const Vec3<W> wide_origin = convert_to<W>(origin);
@@ -637,6 +689,12 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     const Vec3<W> step = c.local - from;
     report(exact::swept_box(from, step, Vec3<W>(radius, radius, radius)));
     if (!first_blocking_contact(from, step, radius, local)) return c.point;
+    if (stored) {
+      const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
+      if (segment_keeps_radius_exactly(previous, c.point, origin, radii, *stored, local,
+                                       exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
+        return c.point;
+    }
   }
   return std::nullopt;
 }
@@ -697,7 +755,8 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
         const std::optional<Vec3<T>> w =
             certified ? certified_write_back(pass.path[k], previous, in.start, in.radii, frame.start_contacts,
                                              W(W(1) + frame.skin->skin / W(4)), frame.skin->max_deviation, local,
-                                             fixed, report_box)
+                                             fixed, report_box,
+                                             frame.skin->rounding > W(0) ? nullptr : &mesh)
                       : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
         if (w) previous = *w;

@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(level_c_summary_round_trips) {
   s.final_position = {0x1.8p-3, -0.0, 0x1p+20};
   s.iterations = 4;
   s.stop_reasons = {"reached_destination", "undefined_operation"};
-  s.divergent = IdealDivergence{{1, 2, 40}, "stop", "reached_destination", "undefined_operation"};
+  s.divergent = IdealDivergence{{1, 2, 40}, "stop", "reached_destination", "undefined_operation", std::nullopt};
   s.float_travel = 0x1p-4;
   s.ideal_travel = 0x1.70a3d8p-4;
   s.final_distance = std::numeric_limits<double>::infinity();

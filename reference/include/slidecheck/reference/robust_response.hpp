@@ -429,6 +429,38 @@ std::array<int, 3> rounding_sides(const std::vector<Constraint<T>>& contacts) {
   return side;
 }
 
+/// The distinct roundings of origin + offset (R3; offset in W) to T: per component one below
+/// and one above the exact sum (roundings_of_sum), a component given in `fixed` (an axis the
+/// pass locked) keeping that value; in the order x, y, z, lower first, equal points (an exact
+/// sum, a locked axis) once. write_back and certified_write_back choose among these.
+template <Number T>
+struct RoundingCandidates {
+  std::array<Vec3<T>, 8> points;
+  std::size_t count = 0;
+  const Vec3<T>* begin() const { return points.data(); }
+  const Vec3<T>* end() const { return points.data() + count; }
+};
+
+template <Number T, Number W>
+RoundingCandidates<T> rounding_candidates(const Vec3<T>& origin, const Vec3<W>& offset,
+                                          const std::array<std::optional<T>, 3>& fixed) {
+  auto roundings = [&](std::size_t k, const T& o, const W& d) {
+    return fixed[k] ? std::array<T, 2>{*fixed[k], *fixed[k]} : roundings_of_sum(o, d);
+  };
+  const std::array<T, 2> xs = roundings(0, origin.x, offset.x);
+  const std::array<T, 2> ys = roundings(1, origin.y, offset.y);
+  const std::array<T, 2> zs = roundings(2, origin.z, offset.z);
+  RoundingCandidates<T> out;
+  for (const T& x : xs)
+    for (const T& y : ys)
+      for (const T& z : zs) {
+        bool seen = false;
+        for (const Vec3<T>& q : out) seen = seen || (q.x == x && q.y == y && q.z == z);
+        if (!seen) out.points[out.count++] = Vec3<T>(x, y, z);
+      }
+  return out;
+}
+
 /// The least of n . y - offset over `contacts` (their clearance margins at the local point y;
 /// negative: the centre is on the triangle's side of a supporting plane moved out by 1).
 template <Number T>
@@ -558,9 +590,6 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
   auto component = [&](std::size_t k, const T& o, const W& offset) {
     return fixed[k] ? *fixed[k] : add_rounded_towards(o, offset, side[k]);
   };
-  auto roundings = [&](std::size_t k, const T& o, const W& offset) {
-    return fixed[k] ? std::array<T, 2>{*fixed[k], *fixed[k]} : response_detail_robust::roundings_of_sum(o, offset);
-  };
   const Vec3<T> preferred(component(0, origin.x, r3.x), component(1, origin.y, r3.y), component(2, origin.z, r3.z));
   const Vec3<W> preferred_local = local(preferred);
   const W zero(0);
@@ -571,30 +600,65 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
   }
   auto margin = [&](const Vec3<W>& y) { return start_contacts.empty() ? zero : least_margin(start_contacts, y); };
   if (covered(preferred_local) && !(margin(preferred_local) < needed)) return preferred;
-  const std::array<T, 2> xs = roundings(0, origin.x, r3.x);
-  const std::array<T, 2> ys = roundings(1, origin.y, r3.y);
-  const std::array<T, 2> zs = roundings(2, origin.z, r3.z);
   std::optional<Vec3<T>> best;
   W best_margin{};
-  for (const T& x : xs)
-    for (const T& y : ys)
-      for (const T& z : zs) {
-        const Vec3<T> w(x, y, z);
-        const Vec3<W> wl = local(w);
-        if (!covered(wl)) continue;
-        const W m = margin(wl);
-        if (!(m < needed) && (!best || m > best_margin)) best = w, best_margin = m;
-      }
+  for (const Vec3<T>& w : response_detail_robust::rounding_candidates(origin, r3, fixed)) {
+    const Vec3<W> wl = local(w);
+    if (!covered(wl)) continue;
+    const W m = margin(wl);
+    if (!(m < needed) && (!best || m > best_margin)) best = w, best_margin = m;
+  }
   return best;
 }
 
-/// Whether the ellipsoid `radii` moving from `a` to `b` (R3, in T) keeps at least its radius
-/// from every triangle of `stored` (R3) whose local copy in `local` (the same indices) meets
-/// `reach`, decided exactly: in rationals, in the eSpace of `origin` (each coordinate (x - o) / r,
-/// exact for IEEE values), the squared distance of the segment to each triangle is at least 1
-/// (segment_triangle_distance.hpp; touching allowed). certified_write_back's last resort for a
-/// rounding its sweep refused: a sphere at rest on a floor whose height and radius are floats
-/// touches it exactly, and no positive clearance reaches that position.
+/// The local eSpace of `origin` in rationals: each coordinate (x - o) / r, exact for IEEE values
+/// (T float or double). Built once per written-back pass point that needs it: the conversions
+/// of the origin, the radii and the segment's start are then not repeated per candidate.
+template <Number T>
+class RationalLocalESpace {
+ public:
+  RationalLocalESpace(const Vec3<T>& origin, const EllipsoidRadii<T>& radii)
+      : origin_(Rational(double(origin.x)), Rational(double(origin.y)), Rational(double(origin.z))),
+        radii_(num::abs(Rational(double(radii.radii.x))), num::abs(Rational(double(radii.radii.y))),
+               num::abs(Rational(double(radii.radii.z)))) {}
+
+  Vec3<Rational> operator()(const Vec3<T>& v) const {
+    return Vec3<Rational>(Rational(Rational(double(v.x)) - origin_.x) / radii_.x,
+                          Rational(Rational(double(v.y)) - origin_.y) / radii_.y,
+                          Rational(Rational(double(v.z)) - origin_.z) / radii_.z);
+  }
+
+ private:
+  Vec3<Rational> origin_, radii_;
+};
+
+/// Whether the ellipsoid moving from `a` (given in `space`, RationalLocalESpace) to `b` (R3, in
+/// T) keeps at least its radius from every triangle of `stored` (R3) whose local copy in `local`
+/// (the same indices) meets `reach`, decided exactly in rationals: the squared distance of the
+/// segment to each triangle is at least 1 (segment_triangle_distance.hpp; touching allowed).
+/// certified_write_back's last resort for a rounding its sweep refused: a sphere at rest on a
+/// floor whose height and radius are floats touches it exactly, and no positive clearance
+/// reaches that position. Always false for types other than IEEE ones (they round nothing).
+template <Number T, Number W>
+bool segment_keeps_radius_exactly(const Vec3<Rational>& a, const Vec3<T>& b, const RationalLocalESpace<T>& space,
+                                  const IndexedMesh<T>& stored, const IndexedMesh<W>& local,
+                                  const exact::Box& reach) {
+  if constexpr (!num::is_ieee_binary_v<T>) {
+    return false;
+  } else {
+    const Vec3<Rational> qb = space(b);
+    const Rational one(1);
+    for (std::size_t i = 0; i < local.triangle_count(); ++i) {
+      if (!detection_detail::may_touch(reach, local.triangle(i))) continue;
+      const Triangle<T> t = stored.triangle(i);
+      if (segment_triangle_squared_distance(a, qb, Triangle<Rational>{space(t.p0), space(t.p1), space(t.p2)}) < one)
+        return false;
+    }
+    return true;
+  }
+}
+
+/// The same from `a` (R3, in T) in the local eSpace of `origin` and `radii`.
 template <Number T, Number W>
 bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& origin,
                                   const EllipsoidRadii<T>& radii, const IndexedMesh<T>& stored,
@@ -602,21 +666,8 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3
   if constexpr (!num::is_ieee_binary_v<T>) {
     return false;
   } else {
-    using Q = Rational;
-    const Q rx = num::abs(Q(double(radii.radii.x))), ry = num::abs(Q(double(radii.radii.y))),
-            rz = num::abs(Q(double(radii.radii.z)));
-    const Q ox(double(origin.x)), oy(double(origin.y)), oz(double(origin.z));
-    auto q = [&](const Vec3<T>& v) {
-      return Vec3<Q>(Q(Q(double(v.x)) - ox) / rx, Q(Q(double(v.y)) - oy) / ry, Q(Q(double(v.z)) - oz) / rz);
-    };
-    const Vec3<Q> qa = q(a), qb = q(b);
-    const Q one(1);
-    for (std::size_t i = 0; i < local.triangle_count(); ++i) {
-      if (!detection_detail::may_touch(reach, local.triangle(i))) continue;
-      const Triangle<T> t = stored.triangle(i);
-      if (segment_triangle_squared_distance(qa, qb, Triangle<Q>{q(t.p0), q(t.p1), q(t.p2)}) < one) return false;
-    }
-    return true;
+    const RationalLocalESpace<T> space(origin, radii);
+    return segment_keeps_radius_exactly(space(a), b, space, stored, local, reach);
   }
 }
 
@@ -647,12 +698,6 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   const Vec3<W> wide_origin = convert_to<W>(origin);
   auto local_of = [&](const Vec3<T>& w) { return to_local_espace(convert_to<W>(w), wide_origin, wide_radii); };
   const Vec3<W> r3 = from_espace(p, wide_radii);
-  auto roundings = [&](std::size_t k, const T& o, const W& offset) {
-    return fixed[k] ? std::array<T, 2>{*fixed[k], *fixed[k]} : response_detail_robust::roundings_of_sum(o, offset);
-  };
-  const std::array<T, 2> xs = roundings(0, origin.x, r3.x);
-  const std::array<T, 2> ys = roundings(1, origin.y, r3.y);
-  const std::array<T, 2> zs = roundings(2, origin.z, r3.z);
   struct Candidate {
     Vec3<T> point;
     Vec3<W> local;
@@ -660,17 +705,10 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   };
   std::array<Candidate, 8> candidates;
   std::size_t n = 0;
-  for (const T& x : xs)
-    for (const T& y : ys)
-      for (const T& z : zs) {
-        const Vec3<T> w(x, y, z);
-        bool seen = false;  // equal roundings (an exact sum, a locked axis) are one candidate
-        for (std::size_t i = 0; i < n; ++i)
-          seen = seen || (candidates[i].point.x == w.x && candidates[i].point.y == w.y && candidates[i].point.z == w.z);
-        if (seen) continue;
-        const Vec3<W> l = local_of(w);
-        candidates[n++] = {w, l, length_squared(Vec3<W>(l - p))};
-      }
+  for (const Vec3<T>& w : response_detail_robust::rounding_candidates(origin, r3, fixed)) {
+    const Vec3<W> l = local_of(w);
+    candidates[n++] = {w, l, length_squared(Vec3<W>(l - p))};
+  }
   std::stable_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n),
                    [](const Candidate& a, const Candidate& b) { return a.distance2 < b.distance2; });
   const W zero(0);
@@ -687,6 +725,8 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   // it at 2^15, mapped flat, a slide along it written back 2^-153 deep). From such a start only
   // the exact test can certify.
   std::optional<bool> from_clear;  // decided when a sweep is first needed
+  std::optional<RationalLocalESpace<T>> exact_space;  // built when the exact test is first needed
+  std::optional<Vec3<Rational>> exact_from;
   const auto sweep_may_certify = [&] {
     const W zero(0);
     const exact::Box here = exact::swept_box(from, Vec3<W>(zero, zero, zero), Vec3<W>(radius, radius, radius));
@@ -708,11 +748,14 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     report(exact::swept_box(from, step, Vec3<W>(radius, radius, radius)));
     if (!from_clear) from_clear = sweep_may_certify();
     if (*from_clear && !first_blocking_contact(from, step, radius, local)) return c.point;
-    if (stored) {
-      const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
-      if (segment_keeps_radius_exactly(previous, c.point, origin, radii, *stored, local,
-                                       exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
-        return c.point;
+    if constexpr (num::is_ieee_binary_v<T>) {
+      if (stored) {
+        if (!exact_space) exact_space.emplace(origin, radii), exact_from = (*exact_space)(previous);
+        const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
+        if (segment_keeps_radius_exactly(*exact_from, c.point, *exact_space, *stored, local,
+                                         exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
+          return c.point;
+      }
     }
   }
   return std::nullopt;

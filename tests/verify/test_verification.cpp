@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(named_tolerances) {
   BOOST_CHECK_THROW(make_tolerances(Algorithm::linahan, {{"veryclose", 1}}), std::invalid_argument);
   BOOST_CHECK_THROW(make_tolerances(Algorithm::fauerby, {{"max_recursion_depth", 2.5}}), std::invalid_argument);
   BOOST_CHECK_THROW(make_tolerances(Algorithm::fauerby, {{"very_close_distance", -1}}), std::invalid_argument);
-  BOOST_TEST(tolerance_defaults(Algorithm::robust).size() == 5u);  // three skin factors, min_skin, max_iterations
+  BOOST_TEST(tolerance_defaults(Algorithm::robust).size() == 6u);  // three skin factors, min_skin, certify_fraction, max_iterations
   try {
     make_tolerances(Algorithm::linahan, {{"veryclose", 1}});
   } catch (const std::invalid_argument& e) {

@@ -54,6 +54,7 @@ std::vector<Field<robust::Tolerances>> fields() {
           {"output_rounding_factor", &T::output_rounding_factor},
           {"quadratic_skin_factor", &T::quadratic_skin_factor},
           {"min_skin", &T::min_skin},
+          {"certify_fraction", &T::certify_fraction},
           {"max_iterations", nullptr, &T::max_iterations}};
 }
 

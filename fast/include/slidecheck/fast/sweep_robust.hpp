@@ -140,7 +140,7 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   // derive_skin clips edges only for a quadratic term: then the reference's own pass.
   if (tol.quadratic_skin_factor > 0) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   using W = robust::Working<F>;
-  const W zero(0), one(1), two(2);
+  const W zero(0), two(2);
   const EllipsoidRadii<W> wide_radii = robust::convert_to<W>(radii);
   const Vec3<W> wide_start = robust::convert_to<W>(start);
   const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::convert_to<W>(velocity), wide_radii);

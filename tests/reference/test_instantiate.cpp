@@ -4,6 +4,7 @@
 
 #include <slidecheck/reference/fauerby_detection.hpp>
 #include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/reference/interval.hpp>
 #include <slidecheck/reference/fauerby_response.hpp>
 #include <slidecheck/reference/linahan_response.hpp>
 #include <slidecheck/reference/monter_response.hpp>
@@ -97,7 +98,9 @@ SLIDECHECK_INSTANTIATE_SQRT(Real)
   template SlideResult<T> pseudo_distance::collide_and_slide<T, NullTracer>(                             \
       const SlideInput<T>&, const IndexedMesh<T>&, const pseudo_distance::Tolerances&, NullTracer&&);    \
   template ClosestPoint<T> closest_point_on_triangle<T>(const Vec3<T>&, const Triangle<T>&);             \
-  template T segment_triangle_squared_distance<T>(const Vec3<T>&, const Vec3<T>&, const Triangle<T>&);
+  template T segment_triangle_squared_distance<T>(const Vec3<T>&, const Vec3<T>&, const Triangle<T>&);      \
+  template bool segment_triangle_squared_distance_at_least<T>(const Vec3<T>&, const Vec3<T>&, const Triangle<T>&, \
+                                                              const T&);
 
 SLIDECHECK_INSTANTIATE_RESPONSE(float)
 SLIDECHECK_INSTANTIATE_RESPONSE(double)
@@ -106,6 +109,10 @@ SLIDECHECK_INSTANTIATE_RESPONSE(Real)
 template ClosestPoint<Rational> closest_point_on_triangle<Rational>(const Vec3<Rational>&, const Triangle<Rational>&);
 template Rational segment_triangle_squared_distance<Rational>(const Vec3<Rational>&, const Vec3<Rational>&,
                                                               const Triangle<Rational>&);
+template bool segment_triangle_squared_distance_at_least<Rational>(const Vec3<Rational>&, const Vec3<Rational>&,
+                                                                   const Triangle<Rational>&, const Rational&);
+template bool segment_triangle_squared_distance_at_least<Interval>(const Vec3<Interval>&, const Vec3<Interval>&,
+                                                                   const Triangle<Interval>&, const Interval&);
 
 SLIDECHECK_INSTANTIATE_DETECTION_ALL(float)
 SLIDECHECK_INSTANTIATE_DETECTION_ALL(double)

@@ -712,7 +712,7 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
       if (axis_separated(t, a, b, space.radii())) continue;
       try {
         const Triangle<Interval> it{space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)};
-        if (segment_triangle_squared_distance(ia, ib, it) < Interval(1)) return false;
+        if (!segment_triangle_squared_distance_at_least(ia, ib, it, Interval(1))) return false;
         continue;  // certified at least 1
       } catch (const UncertainDecision&) {
       }

@@ -87,4 +87,20 @@ T segment_triangle_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const 
   return best;
 }
 
+/// segment_triangle_squared_distance(p0, p1, tri) >= r2, decided one term at a time: no
+/// crossing, and each endpoint's and each edge's squared distance at least r2. The same answer
+/// for every exact type; for Interval it never compares two of the terms with each other (a
+/// slide parallel to a face has both endpoints at the same distance, which no enclosure can
+/// order), only each with r2.
+template <Number T>
+bool segment_triangle_squared_distance_at_least(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri,
+                                                const T& r2) {
+  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return !(T(0) < r2);
+  if (point_triangle_squared_distance(p0, tri) < r2) return false;
+  if (point_triangle_squared_distance(p1, tri) < r2) return false;
+  if (segment_segment_squared_distance(p0, p1, tri.p0, tri.p1) < r2) return false;
+  if (segment_segment_squared_distance(p0, p1, tri.p1, tri.p2) < r2) return false;
+  return !(segment_segment_squared_distance(p0, p1, tri.p2, tri.p0) < r2);
+}
+
 }  // namespace slidecheck

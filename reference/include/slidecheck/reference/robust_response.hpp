@@ -654,9 +654,9 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
 /// written-back pass point that needs it: the conversions of the origin and the radii are then
 /// not repeated per candidate.
 template <Number T>
-class RationalLocalESpace {
+class ExactLocalESpace {
  public:
-  RationalLocalESpace(const Vec3<T>& origin, const EllipsoidRadii<T>& radii)
+  ExactLocalESpace(const Vec3<T>& origin, const EllipsoidRadii<T>& radii)
       : given_radii_(radii),
         origin_(Rational(double(origin.x)), Rational(double(origin.y)), Rational(double(origin.z))),
         radii_(num::abs(Rational(double(radii.radii.x))), num::abs(Rational(double(radii.radii.y))),
@@ -689,7 +689,7 @@ class RationalLocalESpace {
 
 /// Whether the ellipsoid moving from `a` to `b` (R3, in T) keeps at least its radius from every
 /// triangle of `stored` (R3) whose local copy in `local` (the same indices) meets `reach`,
-/// decided exactly in `space` (RationalLocalESpace): the squared distance of the segment to
+/// decided exactly in `space` (ExactLocalESpace): the squared distance of the segment to
 /// each triangle is at least 1 (segment_triangle_distance.hpp; touching allowed). Each triangle
 /// is decided in Interval first, in rationals only where the enclosures cannot (a touching, a
 /// branch too close to call): the same answers, without GMP for most (at offset 10^4, scale 1,
@@ -699,7 +699,7 @@ class RationalLocalESpace {
 /// reaches that position. Always false for types other than IEEE ones (they round nothing).
 template <Number T, Number W>
 bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>>& exact_a, const Vec3<T>& b,
-                                  const RationalLocalESpace<T>& space, const IndexedMesh<T>& stored,
+                                  const ExactLocalESpace<T>& space, const IndexedMesh<T>& stored,
                                   const IndexedMesh<W>& local, const exact::Box& reach) {
   if constexpr (!num::is_ieee_binary_v<T>) {
     return false;
@@ -718,8 +718,8 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
       }
       if (!exact_a) exact_a = space(a);
       if (!exact_b) exact_b = space(b);
-      if (segment_triangle_squared_distance(*exact_a, *exact_b, Triangle<Rational>{space(t.p0), space(t.p1), space(t.p2)}) <
-          Rational(1))
+      if (!segment_triangle_squared_distance_at_least(*exact_a, *exact_b,
+                                                      Triangle<Rational>{space(t.p0), space(t.p1), space(t.p2)}, Rational(1)))
         return false;
     }
     return true;
@@ -734,7 +734,7 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3
   if constexpr (!num::is_ieee_binary_v<T>) {
     return false;
   } else {
-    const RationalLocalESpace<T> space(origin, radii);
+    const ExactLocalESpace<T> space(origin, radii);
     std::optional<Vec3<Rational>> exact_a;
     return segment_keeps_radius_exactly(a, exact_a, b, space, stored, local, reach);
   }
@@ -794,7 +794,7 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   // it at 2^15, mapped flat, a slide along it written back 2^-153 deep). From such a start only
   // the exact test can certify.
   std::optional<bool> from_clear;  // decided when a sweep is first needed
-  std::optional<RationalLocalESpace<T>> exact_space;  // built when the exact test is first needed
+  std::optional<ExactLocalESpace<T>> exact_space;  // built when the exact test is first needed
   std::optional<Vec3<Rational>> exact_from;
   const auto sweep_may_certify = [&] {
     const W zero(0);

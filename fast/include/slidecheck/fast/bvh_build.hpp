@@ -14,6 +14,7 @@
 /// Bvh::always_candidates instead of the tree. Node boxes are exact unions (min/max).
 
 #include <slidecheck/fast/bvh.hpp>
+#include <slidecheck/fast/bvh_collapse.hpp>
 #include <slidecheck/fast/candidate_slack.hpp>
 
 #include <algorithm>
@@ -61,12 +62,13 @@ struct Builder {
   const BvhBuildOptions& opt;
   std::vector<std::uint32_t>& ids;  // the tree's triangles, permuted into leaf order
   Bvh<F>& bvh;
+  std::vector<BvhNode<F>>& nodes;  // the binary tree (bvh_collapse.hpp makes Bvh::wide of it)
 
   static double c(const Vec3<double>& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
 
   void make_leaf(std::uint32_t node, std::uint32_t begin, std::uint32_t end) {
-    bvh.nodes[node].first = begin;
-    bvh.nodes[node].count = end - begin;
+    nodes[node].first = begin;
+    nodes[node].count = end - begin;
   }
 
   void build(std::uint32_t node, std::uint32_t begin, std::uint32_t end, std::uint32_t depth) {
@@ -79,7 +81,7 @@ struct Builder {
       clo = {std::min(clo.x, ct.x), std::min(clo.y, ct.y), std::min(clo.z, ct.z)};
       chi = {std::max(chi.x, ct.x), std::max(chi.y, ct.y), std::max(chi.z, ct.z)};
     }
-    BvhNode<F>& n = bvh.nodes[node];
+    BvhNode<F>& n = nodes[node];
     n.lo[0] = box.lo.x; n.lo[1] = box.lo.y; n.lo[2] = box.lo.z;
     n.hi[0] = box.hi.x; n.hi[1] = box.hi.y; n.hi[2] = box.hi.z;
     const std::uint32_t count = end - begin;
@@ -147,13 +149,13 @@ struct Builder {
   }
 
   void split_at(std::uint32_t node, std::uint32_t begin, std::uint32_t mid, std::uint32_t end, std::uint32_t depth) {
-    const std::uint32_t left = std::uint32_t(bvh.nodes.size());
-    bvh.nodes.emplace_back();
+    const std::uint32_t left = std::uint32_t(nodes.size());
+    nodes.emplace_back();
     build(left, begin, mid, depth + 1);
-    const std::uint32_t right = std::uint32_t(bvh.nodes.size());
-    bvh.nodes.emplace_back();
-    bvh.nodes[node].first = right;  // `n` may have moved: index again
-    bvh.nodes[node].count = 0;
+    const std::uint32_t right = std::uint32_t(nodes.size());
+    nodes.emplace_back();
+    nodes[node].first = right;  // `n` may have moved: index again
+    nodes[node].count = 0;
     build(right, mid, end, depth + 1);
   }
 };
@@ -188,20 +190,23 @@ Bvh<F> build_bvh(const IndexedMesh<F>& mesh, const BvhBuildOptions& options = {}
                     (double(b.lo.z) + double(b.hi.z)) / 2};
     ids.push_back(i);
   }
+  std::vector<BvhNode<F>> nodes;
   if (!ids.empty()) {
-    bvh.nodes.reserve(2 * ids.size());
-    bvh.nodes.emplace_back();
-    bvh_detail::Builder<F> builder{boxes, centroids, options, ids, bvh};
+    nodes.reserve(2 * ids.size());
+    nodes.emplace_back();
+    bvh_detail::Builder<F> builder{boxes, centroids, options, ids, bvh, nodes};
     builder.build(0, 0, std::uint32_t(ids.size()), 0);
   }
-  bvh.nodes.shrink_to_fit();
+  nodes.shrink_to_fit();
   bvh.leaf_order = std::move(ids);
   bvh.leaf_triangles.reserve(bvh.leaf_order.size());
-  bvh.leaf_boxes.reserve(bvh.leaf_order.size());
+  std::vector<Aabb<F>> leaf_boxes;  // the slots' boxes, in leaf order (collapse_to_wide)
+  leaf_boxes.reserve(bvh.leaf_order.size());
   for (std::uint32_t id : bvh.leaf_order) {
     bvh.leaf_triangles.push_back(mesh.triangle(id));
-    bvh.leaf_boxes.push_back(boxes[id]);
+    leaf_boxes.push_back(boxes[id]);
   }
+  collapse_to_wide(nodes, leaf_boxes, bvh);
   return bvh;
 }
 

@@ -3,12 +3,12 @@
 /// a swept sphere / ellipsoid, in ascending original index.
 ///
 /// Why it never skips a triangle the detection would touch: a triangle is left out only when
-/// the box of some node above it is disjoint from the query box. The node box contains the
+/// its own box or the box of some node above it is disjoint from the query box. The node box contains the
 /// triangle's box (exact min/max), which contains the triangle (exact vertex box, widened
 /// outward); the query box contains the swept sphere (aabb.hpp: every rounded bound is moved
 /// one ulp outward) and is widened by the query slack (candidate_slack.hpp). Disjoint closed
-/// boxes prove that no point of the triangle is within the radius of the swept centre. Leaves
-/// offer the triangles whose own box (Bvh::leaf_boxes) overlaps the query. A long move is
+/// boxes prove that no point of the triangle is within the radius of the swept centre. A
+/// triangle's own box is a child slot of its node, tested like a node's. A long move is
 /// covered by several boxes, one per piece of the segment (swept_ellipsoid_query_boxes), each
 /// widened by a bound on the rounding of its piece's end points. NaN bounds compare false,
 /// so a NaN query overlaps nothing and returns only Bvh::always_candidates.
@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace slidecheck::fast {
@@ -33,50 +34,75 @@ inline constexpr std::uint32_t kAlwaysCandidate = 0xffffffffu;
 inline std::uint32_t candidate_triangle(CandidateKey k) { return std::uint32_t(k >> 32); }
 inline std::uint32_t candidate_leaf_position(CandidateKey k) { return std::uint32_t(k & 0xffffffffu); }
 
-/// Calls `visit(first, count)` for every leaf whose box overlaps `query` (closed boxes).
+namespace traversal_detail {
+
+/// Four lanes of F (GCC/Clang vector extensions: SSE on x86-64, two SSE2 registers for double
+/// without AVX, scalar code elsewhere). Comparisons are exact in every lane, as the scalar ones.
+template <HardwareFloat F>
+struct Lanes;
+template <>
+struct Lanes<float> {
+  typedef float V __attribute__((vector_size(16)));
+};
+template <>
+struct Lanes<double> {
+  typedef double V __attribute__((vector_size(32)));
+};
+
+template <HardwareFloat F>
+typename Lanes<F>::V load(const F (&a)[4]) {
+  typename Lanes<F>::V v;
+  std::memcpy(&v, a, sizeof v);
+  return v;
+}
+
+template <HardwareFloat F>
+typename Lanes<F>::V splat(F x) {
+  return typename Lanes<F>::V{x, x, x, x};
+}
+
+}  // namespace traversal_detail
+
+/// Calls `visit(k, box)` for every tree triangle whose box (its slot's) overlaps `query` (closed
+/// boxes), k its position in leaf order; each once, in an order that depends on the tree only.
+/// Every node on the way overlaps the query too, since it contains the triangle's box.
 template <HardwareFloat F, class Visit>
-void for_each_overlapping_leaf(const Bvh<F>& bvh, const Aabb<F>& query, Visit&& visit) {
-  if (bvh.nodes.empty()) return;
-  const F qlo[3] = {query.lo.x, query.lo.y, query.lo.z};
-  const F qhi[3] = {query.hi.x, query.hi.y, query.hi.z};
-  auto overlaps = [&](const BvhNode<F>& n) {
-    return n.lo[0] <= qhi[0] && qlo[0] <= n.hi[0] && n.lo[1] <= qhi[1] && qlo[1] <= n.hi[1] && n.lo[2] <= qhi[2] &&
-           qlo[2] <= n.hi[2];
-  };
-  // bvh_build caps the depth at BvhBuildOptions::max_depth (60): one pending right child per level.
-  std::array<std::uint32_t, 64> stack;
+void for_each_overlapping_triangle(const Bvh<F>& bvh, const Aabb<F>& query, Visit&& visit) {
+  if (bvh.wide.empty()) return;
+  using traversal_detail::load;
+  using traversal_detail::splat;
+  const auto qlo_x = splat(query.lo.x), qlo_y = splat(query.lo.y), qlo_z = splat(query.lo.z);
+  const auto qhi_x = splat(query.hi.x), qhi_y = splat(query.hi.y), qhi_z = splat(query.hi.z);
+  // Each visited node pushes at most 4 and pops itself: 3 per level (kMaxWideDepth) and 4.
+  std::array<std::uint32_t, 3 * kMaxWideDepth + 4> stack;
   std::size_t top = 0;
-  std::uint32_t i = 0;
-  if (!overlaps(bvh.nodes[0])) return;
+  std::uint32_t node = 0;
   for (;;) {
-    const BvhNode<F>& n = bvh.nodes[i];
-    if (n.is_leaf()) {
-      visit(n.first, n.count);
-    } else {
-      const std::uint32_t left = i + 1, right = n.first;
-      const bool go_left = overlaps(bvh.nodes[left]), go_right = overlaps(bvh.nodes[right]);
-      if (go_left) {
-        if (go_right) stack[top++] = right;
-        i = left;
-        continue;
-      }
-      if (go_right) {
-        i = right;
-        continue;
+    const WideNode<F>& n = bvh.wide[node];
+    const auto hit = (load(n.lo[0]) <= qhi_x) & (qlo_x <= load(n.hi[0])) & (load(n.lo[1]) <= qhi_y) &
+                     (qlo_y <= load(n.hi[1])) & (load(n.lo[2]) <= qhi_z) & (qlo_z <= load(n.hi[2]));
+    for (int c = 0; c < 4; ++c) {
+      if (!hit[c]) continue;
+      const std::uint32_t ref = n.child[c];
+      if (ref & kTriangleChild) {
+        Aabb<F> box;
+        box.lo = {n.lo[0][c], n.lo[1][c], n.lo[2][c]};
+        box.hi = {n.hi[0][c], n.hi[1][c], n.hi[2][c]};
+        visit(ref & ~kTriangleChild, box);
+      } else {
+        stack[top++] = ref;
       }
     }
     if (top == 0) return;
-    i = stack[--top];
+    node = stack[--top];
   }
 }
 
 /// Appends the tree candidates of `query` (unsorted) to `out`.
 template <HardwareFloat F>
 void append_tree_candidates(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<CandidateKey>& out) {
-  for_each_overlapping_leaf(bvh, query, [&](std::uint32_t first, std::uint32_t count) {
-    for (std::uint32_t k = first; k < first + count; ++k)
-      if (overlaps(bvh.leaf_boxes[k], query)) out.push_back((CandidateKey(bvh.leaf_order[k]) << 32) | k);
-  });
+  for_each_overlapping_triangle(bvh, query,
+                                [&](std::uint32_t k, const Aabb<F>&) { out.push_back((CandidateKey(bvh.leaf_order[k]) << 32) | k); });
 }
 
 /// Appends the always-candidates, sorts ascending by triangle index and drops repeats.
@@ -96,7 +122,7 @@ void box_candidates(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<Candida
   finish_candidates(bvh, out, false);
 }
 
-/// Replaces `out` with the candidates of `query` in the tree's leaf order (and the
+/// Replaces `out` with the candidates of `query` in the tree's traversal order (and the
 /// always-candidates), unsorted: for callers whose result does not depend on the order (fast/'s
 /// robust sweep ranks ties by the level's index itself), saving box_candidates' sort.
 template <HardwareFloat F>

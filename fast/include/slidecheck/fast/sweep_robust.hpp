@@ -22,6 +22,7 @@
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/collide_and_slide.hpp>
+#include <slidecheck/fast/local_frame_box.hpp>
 #include <slidecheck/fast/world.hpp>
 #include <slidecheck/reference/robust_response.hpp>
 
@@ -29,28 +30,19 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
 namespace slidecheck::fast {
 
-namespace sweep_robust_detail {
-/// A candidate's box in the local frame: per axis the least and largest local coordinate of its
-/// vertices (NaN skipped).
-template <HardwareFloat W>
-struct LocalBox {
-  W lo[3], hi[3];
-};
-
-}  // namespace sweep_robust_detail
-
 /// Per-thread buffers of sweep_robust (reused: no allocation once warm).
 template <HardwareFloat F>
 struct RobustSweepScratch {
   std::vector<CandidateKey> candidates;
+  std::vector<Aabb<F>> boxes;  ///< the candidates' exact world boxes (common path)
   IndexedMesh<robust::Working<F>> local;  ///< the candidates in the local eSpace (working type), three vertices each
   std::vector<std::pair<robust::Working<F>, std::uint32_t>> by_entry;  ///< (box entry time, candidate)
-  std::vector<sweep_robust_detail::LocalBox<robust::Working<F>>> boxes;  ///< the candidates' local boxes
 };
 
 namespace sweep_robust_detail {
@@ -96,34 +88,54 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
   return robust::sweep(start, velocity, radii, world.mesh, tol);
 }
 
-/// The reach pass of derive_skin (robust_response.hpp) on the candidates' boxes: each candidate's
-/// box in the local frame goes to `boxes`, and M grows by the coordinates of every candidate whose
-/// local box meets `reach` (may_touch's test). The local map p -> (p - start) / r (to_local_espace,
-/// in W) is non-decreasing on each axis for r > 0 (the caller checks), so the local box is the map
-/// of the world box (the least coordinate maps to the least, NaN skipped alike), and the largest
-/// |local coordinate| of the vertices is that of a box end: the same tests and the same M as the
-/// reference's loop over the copied vertices, from 6 mapped values instead of 9.
+/// The exact box of a candidate in world coordinates (the least and largest coordinate of its
+/// vertices per axis, NaN skipped, as robust's triangle_box).
+template <HardwareFloat F>
+Aabb<F> exact_world_box(const World<F>& world, CandidateKey key) {
+  return triangle_bounds(slide_detail::candidate_triangle_of(world, key));
+}
+
+/// derive_skin's reach pass, decided in world coordinates (local_frame_box.hpp): the candidates
+/// are exactly the triangles whose local box meets `reach` (`reach_world`, the same test in
+/// world coordinates), and M grows by their largest |local coordinate|. The map
+/// x -> RN(RN(x - o) / r) is monotone and odd in x - o, so the largest |local coordinate| over
+/// the candidates' box ends is the map of the largest |RN(x - o)|: one division per axis per
+/// sweep instead of six per candidate, the same M as the reference's loop over the copy.
 template <HardwareFloat F, HardwareFloat W>
-W map_boxes_and_reach_magnitude(const World<F>& world, const std::vector<CandidateKey>& candidates,
-                                const exact::Box& reach, const Vec3<W>& start, const Vec3<W>& radii,
-                                std::vector<LocalBox<W>>& boxes, W m) {
-  const std::size_t n = candidates.size();
-  boxes.resize(n);
+W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_world, const Vec3<W>& start,
+                                 const Vec3<W>& radii, std::vector<CandidateKey>& out,
+                                 std::vector<Aabb<F>>& boxes, W m) {
+  out.clear();
+  boxes.clear();
   const W o[3] = {start.x, start.y, start.z}, r[3] = {radii.x, radii.y, radii.z};
-  for (std::size_t i = 0; i < n; ++i) {
-    F lo[3], hi[3];
-    robust::detection_detail::triangle_box(slide_detail::candidate_triangle_of(world, candidates[i]), lo, hi);
-    LocalBox<W>& b = boxes[i];
+  W far[3] = {W(0), W(0), W(0)};  // the largest |RN(x - o)| per axis
+  auto take = [&](CandidateKey key, const Aabb<F>& b) {
+    out.push_back(key);
+    boxes.push_back(b);
+    const F lo[3] = {b.lo.x, b.lo.y, b.lo.z}, hi[3] = {b.hi.x, b.hi.y, b.hi.z};
     for (int k = 0; k < 3; ++k) {
-      b.lo[k] = (static_cast<W>(lo[k]) - o[k]) / r[k];
-      b.hi[k] = (static_cast<W>(hi[k]) - o[k]) / r[k];
+      const W a = num::abs(W(static_cast<W>(lo[k]) - o[k])), c = num::abs(W(static_cast<W>(hi[k]) - o[k]));
+      far[k] = a > far[k] ? a : far[k];
+      far[k] = c > far[k] ? c : far[k];
     }
-    if (robust::detection_detail::box_misses(reach, b.lo, b.hi)) continue;
-    for (int k = 0; k < 3; ++k) {
-      const W a = num::abs(b.lo[k]), c = num::abs(b.hi[k]);
-      m = a > m ? a : m;
-      m = c > m ? c : m;
-    }
+  };
+  const Bvh<F>& bvh = world.bvh;
+  const bool exact_leaves = !world.slack.float_faithful;
+  for_each_overlapping_triangle(bvh, reach_world, [&](std::uint32_t k, const Aabb<F>& slot) {
+    const CandidateKey key = (CandidateKey(bvh.leaf_order[k]) << 32) | k;
+    // Exact-only worlds (robust_world_options) keep the exact box in the slot the traversal tested.
+    if (exact_leaves) return take(key, slot);
+    const Aabb<F> b = exact_world_box(world, key);
+    if (overlaps(b, reach_world)) take(key, b);
+  });
+  for (std::uint32_t id : bvh.always_candidates) {
+    const CandidateKey key = (CandidateKey(id) << 32) | kAlwaysCandidate;
+    const Aabb<F> b = exact_world_box(world, key);
+    if (overlaps(b, reach_world)) take(key, b);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const W a = far[k] / r[k];
+    m = a > m ? a : m;
   }
   return m;
 }
@@ -145,17 +157,19 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   const Vec3<W> wide_start = robust::convert_to<W>(start);
   const Vec3<W> origin(zero, zero, zero), move = to_espace(robust::convert_to<W>(velocity), wide_radii);
   const exact::Box reach = exact::swept_box(origin, move, Vec3<W>(two, two, two));
-  const Aabb<F> box = slide_detail::robust_world_box(reach, start, radii);
-  if (sweep_robust_detail::has_nan(box)) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
-  // The local map must be non-decreasing per axis (map_boxes_and_reach_magnitude).
+  // The local map must be non-decreasing per axis (local_frame_box.hpp).
   if (!(wide_radii.radii.x > zero && wide_radii.radii.y > zero && wide_radii.radii.z > zero))
     return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
-  // In leaf order: M is a maximum, and the contact search ranks ties by the level's index.
-  box_candidates_unsorted(world.bvh, box, scratch.candidates);
+  // The frame's boxes in world coordinates (local_frame_box.hpp): exact box tests without the copy.
+  const LocalAxis<F, W> axes[3] = {{wide_start.x, wide_radii.radii.x}, {wide_start.y, wide_radii.radii.y},
+                                   {wide_start.z, wide_radii.radii.z}};
+  const std::optional<Aabb<F>> reach_world = world_box_of_local(axes, reach.lo, reach.hi);
+  if (!reach_world) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
   // derive_skin(origin, move, tol, &local, origin_magnitude(start, radii), F's unit roundoff).
+  // In leaf order: M is a maximum, and the contact search ranks ties by the level's index.
   const W m_move = robust::pass_magnitude(origin, move);
-  const W m = sweep_robust_detail::map_boxes_and_reach_magnitude(world, scratch.candidates, reach, wide_start,
-                                                                  wide_radii.radii, scratch.boxes, m_move);
+  const W m = sweep_robust_detail::reach_candidates_and_magnitude(world, *reach_world, wide_start, wide_radii.radii,
+                                                                   scratch.candidates, scratch.boxes, m_move);
   const robust::Skin<W> skin = robust::skin_from_magnitudes(
       m, m_move, move, tol, robust::output_magnitude(m_move, move, robust::origin_magnitude(wide_start, wide_radii)),
       num::unit_roundoff<F>());
@@ -164,17 +178,27 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
   robust::SweepOutcome<F> out;
   out.skin = skin.skin;
   out.contact_radius = contact_radius;
-  // first_blocking_contact_by_entry on the local copy, without the copy: the box test and the
-  // entry from the local boxes (the boxes of the mapped vertices), a triangle mapped only when
-  // it is evaluated, ties ranked by the level's index.
-  const exact::Box swept = exact::swept_box(origin, move, Vec3<W>(contact_radius, contact_radius, contact_radius));
+  // first_blocking_contact_by_entry on the local copy, without the copy: the box test in world
+  // coordinates, the entry from the candidate's local box, a triangle mapped only when it is
+  // evaluated, ties ranked by the level's index.
   std::vector<std::pair<W, std::uint32_t>>& by_entry = scratch.by_entry;
   by_entry.clear();
-  for (std::size_t i = 0; i < scratch.boxes.size(); ++i) {
-    const sweep_robust_detail::LocalBox<W>& b = scratch.boxes[i];
-    if (robust::detection_detail::box_misses(swept, b.lo, b.hi)) continue;
-    by_entry.emplace_back(robust::detection_detail::entry_from_box(origin, move, contact_radius, b.lo, b.hi),
-                          static_cast<std::uint32_t>(i));
+  if (!scratch.candidates.empty()) {
+    const exact::Box swept = exact::swept_box(origin, move, Vec3<W>(contact_radius, contact_radius, contact_radius));
+    const std::optional<Aabb<F>> swept_world = world_box_of_local(axes, swept.lo, swept.hi);
+    if (!swept_world) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
+    for (std::size_t i = 0; i < scratch.candidates.size(); ++i) {
+      const Aabb<F>& b = scratch.boxes[i];
+      if (!overlaps(b, *swept_world)) continue;
+      const F lo_w[3] = {b.lo.x, b.lo.y, b.lo.z}, hi_w[3] = {b.hi.x, b.hi.y, b.hi.z};
+      W lo[3], hi[3];
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = axes[k](lo_w[k]);
+        hi[k] = axes[k](hi_w[k]);
+      }
+      by_entry.emplace_back(robust::detection_detail::entry_from_box(origin, move, contact_radius, lo, hi),
+                            static_cast<std::uint32_t>(i));
+    }
   }
   const std::vector<CandidateKey>& keys = scratch.candidates;
   auto local_triangle = [&](std::uint32_t i) {

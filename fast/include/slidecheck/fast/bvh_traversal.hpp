@@ -21,8 +21,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <vector>
 
 namespace slidecheck::fast {
@@ -36,8 +40,10 @@ inline std::uint32_t candidate_leaf_position(CandidateKey k) { return std::uint3
 
 namespace traversal_detail {
 
-/// Four lanes of F (GCC/Clang vector extensions: SSE on x86-64, two SSE2 registers for double
-/// without AVX, scalar code elsewhere). Comparisons are exact in every lane, as the scalar ones.
+/// 16 bytes of F (GCC/Clang vector extensions: one SSE register on x86-64, 4 floats or 2
+/// doubles; scalar code elsewhere). Comparisons are exact in every lane, as the scalar ones.
+/// A node's four slots are one float vector or two double vectors (a 32-byte double vector
+/// compiles lane by lane without AVX).
 template <HardwareFloat F>
 struct Lanes;
 template <>
@@ -46,11 +52,13 @@ struct Lanes<float> {
 };
 template <>
 struct Lanes<double> {
-  typedef double V __attribute__((vector_size(32)));
+  typedef double V __attribute__((vector_size(16)));
 };
+template <HardwareFloat F>
+inline constexpr int kPerVector = int(16 / sizeof(F));
 
 template <HardwareFloat F>
-typename Lanes<F>::V load(const F (&a)[4]) {
+typename Lanes<F>::V load(const F* a) {
   typename Lanes<F>::V v;
   std::memcpy(&v, a, sizeof v);
   return v;
@@ -58,7 +66,52 @@ typename Lanes<F>::V load(const F (&a)[4]) {
 
 template <HardwareFloat F>
 typename Lanes<F>::V splat(F x) {
-  return typename Lanes<F>::V{x, x, x, x};
+  typename Lanes<F>::V v;
+  for (int i = 0; i < kPerVector<F>; ++i) v[i] = x;
+  return v;
+}
+
+/// The lanes of a comparison's mask (-1 or 0 each) as bits: movmskps/movmskpd on x86-64 (a
+/// branch per child cost more than the comparison of four boxes), a lane at a time elsewhere.
+template <class Mask>
+unsigned lane_bits(const Mask& m) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(m[0]) == 4) {
+    __m128 v;
+    std::memcpy(&v, &m, sizeof v);
+    return unsigned(_mm_movemask_ps(v));
+  } else {
+    __m128d v;
+    std::memcpy(&v, &m, sizeof v);
+    return unsigned(_mm_movemask_pd(v));
+  }
+#else
+  unsigned bits = 0;
+  for (unsigned i = 0; i < sizeof(Mask) / sizeof(m[0]); ++i) bits |= unsigned(m[i] != 0) << i;
+  return bits;
+#endif
+}
+
+/// The query box, each bound in every lane.
+template <HardwareFloat F>
+struct SplatBox {
+  typename Lanes<F>::V lo[3], hi[3];
+  explicit SplatBox(const Aabb<F>& q)
+      : lo{splat(q.lo.x), splat(q.lo.y), splat(q.lo.z)}, hi{splat(q.hi.x), splat(q.hi.y), splat(q.hi.z)} {}
+};
+
+/// Bit c set when slot c of `n` overlaps the query (closed boxes; an empty slot never does).
+template <HardwareFloat F>
+unsigned overlapping_slots(const WideNode<F>& n, const SplatBox<F>& q) {
+  constexpr int per = kPerVector<F>;
+  unsigned bits = 0;
+  for (int h = 0; h < 4 / per; ++h) {
+    const int o = h * per;
+    const auto hit = (load(n.lo[0] + o) <= q.hi[0]) & (q.lo[0] <= load(n.hi[0] + o)) & (load(n.lo[1] + o) <= q.hi[1]) &
+                     (q.lo[1] <= load(n.hi[1] + o)) & (load(n.lo[2] + o) <= q.hi[2]) & (q.lo[2] <= load(n.hi[2] + o));
+    bits |= lane_bits(hit) << o;
+  }
+  return bits;
 }
 
 }  // namespace traversal_detail
@@ -69,20 +122,15 @@ typename Lanes<F>::V splat(F x) {
 template <HardwareFloat F, class Visit>
 void for_each_overlapping_triangle(const Bvh<F>& bvh, const Aabb<F>& query, Visit&& visit) {
   if (bvh.wide.empty()) return;
-  using traversal_detail::load;
-  using traversal_detail::splat;
-  const auto qlo_x = splat(query.lo.x), qlo_y = splat(query.lo.y), qlo_z = splat(query.lo.z);
-  const auto qhi_x = splat(query.hi.x), qhi_y = splat(query.hi.y), qhi_z = splat(query.hi.z);
+  const traversal_detail::SplatBox<F> q(query);
   // Each visited node pushes at most 4 and pops itself: 3 per level (kMaxWideDepth) and 4.
   std::array<std::uint32_t, 3 * kMaxWideDepth + 4> stack;
   std::size_t top = 0;
   std::uint32_t node = 0;
   for (;;) {
     const WideNode<F>& n = bvh.wide[node];
-    const auto hit = (load(n.lo[0]) <= qhi_x) & (qlo_x <= load(n.hi[0])) & (load(n.lo[1]) <= qhi_y) &
-                     (qlo_y <= load(n.hi[1])) & (load(n.lo[2]) <= qhi_z) & (qlo_z <= load(n.hi[2]));
-    for (int c = 0; c < 4; ++c) {
-      if (!hit[c]) continue;
+    for (unsigned bits = traversal_detail::overlapping_slots(n, q); bits != 0; bits &= bits - 1) {
+      const int c = std::countr_zero(bits);
       const std::uint32_t ref = n.child[c];
       if (ref & kTriangleChild) {
         Aabb<F> box;

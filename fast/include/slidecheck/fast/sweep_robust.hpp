@@ -98,9 +98,10 @@ Aabb<F> exact_world_box(const World<F>& world, CandidateKey key) {
 /// derive_skin's reach pass, decided in world coordinates (local_frame_box.hpp): the candidates
 /// are exactly the triangles whose local box meets `reach` (`reach_world`, the same test in
 /// world coordinates), and M grows by their largest |local coordinate|. The map
-/// x -> RN(RN(x - o) / r) is monotone and odd in x - o, so the largest |local coordinate| over
-/// the candidates' box ends is the map of the largest |RN(x - o)|: one division per axis per
-/// sweep instead of six per candidate, the same M as the reference's loop over the copy.
+/// x -> RN(RN(x - o) / r) is non-decreasing in x and odd in x - o, so the largest |local
+/// coordinate| over the candidates' box ends is that of the least lower or the largest upper
+/// end: M follows from the union of the candidates' boxes (exact min/max) with two mapped values
+/// per axis per sweep, the same M as the reference's loop over the copy.
 template <HardwareFloat F, HardwareFloat W>
 W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_world, const Vec3<W>& start,
                                  const Vec3<W>& radii, std::vector<CandidateKey>& out,
@@ -108,16 +109,12 @@ W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_wor
   out.clear();
   boxes.clear();
   const W o[3] = {start.x, start.y, start.z}, r[3] = {radii.x, radii.y, radii.z};
-  W far[3] = {W(0), W(0), W(0)};  // the largest |RN(x - o)| per axis
+  Aabb<F> all;  // the union of the candidates' boxes (finite: the tree holds finite boxes only)
   auto take = [&](CandidateKey key, const Aabb<F>& b) {
     out.push_back(key);
     boxes.push_back(b);
-    const F lo[3] = {b.lo.x, b.lo.y, b.lo.z}, hi[3] = {b.hi.x, b.hi.y, b.hi.z};
-    for (int k = 0; k < 3; ++k) {
-      const W a = num::abs(W(static_cast<W>(lo[k]) - o[k])), c = num::abs(W(static_cast<W>(hi[k]) - o[k]));
-      far[k] = a > far[k] ? a : far[k];
-      far[k] = c > far[k] ? c : far[k];
-    }
+    all.lo = {std::min(all.lo.x, b.lo.x), std::min(all.lo.y, b.lo.y), std::min(all.lo.z, b.lo.z)};
+    all.hi = {std::max(all.hi.x, b.hi.x), std::max(all.hi.y, b.hi.y), std::max(all.hi.z, b.hi.z)};
   };
   const Bvh<F>& bvh = world.bvh;
   const bool exact_leaves = !world.slack.float_faithful;
@@ -133,9 +130,13 @@ W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_wor
     const Aabb<F> b = exact_world_box(world, key);
     if (overlaps(b, reach_world)) take(key, b);
   }
+  if (out.empty()) return m;
+  const F lo[3] = {all.lo.x, all.lo.y, all.lo.z}, hi[3] = {all.hi.x, all.hi.y, all.hi.z};
   for (int k = 0; k < 3; ++k) {
-    const W a = far[k] / r[k];
-    m = a > m ? a : m;
+    for (const F x : {lo[k], hi[k]}) {
+      const W a = num::abs(W(W(static_cast<W>(x) - o[k]) / r[k]));  // to_local_espace's expression
+      m = a > m ? a : m;
+    }
   }
   return m;
 }

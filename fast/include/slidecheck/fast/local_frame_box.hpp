@@ -80,6 +80,14 @@ struct LocalAxis {
   std::optional<F> first_where(const Holds& holds, W bound) const {
     const F estimate = static_cast<F>(origin + bound * radius);
     if (std::isnan(estimate)) return std::nullopt;
+    // The common case: the estimate or its upper neighbour is the answer (two evaluations).
+    if (std::isfinite(estimate)) {
+      if (holds(estimate)) {
+        if (!holds(round_down(estimate))) return estimate;
+      } else if (holds(round_up(estimate))) {
+        return round_up(estimate);
+      }
+    }
     const Key lowest = to_key(-std::numeric_limits<F>::infinity()), highest = to_key(std::numeric_limits<F>::infinity());
     Key no = 0, yes = 0;  // holds(from_key(no)) is false, holds(from_key(yes)) true
     const Key k0 = to_key(estimate);

@@ -5,19 +5,21 @@
 /// Contract: for the same F, `sweep_robust(world, c, v, radii, scratch, tol)` returns exactly
 /// robust::sweep(c, v, radii, world.mesh, tol), field by field, with the hit's triangle index
 /// the level's. Why: robust reads the mesh in two loops, derive_skin (triangles whose box meets
-/// the move's box grown by 2 radii) and first_blocking_contact (the move's box grown by the
-/// contact radius 1 + h, Skin); each skips a triangle whose box misses its own conservative box
-/// (robust_detection.hpp, may_touch). The candidates of the larger of the two boxes, mapped from
-/// the local eSpace back to R3 (collide_and_slide.hpp, robust_world_box), in ascending index,
-/// form a local mesh on which both loops take the reference's decisions: the maxima of derive_skin
-/// do not depend on order, and first_blocking_contact's ties go to the lowest index in both. The
-/// contact radius is known only after the skin: when it exceeds 2 (a skin of more than 2 radii,
-/// absurd worlds only) the candidates are taken again for the larger box. A NaN box falls back
-/// to the whole mesh. In the common case derive_skin's loop runs inside the copy to the local
-/// frame (copy_and_reach_magnitude: may_touch's test, the same M) and the skin follows from its
-/// expressions (robust::skin_from_magnitudes); the candidates stay in the tree's leaf order
-/// (M is a maximum) and the contact is searched by box entry with ties ranked by the level's
-/// index (robust::first_blocking_contact_by_entry: the least (time, index), as the reference's).
+/// the move's box grown by 2 radii: the reach) and first_blocking_contact (the move's box grown
+/// by the contact radius 1 + h, Skin); each skips a triangle whose box misses its own box in the
+/// local eSpace frame (robust_detection.hpp, may_touch). In the common case both tests are
+/// decided in world coordinates, exactly (local_frame_box.hpp: the local map is monotone, so a
+/// local bound is a float threshold): the tree is queried with the reach's world box and returns
+/// exactly the triangles meeting the reach; M, a maximum of |local coordinate|, follows from the
+/// union of their boxes; the skin from derive_skin's expressions (robust::skin_from_magnitudes);
+/// the contact's candidates are those whose box meets the contact box's world box, their entries
+/// from their mapped boxes, and the contact is searched by box entry with ties ranked by the
+/// level's index (robust::blocking_contact_in_entry_order: the least (time, index), as the
+/// reference's), a triangle mapped to the local frame only when it is evaluated. Otherwise (a
+/// quadratic skin term, a contact radius above 2, non-finite or non-positive frame values) the
+/// general path: the candidates of the larger box mapped back to R3 (collide_and_slide.hpp,
+/// robust_world_box), copied to a local mesh on which the reference's own steps run; a NaN box
+/// falls back to the whole mesh.
 /// tests/fast/test_differential.cpp checks it bit for bit.
 
 #include <slidecheck/fast/bvh_traversal.hpp>
@@ -143,9 +145,9 @@ W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_wor
 
 }  // namespace sweep_robust_detail
 
-/// The common case in one pass over the candidates of the reach box: the copy to the local frame
-/// computes derive_skin's M (copy_and_reach_magnitude), the skin follows from derive_skin's
-/// expressions, and first_blocking_contact runs on the copy (sweep_in_local_espace's steps).
+/// robust::sweep on the level's BVH (file comment): the reach's candidates and M in one
+/// traversal, the skin from derive_skin's expressions, then first_blocking_contact's search by
+/// entry on the candidates meeting the contact box (sweep_in_local_espace's steps, without the copy).
 template <HardwareFloat F>
 robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
                                      const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,

@@ -102,7 +102,7 @@ struct SplatBox {
 
 /// Bit c set when slot c of `n` overlaps the query (closed boxes; an empty slot never does).
 template <HardwareFloat F>
-unsigned overlapping_slots(const WideNode<F>& n, const SplatBox<F>& q) {
+[[gnu::always_inline]] inline unsigned overlapping_slots(const WideNode<F>& n, const SplatBox<F>& q) {
   constexpr int per = kPerVector<F>;
   unsigned bits = 0;
   for (int h = 0; h < 4 / per; ++h) {

@@ -69,8 +69,9 @@ struct Bvh {
 
   std::size_t triangle_count() const { return leaf_order.size() + always_candidates.size(); }
 
-  /// Bytes of the acceleration structure proper: nodes, leaf boxes and the leaf-order index (the
-  /// triangle data a brute-force loop needs anyway is counted separately).
+  /// Bytes of the acceleration structure proper: the wide nodes (the triangles' boxes in their
+  /// slots) and the leaf-order index (the triangle data a brute-force loop needs anyway is
+  /// counted separately).
   std::size_t index_bytes() const {
     return wide.size() * sizeof(WideNode<F>) + leaf_order.size() * sizeof(std::uint32_t) +
            always_candidates.size() * sizeof(std::uint32_t);

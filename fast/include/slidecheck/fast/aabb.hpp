@@ -62,6 +62,16 @@ struct Aabb {
   }
 };
 
+/// Half the surface area of a box, in double (0 when empty): the SAH's cost measure, which the
+/// build (bvh_build.hpp) and the collapse to wide nodes (bvh_collapse.hpp) both rank by.
+template <HardwareFloat F>
+double half_area(const Aabb<F>& b) {
+  if (b.empty()) return 0;
+  const double dx = double(b.hi.x) - double(b.lo.x), dy = double(b.hi.y) - double(b.lo.y),
+               dz = double(b.hi.z) - double(b.lo.z);
+  return dx * dy + dy * dz + dz * dx;
+}
+
 /// True when the closed boxes share a point. Empty boxes (and NaN bounds) overlap nothing.
 template <HardwareFloat F>
 bool overlaps(const Aabb<F>& a, const Aabb<F>& b) {

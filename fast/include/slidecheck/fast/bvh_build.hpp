@@ -43,14 +43,6 @@ struct BvhBuildOptions {
 namespace bvh_detail {
 
 template <HardwareFloat F>
-double half_area(const Aabb<F>& b) {
-  if (b.empty()) return 0;
-  const double dx = double(b.hi.x) - double(b.lo.x), dy = double(b.hi.y) - double(b.lo.y),
-               dz = double(b.hi.z) - double(b.lo.z);
-  return dx * dy + dy * dz + dz * dx;
-}
-
-template <HardwareFloat F>
 double axis(const Vec3<F>& v, int a) {
   return a == 0 ? double(v.x) : a == 1 ? double(v.y) : double(v.z);
 }

@@ -81,12 +81,6 @@ struct Collapser {
     it.box = leaf_boxes[k];
     return it;
   }
-  static double area(const Aabb<F>& b) {
-    if (b.empty()) return 0;
-    const double dx = double(b.hi.x) - double(b.lo.x), dy = double(b.hi.y) - double(b.lo.y),
-                 dz = double(b.hi.z) - double(b.lo.z);
-    return dx * dy + dy * dz + dz * dx;
-  }
 
   /// Writes a wide node holding `items` (at most four) and returns its index.
   std::uint32_t emit(const std::vector<Item>& items, std::uint32_t depth) {
@@ -130,7 +124,7 @@ struct Collapser {
         const Item& it = items[c];
         const std::size_t grows = it.is_node ? 1 : it.count - 1;
         if (grows == 0 || items.size() + grows > 4) continue;
-        const double a = area(it.box);
+        const double a = half_area(it.box);
         if (a > best_area) best_area = a, best = int(c);
       }
       if (best < 0) break;

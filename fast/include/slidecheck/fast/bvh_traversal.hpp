@@ -170,16 +170,6 @@ void box_candidates(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<Candida
   finish_candidates(bvh, out, false);
 }
 
-/// Replaces `out` with the candidates of `query` in the tree's traversal order (and the
-/// always-candidates), unsorted: for callers whose result does not depend on the order (fast/'s
-/// robust sweep ranks ties by the level's index itself), saving box_candidates' sort.
-template <HardwareFloat F>
-void box_candidates_unsorted(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<CandidateKey>& out) {
-  out.clear();
-  append_tree_candidates(bvh, query, out);
-  for (std::uint32_t id : bvh.always_candidates) out.push_back((CandidateKey(id) << 32) | kAlwaysCandidate);
-}
-
 /// Replaces `out` with the candidates of any of `queries`, ascending, each triangle once.
 /// With `with_always` false the caller has already appended the always-candidates it keeps.
 template <HardwareFloat F>

@@ -12,8 +12,9 @@
 /// local bound is a float threshold): the tree is queried with the reach's world box and returns
 /// exactly the triangles meeting the reach; M, a maximum of |local coordinate|, follows from the
 /// union of their boxes; the skin from derive_skin's expressions (robust::skin_from_magnitudes);
-/// the contact's candidates are those whose box meets the contact box's world box, their entries
-/// from their mapped boxes, and the contact is searched by box entry with ties ranked by the
+/// the contact's candidates are those whose box meets the contact box's world box and whose
+/// mapped box passes the reference's slab filter (robust_slab_filter.hpp, G from the sweep's M),
+/// their entries from their mapped boxes, and the contact is searched by box entry with ties ranked by the
 /// level's index (robust::blocking_contact_in_entry_order: the least (time, index), as the
 /// reference's), a triangle mapped to the local frame only when it is evaluated. Otherwise (a
 /// quadratic skin term, a contact radius above 2, non-finite or non-positive frame values) the
@@ -27,6 +28,7 @@
 #include <slidecheck/fast/local_frame_box.hpp>
 #include <slidecheck/fast/world.hpp>
 #include <slidecheck/reference/robust_response.hpp>
+#include <slidecheck/reference/robust_slab_filter.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -190,6 +192,10 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
     const exact::Box swept = exact::swept_box(origin, move, Vec3<W>(contact_radius, contact_radius, contact_radius));
     const std::optional<Aabb<F>> swept_world = world_box_of_local(axes, swept.lo, swept.hi);
     if (!swept_world) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
+    // The reference's slab filter (robust_slab_filter.hpp): m bounds every candidate's local
+    // coordinates; a level with a NaN coordinate is never filtered (boxes skip NaN).
+    const robust::SlabFilter<W> slabs(origin, move, contact_radius);
+    const W slab_reach = slabs.reach(world.has_nan_coordinate ? std::numeric_limits<W>::quiet_NaN() : m);
     for (std::size_t i = 0; i < scratch.candidates.size(); ++i) {
       const Aabb<F>& b = scratch.boxes[i];
       if (!overlaps(b, *swept_world)) continue;
@@ -199,6 +205,7 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
         lo[k] = axes[k](lo_w[k]);
         hi[k] = axes[k](hi_w[k]);
       }
+      if (!slabs.slabs_meet(lo, hi, slab_reach)) continue;
       by_entry.emplace_back(robust::detection_detail::entry_from_box(origin, move, contact_radius, lo, hi),
                             static_cast<std::uint32_t>(i));
     }

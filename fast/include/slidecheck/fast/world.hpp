@@ -34,6 +34,9 @@ struct World {
     F plane_constant{};
   };
   std::vector<AlwaysPlane> espace_always_planes;
+  /// Some vertex coordinate is NaN (build): sweep_robust then filters no triangle by its box
+  /// (robust_slab_filter.hpp needs every coordinate in the magnitude; boxes skip NaN).
+  bool has_nan_coordinate = false;
 
   /// Caches the eSpace triangles for `radii` (a game's player size): later sweeps with exactly
   /// these radii read them instead of dividing.
@@ -66,6 +69,8 @@ struct World {
     w.bvh = build_bvh(m, options);
     w.mesh = std::move(m);
     w.slack = options.slack;
+    for (const Vec3<F>& v : w.mesh.vertices)
+      w.has_nan_coordinate = w.has_nan_coordinate || std::isnan(v.x) || std::isnan(v.y) || std::isnan(v.z);
     return w;
   }
 

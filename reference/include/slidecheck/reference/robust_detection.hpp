@@ -20,6 +20,7 @@
 
 #include <slidecheck/reference/interval.hpp>
 #include <slidecheck/reference/mesh_detection.hpp>
+#include <slidecheck/reference/robust_slab_filter.hpp>
 #include <slidecheck/reference/swept_sphere_triangle.hpp>
 
 #include <algorithm>
@@ -362,7 +363,8 @@ std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSph
 }
 
 /// first_blocking_contact_in_index_order's contact, field by field, the triangles visited in
-/// order of (box entry time, index) and the search stopped at the first entry later than the best
+/// order of (box entry time, index), those the slab filter shows unreported skipped for IEEE
+/// types (robust_slab_filter.hpp), and the search stopped at the first entry later than the best
 /// time so far: no triangle's time is below its entry (blocking_contact raises it), so every
 /// triangle left has a later time; entries are never NaN, so the order is total. `by_entry` is a
 /// buffer (reused by the caller). `rank(i)`: the index ties are decided by, strictly increasing
@@ -377,19 +379,21 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
   const SweptSphere<T> sphere{center, move, radius};
   const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
   by_entry.clear();
-  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
-    const Triangle<T> tri = mesh.triangle(i);
-    T entry(0);
-    if constexpr (num::is_ieee_binary_v<T>) {
+  if constexpr (num::is_ieee_binary_v<T>) {
+    const SlabFilter<T> slabs(center, move, radius);
+    for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+      const Triangle<T> tri = mesh.triangle(i);
       // may_touch's test and box_entry_time from one box (the same values, read once).
       T lo[3], hi[3];
       detection_detail::triangle_box(tri, lo, hi);
       if (detection_detail::box_misses(swept, lo, hi) || skip(i)) continue;
-      entry = detection_detail::entry_from_box(center, move, radius, lo, hi);
-    } else {
-      if (!detection_detail::may_touch(swept, tri) || skip(i)) continue;
+      // A triangle the sphere passes by without reporting it (robust_slab_filter.hpp).
+      if (!slabs.may_block(lo, hi, SlabFilter<T>::vertex_magnitude(tri))) continue;
+      by_entry.emplace_back(detection_detail::entry_from_box(center, move, radius, lo, hi), static_cast<std::uint32_t>(i));
     }
-    by_entry.emplace_back(entry, static_cast<std::uint32_t>(i));
+  } else {
+    for (std::size_t i = 0; i < mesh.triangle_count(); ++i)
+      if (detection_detail::may_touch(swept, mesh.triangle(i)) && !skip(i)) by_entry.emplace_back(T(0), static_cast<std::uint32_t>(i));
   }
   return blocking_contact_in_entry_order(sphere, by_entry, [&mesh](std::uint32_t i) { return mesh.triangle(i); }, rank);
 }

@@ -31,6 +31,22 @@ Triangle<T> spanning(const Vec3<T>& lo, const Vec3<T>& hi, const Vec3<T>& inside
 
 double pick(double a, double b, double u) { return a + (b - a) * u; }
 
+/// The property's check: if the filter rejects `tri`, blocking_contact reports nothing; `gap`
+/// (the placement's, G its margin) classifies the case.
+template <class T>
+void check_rejected_reports_nothing(const Vec3<T>& center, const Vec3<T>& move, T radius, const Triangle<T>& tri,
+                                    double gap, double g) {
+  const robust::SlabFilter<T> filter(center, move, radius);
+  T lo[3], hi[3];
+  robust::detection_detail::triangle_box(tri, lo, hi);
+  const bool kept = filter.may_block(lo, hi, robust::SlabFilter<T>::vertex_magnitude(tri));
+  const auto contact = robust::blocking_contact(SweptSphere<T>{center, move, radius}, tri, 0,
+                                                robust::box_entry_time(center, move, radius, tri));
+  if (!kept) RC_ASSERT(!contact.has_value());
+  RC_CLASSIFY(!kept && gap > 0 && gap <= 4 * g, "rejected within 4 G of the boundary");
+  RC_CLASSIFY(contact && gap > 0, "a contact reported at a positive gap (rounding)");
+}
+
 /// The property: triangles spanning boxes placed so that the moving box grown by r misses them
 /// by a gap within a few margins (or touches them), along random diagonal moves at magnitudes
 /// to 2^20. Every triangle the filter rejects gets no contact from the formulation, and enough
@@ -46,12 +62,11 @@ void rejected_triangles_report_nothing() {
   Vec3<T> move(T(sign() * length * (0.05 + unit())), T(sign() * length * (0.05 + unit())),
                T(*rc::gen::element(0.0, 1.0) * sign() * length * unit()));
   const T radius = T(1 + unit());
-  const robust::SlabFilter<T> filter(center, move, radius);
   // The bound the filter uses, for the placement: the box's magnitude is about that of the path.
   const double path_m = std::max({std::fabs(double(center.x)), std::fabs(double(center.y)), std::fabs(double(center.z)),
                                    std::fabs(double(center.x + move.x)), std::fabs(double(center.y + move.y)),
                                    std::fabs(double(center.z + move.z))}) + 4 * length + 4;
-  const double g = robust::SlabFilter<double>::margin(path_m);
+  const double g = double(robust::SlabFilter<T>::margin(T(path_m)));
   // A box beside the path: on x it starts where the sphere's box is at time t1, on y it ends
   // where the sphere's box is at time t0 <= t1 (the slabs miss by t1 - t0, a gap of
   // (t1 - t0) |move| in position), shifted by a multiple of G so the gap straddles the margin.
@@ -70,14 +85,7 @@ void rejected_triangles_report_nothing() {
   const Vec3<T> inside(T(pick(double(lo.x), double(hi.x), unit())), T(pick(double(lo.y), double(hi.y), unit())),
                        T(pick(double(lo.z), double(hi.z), unit())));
   const Triangle<T> tri = *rc::gen::element(spanning(lo, hi, inside), spanning(Vec3<T>(lo.x, hi.y, lo.z), Vec3<T>(hi.x, lo.y, hi.z), inside));
-  T blo[3], bhi[3];
-  robust::detection_detail::triangle_box(tri, blo, bhi);
-  const bool kept = filter.may_block(blo, bhi, robust::SlabFilter<T>::vertex_magnitude(tri));
-  const auto contact = robust::blocking_contact(SweptSphere<T>{center, move, radius}, tri, 0,
-                                                robust::box_entry_time(center, move, radius, tri));
-  if (!kept) RC_ASSERT(!contact.has_value());
-  RC_CLASSIFY(!kept && gap > 0 && gap <= 4 * g, "rejected within 4 G of the boundary");
-  RC_CLASSIFY(kept, "kept");
+  check_rejected_reports_nothing(center, move, radius, tri, gap, g);
 }
 
 /// The property near tangency: a triangle beside the path on one axis k (the move's k
@@ -132,16 +140,7 @@ void beside_the_path_rejected_triangles_report_nothing() {
     if (far > 0 && ((on >> i) & 1)) p[j_far] = (cc[j_far] + mm[j_far] / 2) + (i % 2 ? far : -far) * (1 + unit());
     v[i] = Vec3<T>(T(p[0]), T(p[1]), T(p[2]));
   }
-  const Triangle<T> tri{v[0], v[1], v[2]};
-  const robust::SlabFilter<T> filter(center, move, radius);
-  T lo[3], hi[3];
-  robust::detection_detail::triangle_box(tri, lo, hi);
-  const bool kept = filter.may_block(lo, hi, robust::SlabFilter<T>::vertex_magnitude(tri));
-  const auto contact = robust::blocking_contact(SweptSphere<T>{center, move, radius}, tri, 0,
-                                                robust::box_entry_time(center, move, radius, tri));
-  if (!kept) RC_ASSERT(!contact.has_value());
-  RC_CLASSIFY(!kept && gap > 0 && gap <= 4 * g, "rejected within 4 G of the boundary");
-  RC_CLASSIFY(contact && gap > 0, "a contact reported at a positive gap (rounding)");
+  check_rejected_reports_nothing(center, move, radius, Triangle<T>{v[0], v[1], v[2]}, gap, g);
 }
 
 }  // namespace

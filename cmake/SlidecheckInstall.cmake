@@ -1,10 +1,10 @@
 # Install rules and the CMake package config: find_package(slidecheck CONFIG) gives
-# slidecheck::reference, slidecheck::fast, slidecheck::verify and slidecheck::corpora.
+# slidecheck::reference, slidecheck::formats, slidecheck::fast, slidecheck::verify and slidecheck::corpora.
 include(CMakePackageConfigHelpers)
 set(SLIDECHECK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/slidecheck)
 
-install(DIRECTORY reference/include/ fast/include/ verify/include/ corpora/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS slidecheck_reference slidecheck_fast slidecheck_verify slidecheck_corpora EXPORT slidecheckTargets
+install(DIRECTORY reference/include/ formats/include/ fast/include/ verify/include/ corpora/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS slidecheck_reference slidecheck_formats slidecheck_fast slidecheck_verify slidecheck_corpora EXPORT slidecheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS slidecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT slidecheckTargets NAMESPACE slidecheck:: DESTINATION ${SLIDECHECK_CMAKE_DIR})

@@ -1,7 +1,7 @@
 // libFuzzer target: case files (verify::parse_case_file: JSON, an embedded query and scene).
 #include "fuzz_common.hpp"
 
-#include <slidecheck/verify/case_file.hpp>
+#include <slidecheck/verify/cases/case_file.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace slidecheck;

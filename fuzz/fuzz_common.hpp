@@ -1,12 +1,12 @@
 #pragma once
 // Shared by the fuzz targets: the one contract every reader has with malformed input. It may
-// throw its documented error (verify::InputError, corpora::FormatError) naming the file and what
+// throw its documented error (formats::InputError, corpora::FormatError) naming the file and what
 // is wrong; anything else (another exception, a crash, a sanitizer report, a hang) is a bug.
 // An exception escaping LLVMFuzzerTestOneInput aborts, which libFuzzer and the replay driver
 // both report as a failure with the input.
 #include <slidecheck/corpora/errors.hpp>
-#include <slidecheck/verify/errors.hpp>
-#include <slidecheck/verify/mesh_import.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include <slidecheck/verify/mesh_import.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 
 namespace slidecheck::fuzz {
 
@@ -31,7 +31,7 @@ template <typename Read>
 void expect_input_error_only(Read&& read) {
   try {
     read();
-  } catch (const verify::InputError& e) {
+  } catch (const formats::InputError& e) {
     if (e.file().rfind(kFile, 0) != 0) contract_broken("InputError names another file", e.what());
     if (e.problem().empty()) contract_broken("InputError without a problem", e.what());
   }
@@ -57,8 +57,8 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 template <typename Parse>
 void import_mesh_both_precisions(const std::uint8_t* data, std::size_t size, Parse parse) {
   const auto text = as_text(data, size);
-  for (const auto precision : {verify::Precision::double_float, verify::Precision::single_float}) {
-    verify::ImportOptions options;
+  for (const auto precision : {formats::Precision::double_float, formats::Precision::single_float}) {
+    formats::ImportOptions options;
     options.precision = precision;
     options.allow_degenerate = size % 2 == 1;  // both validation paths, without a control byte
     expect_input_error_only([&] { (void)parse(text, kFile, options); });

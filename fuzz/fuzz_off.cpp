@@ -1,12 +1,12 @@
-// libFuzzer target: OFF import (verify::parse_off), rounded to double and to float
+// libFuzzer target: OFF import (formats::parse_off), rounded to double and to float
 // (the float path has its own overflow and representability checks).
 #include "fuzz_common.hpp"
 
-#include <slidecheck/verify/mesh_import.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   slidecheck::fuzz::import_mesh_both_precisions(data, size, [](auto text, const auto& file, const auto& options) {
-    return slidecheck::verify::parse_off(text, file, options);
+    return slidecheck::formats::parse_off(text, file, options);
   });
   return 0;
 }

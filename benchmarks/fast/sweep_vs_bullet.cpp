@@ -29,8 +29,8 @@
 #include <slidecheck/fast/batch.hpp>
 #include <slidecheck/fast/sweep.hpp>
 #include <slidecheck/fast/sweep_robust.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
-#include <slidecheck/reference/segment_triangle_distance.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 
 #include <valgrind/callgrind.h>
 

@@ -7,9 +7,9 @@
 // - tracing cost: the same float source with the NullTracer (calls compiled out by
 //   `if constexpr`) and with an enabled tracer whose calls do nothing (events built and
 //   passed to an empty function). Equal times show that the no-op costs nothing.
-#include <slidecheck/reference/fauerby_detection.hpp>
-#include <slidecheck/reference/mesh_detection.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
+#include <slidecheck/reference/detection/fauerby.hpp>
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -7,7 +7,7 @@
 // counter `sweeps` is the mean number of collision queries per query.
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
-#include <slidecheck/verify/algorithms.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -42,14 +42,14 @@ const Workload<F>& workload(double offset) {
   static std::map<double, Workload<F>> cache;
   auto [it, fresh] = cache.try_emplace(offset);
   if (!fresh) return it->second;
-  const verify::Precision p = std::is_same_v<F, float> ? verify::Precision::single_float : verify::Precision::double_float;
+  const formats::Precision p = std::is_same_v<F, float> ? formats::Precision::single_float : formats::Precision::double_float;
   for (const corpora::CanonicalShape& shape : corpora::canonical_shapes()) {
     const IndexedMesh<double> placed = corpora::place_canonical(shape, 1.0, offset, p);
     IndexedMesh<F> mesh;
     for (const Vec3<double>& v : placed.vertices) mesh.vertices.push_back(to_f<F>(v));
     mesh.triangles = placed.triangles;
     it->second.meshes.push_back(std::move(mesh));
-    for (const verify::Query& q : corpora::place_canonical_moves(corpora::canonical_unit_moves(shape), placed, 1.0,
+    for (const formats::Query& q : corpora::place_canonical_moves(corpora::canonical_unit_moves(shape), placed, 1.0,
                                                                   offset, p, "bench.scene")) {
       SlideInput<F> in{to_f<F>(q.start), to_f<F>(q.displacement), {to_f<F>(q.radii.radii)}, to_f<F>(q.gravity)};
       it->second.items.push_back({in, q.frames, it->second.meshes.size() - 1});
@@ -59,7 +59,7 @@ const Workload<F>& workload(double offset) {
 }
 
 template <class F>
-void run_algorithm(benchmark::State& state, verify::Algorithm algorithm, double offset) {
+void run_algorithm(benchmark::State& state, formats::Algorithm algorithm, double offset) {
   const Workload<F>& w = workload<F>(offset);
   const verify::AlgorithmTolerances tol = verify::make_tolerances(algorithm);
   std::size_t sweeps = 0, queries = 0;
@@ -81,12 +81,12 @@ void run_algorithm(benchmark::State& state, verify::Algorithm algorithm, double 
 }
 
 void register_all() {
-  const verify::Algorithm algorithms[] = {verify::Algorithm::fauerby, verify::Algorithm::linahan,
-                                          verify::Algorithm::monter, verify::Algorithm::pseudo_distance,
-                                          verify::Algorithm::robust};
+  const formats::Algorithm algorithms[] = {formats::Algorithm::fauerby, formats::Algorithm::linahan,
+                                          formats::Algorithm::monter, formats::Algorithm::pseudo_distance,
+                                          formats::Algorithm::robust};
   for (const double offset : {0.0, 1e4})
-    for (const verify::Algorithm a : algorithms) {
-      const std::string tail = std::string(verify::algorithm_name(a)) + "/offset:" + (offset == 0 ? "0" : "1e4");
+    for (const formats::Algorithm a : algorithms) {
+      const std::string tail = std::string(formats::algorithm_name(a)) + "/offset:" + (offset == 0 ? "0" : "1e4");
       benchmark::RegisterBenchmark(("response/float/" + tail).c_str(), [a, offset](benchmark::State& s) {
         run_algorithm<float>(s, a, offset);
       })->Unit(benchmark::kMicrosecond);

@@ -9,9 +9,9 @@
 // SLIDECHECK_BENCH_ALGORITHM picks the algorithm (default fauerby), precision is float.
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
-#include <slidecheck/verify/query_io.hpp>
-#include <slidecheck/verify/scene_io.hpp>
-#include <slidecheck/verify/verify_query.hpp>
+#include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/formats/scene_io.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
 
 #include <benchmark/benchmark.h>
 

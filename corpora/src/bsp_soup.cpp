@@ -1,7 +1,7 @@
 // Draw-surface and collision-brush soups of a Quake III map.
 #include <slidecheck/corpora/bsp_soup.hpp>
 #include <slidecheck/corpora/errors.hpp>
-#include <slidecheck/verify/convert.hpp>
+#include <slidecheck/formats/convert.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -95,7 +95,7 @@ void tessellate_patch(const BspFile& map, std::uint32_t surface_index, int L, Do
             const long wij = weight(i, ku) * weight(j, kv);
             if (wij != 0) sum += Rational(wij) * Rational(double(control(2 * px + i, 2 * py + j).position[a]));
           }
-        p[a] = verify::round_to_nearest<double>(sum / denominator);
+        p[a] = formats::round_to_nearest<double>(sum / denominator);
       }
       grid[std::size_t(gy) * gw + gx] = pool.add(p[0], p[1], p[2]);
     }
@@ -364,8 +364,8 @@ class ExactVertexPool {
  public:
   explicit ExactVertexPool(BrushSoup& soup) : soup_(soup) {}
   std::uint32_t add(const Vec3<Rational>& p) {
-    const double x = verify::round_to_nearest<double>(p.x), y = verify::round_to_nearest<double>(p.y),
-                 z = verify::round_to_nearest<double>(p.z);
+    const double x = formats::round_to_nearest<double>(p.x), y = formats::round_to_nearest<double>(p.y),
+                 z = formats::round_to_nearest<double>(p.z);
     // Equal exact values round to equal doubles, so the rounded value is a sound hash key.
     auto& bucket = index_[{key_bits(x), key_bits(y), key_bits(z)}];
     for (std::uint32_t idx : bucket)

@@ -1,7 +1,7 @@
 #include <slidecheck/corpora/canonical_scenes.hpp>
 
-#include <slidecheck/reference/numbers_mp.hpp>
-#include <slidecheck/verify/convert.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/formats/convert.hpp>
 
 #include <cmath>
 #include <stdexcept>
@@ -212,12 +212,12 @@ const CanonicalShape& canonical_shape(std::string_view name) {
 }
 
 IndexedMesh<double> place_canonical(const CanonicalShape& shape, double scale, double offset,
-                                    verify::Precision precision) {
+                                    formats::Precision precision) {
   const Rational s = num::from_double<Rational>(scale), o = num::from_double<Rational>(offset);
   auto place = [&](double unit) -> double {
     const Rational exact = num::from_double<Rational>(unit) * s + o;
-    return precision == verify::Precision::single_float ? double(verify::round_to_nearest<float>(exact))
-                                                     : verify::round_to_nearest<double>(exact);
+    return precision == formats::Precision::single_float ? double(formats::round_to_nearest<float>(exact))
+                                                     : formats::round_to_nearest<double>(exact);
   };
   return convert_mesh<double>(shape.unit_mesh, place);
 }

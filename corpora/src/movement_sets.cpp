@@ -1,9 +1,9 @@
 // Movement sets: random walks, scripted paths, exact tangent and grazing moves, placement.
 #include <slidecheck/corpora/movement_sets.hpp>
 
-#include <slidecheck/reference/numbers_mp.hpp>
-#include <slidecheck/reference/segment_triangle_distance.hpp>
-#include <slidecheck/verify/convert.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/formats/convert.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -16,7 +16,7 @@ namespace slidecheck::corpora {
 namespace {
 
 using V = Vec3<double>;
-using Query = verify::Query;
+using Query = formats::Query;
 
 // ---------------------------------------------------------------------------------------
 // Random numbers: std::mt19937_64's sequence is fixed by the standard; everything below
@@ -49,7 +49,7 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 double& coord(V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
 double coord(const V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
 
-Vec3<Rational> exact(const V& v) { return {verify::to_rational(v.x), verify::to_rational(v.y), verify::to_rational(v.z)}; }
+Vec3<Rational> exact(const V& v) { return {formats::to_rational(v.x), formats::to_rational(v.y), formats::to_rational(v.z)}; }
 Triangle<Rational> exact(const Triangle<double>& t) { return {exact(t.p0), exact(t.p1), exact(t.p2)}; }
 
 /// A horizontal unit heading (a, b, 0) / |(a, b)|, from dyadic a, b (rejection keeps the
@@ -180,7 +180,7 @@ struct ExactClearance::Impl {
 
   template <class Distance>
   Contact scan(const V& box_lo, const V& box_hi, double r, Distance&& squared_distance) const {
-    const Rational rr = verify::to_rational(r);
+    const Rational rr = formats::to_rational(r);
     const Rational r2 = rr * rr;
     bool touching = false;
     for (std::size_t t = 0; t < mesh->triangle_count(); ++t) {
@@ -301,7 +301,7 @@ std::optional<Query> tangent_move(const MovementScene& scene, const ExactClearan
   if (aligned.empty()) return std::nullopt;
   const double r = scene.character.radius;
   Rng rng(derive_seed(seed, Generator::tangent, index));
-  const Rational rr = verify::to_rational(r);
+  const Rational rr = formats::to_rational(r);
   for (std::size_t attempt = 0; attempt < attempts; ++attempt) {
     const AlignedTriangle& a = aligned[rng.below(aligned.size())];
     const Triangle<double> t = scene.mesh->triangle(a.triangle);
@@ -520,14 +520,14 @@ std::vector<Query> scripted_moves(const CanonicalShape& shape) {
 // ---------------------------------------------------------------------------------------
 // Placement.
 
-Query place_query(const Query& unit, double scale, double offset, verify::Precision precision) {
-  const Rational s = verify::to_rational(scale), o = verify::to_rational(offset);
+Query place_query(const Query& unit, double scale, double offset, formats::Precision precision) {
+  const Rational s = formats::to_rational(scale), o = formats::to_rational(offset);
   auto round = [precision](const Rational& x) -> double {
-    return precision == verify::Precision::single_float ? double(verify::round_to_nearest<float>(x))
-                                                        : verify::round_to_nearest<double>(x);
+    return precision == formats::Precision::single_float ? double(formats::round_to_nearest<float>(x))
+                                                        : formats::round_to_nearest<double>(x);
   };
-  auto point = [&](const V& p) { return convert_vec<double>(p, [&](double u) { return round(verify::to_rational(u) * s + o); }); };
-  auto vector = [&](const V& v) { return convert_vec<double>(v, [&](double u) { return round(verify::to_rational(u) * s); }); };
+  auto point = [&](const V& p) { return convert_vec<double>(p, [&](double u) { return round(formats::to_rational(u) * s + o); }); };
+  auto vector = [&](const V& v) { return convert_vec<double>(v, [&](double u) { return round(formats::to_rational(u) * s); }); };
   Query q = unit;
   q.start = point(unit.start);
   q.displacement = vector(unit.displacement);
@@ -546,7 +546,7 @@ std::vector<Query> canonical_unit_moves(const CanonicalShape& shape, const Canon
 }
 
 std::vector<Query> place_canonical_moves(const std::vector<Query>& unit_moves, const IndexedMesh<double>& placed_mesh,
-                                         double scale, double offset, verify::Precision precision,
+                                         double scale, double offset, formats::Precision precision,
                                          const std::string& scene_file) {
   const ExactClearance clearance(placed_mesh);
   std::vector<Query> out;

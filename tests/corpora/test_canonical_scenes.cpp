@@ -1,6 +1,6 @@
 // Canonical scenes: orientation proven exactly, placement rounded once, generation deterministic.
 #include <slidecheck/corpora/canonical_scenes.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -9,7 +9,7 @@
 #include <set>
 
 using namespace slidecheck;
-using verify::Precision;
+using formats::Precision;
 
 namespace {
 Vec3<Rational> exact(const Vec3<double>& v) { return Vec3<Rational>::from_double(v.x, v.y, v.z); }

@@ -1,8 +1,8 @@
 // CGAL's demo OFF meshes (Debian libcgal-demo, fetched by the ctest fixture
-// corpora.fetch_cgal_demo into the build tree; never committed) through verify::import_off.
+// corpora.fetch_cgal_demo into the build tree; never committed) through formats::import_off.
 // The counts were measured on the pinned package (scripts/fetch-cgal-demo-meshes.sh).
-#include <slidecheck/verify/errors.hpp>
-#include <slidecheck/verify/mesh_import.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -61,13 +61,13 @@ BOOST_AUTO_TEST_CASE(a_handful_of_meshes_import_with_their_triangle_counts) {
   for (const auto& [name, triangles] : expected) {
     BOOST_TEST_CONTEXT(name) {
       const fs::path file = off_dir() / name;
-      const verify::Scene s = verify::import_off(file.string());
+      const formats::Scene s = formats::import_off(file.string());
       BOOST_TEST(s.mesh.triangle_count() == triangles);
       BOOST_TEST(s.mesh.triangle_count() == fan_triangles(file));
       BOOST_TEST(s.degenerate_triangles.empty());
     }
   }
-  BOOST_TEST(verify::import_off((off_dir() / "data/meshes/cube.off").string()).mesh.vertices.size() == 8u);
+  BOOST_TEST(formats::import_off((off_dir() / "data/meshes/cube.off").string()).mesh.vertices.size() == 8u);
 }
 
 BOOST_AUTO_TEST_CASE(all_but_seven_import_and_the_seven_fail_clearly) {
@@ -80,15 +80,15 @@ BOOST_AUTO_TEST_CASE(all_but_seven_import_and_the_seven_fail_clearly) {
   std::size_t ok = 0, ok_with_degenerate = 0;
   for (const fs::path& f : files) {
     try {
-      verify::import_off(f.string());
+      formats::import_off(f.string());
       ++ok;
-    } catch (const verify::InputError& e) {
+    } catch (const formats::InputError& e) {
       BOOST_TEST(e.file() == f.string());
       failures[f.filename().string()] = e.what();
       try {
-        verify::import_off(f.string(), {.allow_degenerate = true});
+        formats::import_off(f.string(), {.allow_degenerate = true});
         ++ok_with_degenerate;
-      } catch (const verify::InputError&) {
+      } catch (const formats::InputError&) {
       }
     }
   }

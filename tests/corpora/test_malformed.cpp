@@ -1,5 +1,5 @@
 // Malformed input along the whole import chain, filling the gaps left by test_pk3.cpp,
-// test_bsp.cpp and tests/verify/test_mesh_import.cpp: a damaged map inside a real zip (written
+// test_bsp.cpp and tests/formats/test_mesh_import.cpp: a damaged map inside a real zip (written
 // here with libzip), an archive entry that is not a map, and OFF counts and indices those tests
 // do not cover. Each must give an error naming the file, the place and the problem.
 #include "synthetic_bsp.hpp"
@@ -7,8 +7,8 @@
 #include <slidecheck/corpora/bsp.hpp>
 #include <slidecheck/corpora/errors.hpp>
 #include <slidecheck/corpora/pk3.hpp>
-#include <slidecheck/verify/errors.hpp>
-#include <slidecheck/verify/mesh_import.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -54,9 +54,9 @@ void expect_format_error(F&& f, std::initializer_list<std::string> parts) {
 
 void expect_off_error(const std::string& text, std::size_t line, const std::string& part) {
   try {
-    verify::parse_off(text, "m.off");
+    formats::parse_off(text, "m.off");
     BOOST_ERROR("accepted: " << text);
-  } catch (const verify::InputError& e) {
+  } catch (const formats::InputError& e) {
     BOOST_TEST_MESSAGE("error as expected: " << e.what());
     BOOST_TEST(e.file() == "m.off");
     BOOST_TEST(e.line() == line, e.what());

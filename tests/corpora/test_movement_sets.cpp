@@ -5,10 +5,10 @@
 
 #include <slidecheck/corpora/bsp_soup.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
-#include <slidecheck/reference/segment_triangle_distance.hpp>
-#include <slidecheck/verify/convert.hpp>
-#include <slidecheck/verify/query_io.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/formats/convert.hpp>
+#include <slidecheck/formats/query_io.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -18,7 +18,7 @@
 
 using namespace slidecheck;
 using namespace slidecheck::corpora;
-using verify::Query;
+using formats::Query;
 
 namespace {
 
@@ -51,7 +51,7 @@ std::string json_lines(std::vector<Query> queries) {
   std::ostringstream out;
   for (Query& q : queries) {
     if (q.scene.empty()) q.scene = "unit.scene";
-    out << verify::query_to_json_line(q) << '\n';
+    out << formats::query_to_json_line(q) << '\n';
   }
   return out.str();
 }
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(ids_are_unique_and_each_query_regenerates_alone) {
         BOOST_TEST(id->seed == 9u);
         const std::optional<Query> again = regenerate_query(*id, scene, walk, exact);
         BOOST_TEST_REQUIRE(again.has_value(), q.id);
-        BOOST_TEST(verify::query_to_json_line(*again) == verify::query_to_json_line(q));
+        BOOST_TEST(formats::query_to_json_line(*again) == formats::query_to_json_line(q));
       }
       BOOST_TEST(of_generator(all, Generator::walk).size() == 30u);
     }
@@ -235,16 +235,16 @@ BOOST_AUTO_TEST_CASE(scripted_starts_clear_the_unit_mesh) {
 BOOST_AUTO_TEST_CASE(placement_rounds_each_coordinate_once) {
   const CanonicalShape& floor = canonical_shape("floor");
   const Query unit = scripted_moves(floor)[1];  // rest-walk: start (0, 0, 1/2)
-  const Query same = place_query(unit, 1, 0, verify::Precision::double_float);
-  BOOST_TEST(verify::query_to_json_line([&] { Query a = same; a.scene = "x"; return a; }()) ==
-             verify::query_to_json_line([&] { Query a = unit; a.scene = "x"; return a; }()));
-  const Query f = place_query(unit, 1e-2, 1e6, verify::Precision::single_float);
+  const Query same = place_query(unit, 1, 0, formats::Precision::double_float);
+  BOOST_TEST(formats::query_to_json_line([&] { Query a = same; a.scene = "x"; return a; }()) ==
+             formats::query_to_json_line([&] { Query a = unit; a.scene = "x"; return a; }()));
+  const Query f = place_query(unit, 1e-2, 1e6, formats::Precision::single_float);
   // 0.5 * 0.01 + 1e6 rounded once to float: the exact sum is 1000000.005 (with 0.01's double
   // error), whose nearest float is 1e6 (floats are 1/16 apart there).
   BOOST_TEST(f.start.z == 1e6);
-  BOOST_TEST(f.radii.radii.x == double(verify::round_to_nearest<float>(Rational(1, 2) * verify::to_rational(1e-2))));
-  BOOST_TEST(f.displacement.x == double(verify::round_to_nearest<float>(verify::to_rational(1e-2))));
-  const Query d = place_query(unit, 10, 1e4, verify::Precision::double_float);
+  BOOST_TEST(f.radii.radii.x == double(formats::round_to_nearest<float>(Rational(1, 2) * formats::to_rational(1e-2))));
+  BOOST_TEST(f.displacement.x == double(formats::round_to_nearest<float>(formats::to_rational(1e-2))));
+  const Query d = place_query(unit, 10, 1e4, formats::Precision::double_float);
   BOOST_TEST(d.start.z == 10005.0);
   BOOST_TEST(d.displacement.y == 5.0);
 }
@@ -256,7 +256,7 @@ BOOST_AUTO_TEST_CASE(placed_exact_moves_are_tagged_and_the_tags_are_true) {
     const std::vector<Query> unit = canonical_unit_moves(shape, {.seed = 11, .walk = {.walks = 1, .frames = 2}});
     for (double scale : {1.0, 1e-2})
       for (double offset : {0.0, 1e6})
-        for (verify::Precision p : {verify::Precision::single_float, verify::Precision::double_float}) {
+        for (formats::Precision p : {formats::Precision::single_float, formats::Precision::double_float}) {
           const IndexedMesh<double> mesh = place_canonical(shape, scale, offset, p);
           for (const Query& q : place_canonical_moves(unit, mesh, scale, offset, p, "placed.scene")) {
             BOOST_TEST(q.scene == "placed.scene");
@@ -287,7 +287,7 @@ BOOST_AUTO_TEST_CASE(a_placed_query_regenerates_from_its_id_and_scene) {
   const CanonicalShape& shape = canonical_shape("stairs");
   const CanonicalMovementOptions options{.seed = 77};
   const double scale = 10, offset = 1e4;
-  const verify::Precision p = verify::Precision::single_float;
+  const formats::Precision p = formats::Precision::single_float;
   const std::vector<Query> placed = place_canonical_moves(canonical_unit_moves(shape, options),
                                                           place_canonical(shape, scale, offset, p), scale, offset, p,
                                                           "stairs_s10_o1e+04_float.scene");
@@ -300,7 +300,7 @@ BOOST_AUTO_TEST_CASE(a_placed_query_regenerates_from_its_id_and_scene) {
     Query again = place_query(*unit, scale, offset, p);
     again.id = q.id;
     again.scene = q.scene;
-    BOOST_TEST(verify::query_to_json_line(again) == verify::query_to_json_line(q));
+    BOOST_TEST(formats::query_to_json_line(again) == formats::query_to_json_line(q));
     ++regenerated;
   }
   BOOST_TEST(regenerated == 32u + 8u + 8u);

@@ -6,8 +6,8 @@
 #include <slidecheck/corpora/bsp_soup.hpp>
 #include <slidecheck/corpora/openarena.hpp>
 #include <slidecheck/corpora/pk3.hpp>
-#include <slidecheck/reference/linahan_response.hpp>
-#include <slidecheck/verify/verify_query.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -149,10 +149,10 @@ BOOST_AUTO_TEST_CASE(oa_dm1_brush_soup_is_closed_and_exact) {
 
 BOOST_AUTO_TEST_CASE(oa_dm1_scenes_validate) {
   const bsp::BspFile map = load("oa_dm1");
-  verify::Scene draw = openarena::draw_scene("oa_dm1", extract_draw_soup(map));
-  verify::Scene brush = openarena::brush_scene("oa_dm1", extract_brush_soup(map));
-  verify::validate_scene(draw, "oa_dm1-draw");
-  verify::validate_scene(brush, "oa_dm1-brush");
+  formats::Scene draw = openarena::draw_scene("oa_dm1", extract_draw_soup(map));
+  formats::Scene brush = openarena::brush_scene("oa_dm1", extract_brush_soup(map));
+  formats::validate_scene(draw, "oa_dm1-draw");
+  formats::validate_scene(brush, "oa_dm1-brush");
   BOOST_TEST_MESSAGE("oa_dm1 zero-area triangles in double: draw " << draw.degenerate_triangles.size() << ", brush "
                                                                     << brush.degenerate_triangles.size());
   BOOST_TEST(draw.degenerate_triangles.size() == 26u);  // collinear triangles in the map itself
@@ -223,10 +223,10 @@ BOOST_AUTO_TEST_CASE(seed_culled_run_on_a_brush_soup_equals_the_whole_mesh_run) 
   const bsp::BspFile map = load("oa_rpg3dm2");
   const verify::SceneContext scene("oa_rpg3dm2-brush", openarena::brush_scene("oa_rpg3dm2", extract_brush_soup(map)));
   auto hex = [](const char* s) { return std::strtod(s, nullptr); };
-  verify::Query q;
+  formats::Query q;
   q.id = "walk-s1-w2-f0";
   q.scene = "oa_rpg3dm2-brush";
-  q.algorithm = verify::Algorithm::linahan;
+  q.algorithm = formats::Algorithm::linahan;
   q.start = {hex("0x1.765868p+9"), hex("0x1.1173cap+8"), hex("0x1.c1d1c4p+7")};
   q.displacement = {hex("0x1.4cae98p+2"), hex("0x1.317272p+0"), 0.0};
   q.gravity = {0.0, 0.0, hex("-0x1.aaaaaap+3")};
@@ -234,10 +234,10 @@ BOOST_AUTO_TEST_CASE(seed_culled_run_on_a_brush_soup_equals_the_whole_mesh_run) 
   verify::VerifyQueryOptions options;
   options.implementation = verify::Implementation::fast;
   const verify::QueryRecord r =
-      verify::verify_query(scene, q, "regression", verify::Algorithm::linahan, verify::Precision::single_float, options);
+      verify::verify_query(scene, q, "regression", formats::Algorithm::linahan, formats::Precision::single_float, options);
   for (const verify::Failure& f : r.failures) BOOST_TEST(f.kind != verify::FailureClass::fast_mismatch, f.detail);
   // The whole-mesh reference run, in float on the scene's float-rounded mesh.
-  const IndexedMesh<double>& whole = scene.mesh(verify::Precision::single_float);
+  const IndexedMesh<double>& whole = scene.mesh(formats::Precision::single_float);
   IndexedMesh<float> mesh;
   mesh.triangles = whole.triangles;
   for (const Vec3<double>& v : whole.vertices) mesh.vertices.push_back({float(v.x), float(v.y), float(v.z)});

@@ -26,10 +26,10 @@ BOOST_AUTO_TEST_CASE(header_pins_match_the_fetch_script) {
 
 BOOST_AUTO_TEST_CASE(soups_become_valid_scenes) {
   const bsp::BspFile map = bsp::parse_bsp(test::make_synthetic_bsp().bytes(), "synthetic.bsp");
-  verify::Scene draw = openarena::draw_scene("synthetic", extract_draw_soup(map));
-  verify::Scene brush = openarena::brush_scene("synthetic", extract_brush_soup(map));
-  verify::validate_scene(draw, "draw");
-  verify::validate_scene(brush, "brush");
+  formats::Scene draw = openarena::draw_scene("synthetic", extract_draw_soup(map));
+  formats::Scene brush = openarena::brush_scene("synthetic", extract_brush_soup(map));
+  formats::validate_scene(draw, "draw");
+  formats::validate_scene(brush, "brush");
   BOOST_TEST(draw.name == "synthetic-draw");
   BOOST_TEST(draw.mesh.triangle_count() == 4u + 2u * kPatchSubdivisions * kPatchSubdivisions);
   BOOST_TEST(draw.licence == "GPL-2.0-or-later");

@@ -3,8 +3,8 @@
 // it names. A case that stops failing is either a fix (then its algorithm says so, and its
 // directory is listed under "fixed" in corpora/manifest.json, where its cases must now pass) or
 // a change of behaviour nobody meant.
-#include <slidecheck/verify/case_file.hpp>
-#include <slidecheck/verify/case_replay.hpp>
+#include <slidecheck/verify/cases/case_file.hpp>
+#include <slidecheck/verify/cases/case_replay.hpp>
 
 #include <boost/test/unit_test.hpp>
 

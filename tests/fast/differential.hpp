@@ -4,7 +4,7 @@
 #include <slidecheck/fast/collide_and_slide.hpp>
 #include <slidecheck/fast/sweep.hpp>
 #include <slidecheck/fast/sweep_robust.hpp>
-#include <slidecheck/verify/slide_difference.hpp>
+#include <slidecheck/verify/run/slide_difference.hpp>
 
 #include <boost/test/unit_test.hpp>
 

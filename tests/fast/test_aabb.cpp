@@ -1,7 +1,7 @@
 // Conservative boxes: every float/double box contains the exact set it bounds, checked in
 // exact rationals; and it is tight (within a few ulps), so the broadphase stays useful.
 #include <slidecheck/fast/aabb.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
 
 #include <rapidcheck/boost_test.h>
 

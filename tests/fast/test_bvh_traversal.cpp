@@ -11,11 +11,11 @@
 // actually prunes (a far sweep gets no tree candidate), so "return everything" would fail.
 #include <slidecheck/fast/bvh_build.hpp>
 #include <slidecheck/fast/bvh_traversal.hpp>
-#include <slidecheck/reference/fauerby_detection.hpp>
-#include <slidecheck/reference/linahan_detection.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
-#include <slidecheck/reference/ellipsoid_space.hpp>
-#include <slidecheck/reference/swept_sphere_triangle.hpp>
+#include <slidecheck/reference/detection/fauerby.hpp>
+#include <slidecheck/reference/detection/linahan.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/reference/geometry/ellipsoid_space.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
 
 #include <rapidcheck/boost_test.h>
 

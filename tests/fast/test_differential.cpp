@@ -19,7 +19,7 @@ IndexedMesh<F> to_precision(const IndexedMesh<double>& m) {
 }
 
 template <class F>
-void canonical_corpus(verify::Precision precision) {
+void canonical_corpus(formats::Precision precision) {
   test::DifferentialCounts counts;
   std::uint64_t seed = 11;
   for (const corpora::CanonicalShape& shape : corpora::canonical_shapes())
@@ -43,8 +43,8 @@ void canonical_corpus(verify::Precision precision) {
 
 BOOST_AUTO_TEST_SUITE(fast_differential)
 
-BOOST_AUTO_TEST_CASE(canonical_corpus_float) { canonical_corpus<float>(verify::Precision::single_float); }
-BOOST_AUTO_TEST_CASE(canonical_corpus_double) { canonical_corpus<double>(verify::Precision::double_float); }
+BOOST_AUTO_TEST_CASE(canonical_corpus_float) { canonical_corpus<float>(formats::Precision::single_float); }
+BOOST_AUTO_TEST_CASE(canonical_corpus_double) { canonical_corpus<double>(formats::Precision::double_float); }
 
 BOOST_AUTO_TEST_CASE(float_terrain) {
   const IndexedMesh<float> mesh = to_precision<float>(corpora::sine_heightfield(100, 4.0, 0.3, 0.2));

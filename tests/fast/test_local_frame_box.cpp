@@ -3,7 +3,7 @@
 // float each side), and a world box meets the thresholds' box exactly when its mapped box meets
 // the local box (robust's box_misses), for float and double queries.
 #include <slidecheck/fast/local_frame_box.hpp>
-#include <slidecheck/reference/robust_response.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
 
 #include <rapidcheck/boost_test.h>
 

@@ -5,11 +5,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include "bullet_adapter.hpp"
-#include "run_inputs.hpp"
+#include <slidecheck/verify/run/run_inputs.hpp>
 
-#include <slidecheck/verify/hexfloat.hpp>
-#include <slidecheck/verify/scene_io.hpp>
-#include <slidecheck/verify/verify_run.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/formats/scene_io.hpp>
+#include <slidecheck/verify/run/verify_run.hpp>
 
 #include <cmath>
 #include <filesystem>
@@ -29,8 +29,8 @@ std::shared_ptr<const verify::SceneContext> floor_scene() {
   return verify::load_scene_context(kBuiltin + "/floor.scene");
 }
 
-verify::Query sphere_query(const std::string& id, Vec3<double> start, Vec3<double> move, double r, Vec3<double> g = {}) {
-  verify::Query q;
+formats::Query sphere_query(const std::string& id, Vec3<double> start, Vec3<double> move, double r, Vec3<double> g = {}) {
+  formats::Query q;
   q.id = id;
   q.scene = "floor.scene";
   q.start = start;
@@ -55,15 +55,15 @@ BOOST_AUTO_TEST_CASE(builtin_corpus_gives_a_well_formed_record_per_query_and_alg
       const nlohmann::json j = nlohmann::json::parse(peers::to_json(r).dump());  // one line, valid JSON
       BOOST_TEST(j.at("query_id").get<std::string>() == in.query.id);
       BOOST_TEST(j.at("algorithm").get<std::string>() == std::string(peers::bullet_algorithm_name(a)));
-      BOOST_TEST(j.at("precision").get<std::string>() == std::string(verify::precision_name(peers::bullet_precision())));
+      BOOST_TEST(j.at("precision").get<std::string>() == std::string(formats::precision_name(peers::bullet_precision())));
       BOOST_TEST(j.at("classes").is_array());
       BOOST_TEST(j.at("failures").is_array());
       // Positions are lossless: the text reads back to the very doubles.
       const auto& path = j.at("resting_positions");
       BOOST_REQUIRE_EQUAL(path.size(), r.resting_positions.size());
       for (std::size_t i = 0; i < path.size(); ++i) {
-        BOOST_TEST(verify::parse_double(path[i][0].get<std::string>()) == r.resting_positions[i].x);
-        BOOST_TEST(verify::parse_double(path[i][2].get<std::string>()) == r.resting_positions[i].z);
+        BOOST_TEST(formats::parse_double(path[i][0].get<std::string>()) == r.resting_positions[i].x);
+        BOOST_TEST(formats::parse_double(path[i][2].get<std::string>()) == r.resting_positions[i].z);
       }
       if (in.query.ellipsoid) {
         ++skipped;
@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(bullet_sweep_stops_short_of_the_floor_and_kcc_lands) {
   // the character controller lands; neither ends inside.
   const auto sc = floor_scene();
   peers::BulletScenes worlds;
-  const verify::Query drop = sphere_query("drop", {0.25, 0.125, 2}, {0, 0, -3}, 0.5);
+  const formats::Query drop = sphere_query("drop", {0.25, 0.125, 2}, {0, 0, -3}, 0.5);
   const peers::BulletRecord s = peers::run_bullet(sc, worlds, drop, "inline", BulletAlgorithm::sweep);
   BOOST_REQUIRE_EQUAL(s.sweeps.size(), 1u);
   BOOST_TEST(s.sweeps[0].hit);
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(bullet_sweep_stops_short_of_the_floor_and_kcc_lands) {
   BOOST_TEST(s.sweeps[0].end_clearance >= 0.0);
   BOOST_TEST(s.sweeps[0].end_clearance <= 2 * peers::kBulletGap);
   BOOST_TEST(!s.failed());
-  verify::Query fall = drop;
+  formats::Query fall = drop;
   fall.displacement = {0.125, 0, 0};
   fall.gravity = {0, 0, -0.25};
   fall.frames = 12;
@@ -152,12 +152,12 @@ std::shared_ptr<const verify::SceneContext> write_scene(const std::string& name,
   return verify::load_scene_context(file.string());
 }
 
-verify::Query hex_query(const std::string& id, const char* const start[3], const char* const move[3], const char* radius,
+formats::Query hex_query(const std::string& id, const char* const start[3], const char* const move[3], const char* radius,
                         const char* const gravity[3]) {
   auto v = [](const char* const c[3]) {
-    return Vec3<double>{verify::parse_double(c[0]), verify::parse_double(c[1]), verify::parse_double(c[2])};
+    return Vec3<double>{formats::parse_double(c[0]), formats::parse_double(c[1]), formats::parse_double(c[2])};
   };
-  return sphere_query(id, v(start), v(move), verify::parse_double(radius), v(gravity));
+  return sphere_query(id, v(start), v(move), formats::parse_double(radius), v(gravity));
 }
 
 }  // namespace
@@ -166,7 +166,7 @@ verify::Query hex_query(const std::string& id, const char* const start[3], const
 // "Bullet through the verifier"), as hand-written scenes; the exact checks must keep failing them.
 BOOST_AUTO_TEST_CASE(known_bullet_penetrations_are_found) {
   peers::BulletScenes worlds;
-  if (peers::bullet_precision() == verify::Precision::single_float) {
+  if (peers::bullet_precision() == formats::Precision::single_float) {
     // huge_triangle_s100_o10000_float/script-huge_triangle-rest-slide: resting on a triangle 3.3e6
     // across, the slide hits at fraction 0 and the gravity sweep then misses the triangle: 16.34 deep.
     const auto sc = write_scene("huge_triangle", "vertices 3\nv 0x1.388p+13 0x1.9271p+20 0x1.388p+13\n"
@@ -204,7 +204,7 @@ BOOST_AUTO_TEST_CASE(known_bullet_penetrations_are_found) {
   const auto floor = write_scene("floor_s100_o100", "vertices 4\nv -0x1.2cp+8 0x1.f4p+8 0x1.9p+6\n"
                                                     "v 0x1.f4p+8 0x1.f4p+8 0x1.9p+6\nv 0x1.f4p+8 -0x1.2cp+8 0x1.9p+6\n"
                                                     "v -0x1.2cp+8 -0x1.2cp+8 0x1.9p+6\ntriangles 2\nt 3 2 1\nt 3 1 0\n");
-  const verify::Query drop = sphere_query("floor-drop", {100, 100, 200}, {0, 0, -100}, 50);
+  const formats::Query drop = sphere_query("floor-drop", {100, 100, 200}, {0, 0, -100}, 50);
   const peers::BulletRecord k = peers::run_bullet(floor, worlds, drop, "inline", BulletAlgorithm::kcc);
   BOOST_TEST(k.frames_without_pair == 1);
   BOOST_TEST(k.has(FailureClass::penetration));

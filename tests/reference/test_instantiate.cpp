@@ -2,15 +2,15 @@
 // type-specific break fails the build rather than a later, unrelated test.
 #include <support/number_types.hpp>
 
-#include <slidecheck/reference/fauerby_detection.hpp>
-#include <slidecheck/reference/geometry.hpp>
-#include <slidecheck/reference/interval.hpp>
-#include <slidecheck/reference/fauerby_response.hpp>
-#include <slidecheck/reference/linahan_response.hpp>
-#include <slidecheck/reference/monter_response.hpp>
-#include <slidecheck/reference/pseudo_distance_response.hpp>
-#include <slidecheck/reference/segment_triangle_distance.hpp>
-#include <slidecheck/reference/mesh_detection.hpp>
+#include <slidecheck/reference/detection/fauerby.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/reference/numbers/interval.hpp>
+#include <slidecheck/reference/response/fauerby.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/reference/response/monter.hpp>
+#include <slidecheck/reference/response/pseudo_distance.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/reference/detection/mesh.hpp>
 
 #include <boost/test/unit_test.hpp>
 

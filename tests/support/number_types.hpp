@@ -1,6 +1,6 @@
 #pragma once
 // The number types every typed test runs over.
-#include <slidecheck/reference/numbers_real.hpp>
+#include <slidecheck/reference/numbers/real.hpp>
 
 #include <tuple>
 

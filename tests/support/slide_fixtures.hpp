@@ -4,9 +4,9 @@
 #include <support/number_types.hpp>
 
 #include <slidecheck/corpora/canonical_scenes.hpp>
-#include <slidecheck/reference/segment_triangle_distance.hpp>
-#include <slidecheck/reference/slide_result.hpp>
-#include <slidecheck/verify/convert.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/reference/response/slide_result.hpp>
+#include <slidecheck/formats/convert.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -73,7 +73,7 @@ std::optional<ClearanceViolation> exact_clearance_violation(const SlideResult<T>
                                      num::from_double<T>(slack));
   } else {
     SlideResult<Rational> exact;
-    auto q = [](const T& x) { return verify::to_rational(x); };
+    auto q = [](const T& x) { return formats::to_rational(x); };
     exact.final_position = convert_vec<Rational>(result.final_position, q);
     for (const SlidePass<T>& p : result.passes) {
       SlidePass<Rational> e;

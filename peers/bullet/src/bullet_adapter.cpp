@@ -1,8 +1,8 @@
 // Bullet through the verifier (bullet_adapter.hpp).
 #include "bullet_adapter.hpp"
 
-#include <slidecheck/verify/hexfloat.hpp>
-#include <slidecheck/verify/invariants.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/verify/level_a/invariants.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -22,10 +22,10 @@ bool finite(const Vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(
 
 using ojson = nlohmann::ordered_json;
 ojson vec(const Vec3<double>& v) {
-  return ojson::array({verify::exact_text(v.x), verify::exact_text(v.y), verify::exact_text(v.z)});
+  return ojson::array({formats::exact_text(v.x), formats::exact_text(v.y), formats::exact_text(v.z)});
 }
 /// A metric: a JSON number when finite (shortest round-trip form), else its exact text.
-ojson metric(double x) { return std::isfinite(x) ? ojson(x) : ojson(verify::exact_text(x)); }
+ojson metric(double x) { return std::isfinite(x) ? ojson(x) : ojson(formats::exact_text(x)); }
 
 }  // namespace
 
@@ -39,8 +39,8 @@ std::optional<BulletAlgorithm> find_bullet_algorithm(std::string_view name) {
   return std::nullopt;
 }
 
-verify::Precision bullet_precision() {
-  return sizeof(Scalar) == 4 ? verify::Precision::single_float : verify::Precision::double_float;
+formats::Precision bullet_precision() {
+  return sizeof(Scalar) == 4 ? formats::Precision::single_float : formats::Precision::double_float;
 }
 
 bool BulletRecord::has(FailureClass c) const {
@@ -78,15 +78,15 @@ void judge(const verify::TriangleIndex& index, const std::vector<StepLocation>& 
       f.kind = FailureClass::nonfinite;
       f.where = where[i];
       const Vec3<double>& p = r.resting_positions[i];
-      f.detail = "resting position " + std::to_string(i) + " is (" + verify::exact_text(p.x) + ", " +
-                 verify::exact_text(p.y) + ", " + verify::exact_text(p.z) + ")";
+      f.detail = "resting position " + std::to_string(i) + " is (" + formats::exact_text(p.x) + ", " +
+                 formats::exact_text(p.y) + ", " + formats::exact_text(p.z) + ")";
       r.failures.push_back(std::move(f));
       break;  // every later position descends from it
     }
 }
 
 BulletRecord run_bullet(const std::shared_ptr<const verify::SceneContext>& scene, BulletScenes& worlds,
-                        const verify::Query& query, const std::string& query_file, BulletAlgorithm algorithm) {
+                        const formats::Query& query, const std::string& query_file, BulletAlgorithm algorithm) {
   const verify::SceneContext& sc = *scene;
   BulletRecord r;
   r.query_id = query.id;
@@ -95,7 +95,7 @@ BulletRecord run_bullet(const std::shared_ptr<const verify::SceneContext>& scene
   r.algorithm = algorithm;
   r.precision = bullet_precision();
   // The query that runs: rounded once to btScalar (as `slidecheck verify` rounds to float).
-  verify::Query& q = r.query;
+  formats::Query& q = r.query;
   q = query;
   q.start = widen(narrow(query.start));
   q.displacement = widen(narrow(query.displacement));
@@ -154,8 +154,8 @@ ojson to_json(const BulletRecord& r) {
   j["query_file"] = r.query_file;
   j["scene_file"] = r.scene_file;
   j["algorithm"] = std::string(bullet_algorithm_name(r.algorithm));
-  j["precision"] = std::string(verify::precision_name(r.precision));
-  j["query"] = ojson::parse(verify::query_to_json_line(r.query));
+  j["precision"] = std::string(formats::precision_name(r.precision));
+  j["query"] = ojson::parse(formats::query_to_json_line(r.query));
   if (!r.skipped.empty()) j["skipped"] = r.skipped;
   j["invalid_start"] = r.invalid_start;
   if (r.invalid_start) j["start_detail"] = r.start_detail;
@@ -177,7 +177,7 @@ ojson to_json(const BulletRecord& r) {
       sweeps.push_back(ojson{{"frame", e.frame},
                              {"pass", e.pass},
                              {"hit", e.hit},
-                             {"fraction", verify::exact_text(e.fraction)},
+                             {"fraction", formats::exact_text(e.fraction)},
                              {"start_clearance", metric(e.start_clearance)},
                              {"end_clearance", metric(e.end_clearance)}});
     j["sweeps"] = sweeps;
@@ -244,7 +244,7 @@ std::string BulletTally::text() const {
   for (const auto& [alg, c] : counts_) {
     const std::size_t run = c.records - c.skipped - c.invalid_start;
     o << bullet_algorithm_name(alg) << " (Bullet " << BT_BULLET_VERSION / 100 << '.' << BT_BULLET_VERSION % 100 << ", "
-      << verify::precision_name(bullet_precision()) << "): " << c.records << " queries, " << c.skipped
+      << formats::precision_name(bullet_precision()) << "): " << c.records << " queries, " << c.skipped
       << " skipped (ellipsoids), " << c.invalid_start << " invalid starts, " << run << " judged, " << c.failing
       << " failing\n";
     o << "  failing queries per class (failure rows):";
@@ -259,7 +259,7 @@ std::string BulletTally::text() const {
     auto worst = [&o](const char* what, const Worst& w) {
       o << "  deepest " << what << ": ";
       if (w.query_id.empty()) o << "none\n";
-      else o << w.depth << " (" << verify::to_hex(w.depth) << ") in query '" << w.query_id << "' of " << w.scene_file << '\n';
+      else o << w.depth << " (" << formats::to_hex(w.depth) << ") in query '" << w.query_id << "' of " << w.scene_file << '\n';
     };
     worst("penetration", c.deepest_penetration);
     worst("path_penetration", c.deepest_path_penetration);

@@ -13,10 +13,10 @@
 //   each frame. The controller's path inside a frame (recovery, forward slides, drop) is not
 //   observable, so its segments are the chords between frame ends.
 #include <slidecheck/peers/bullet_peer.hpp>
-#include <slidecheck/verify/query_io.hpp>
-#include <slidecheck/verify/triangle_index.hpp>
-#include <slidecheck/verify/verification.hpp>
-#include <slidecheck/verify/verify_query.hpp>
+#include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/verify/level_a/triangle_index.hpp>
+#include <slidecheck/verify/run/records.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +36,7 @@ std::string_view bullet_algorithm_name(BulletAlgorithm a);  ///< "bullet_sweep",
 std::optional<BulletAlgorithm> find_bullet_algorithm(std::string_view name);
 
 /// The precision of the linked Bullet build.
-verify::Precision bullet_precision();
+formats::Precision bullet_precision();
 
 /// Bullet's documented absolute stopping gap (btConvexCast, 0.001 units): end poses whose exact
 /// clearance is in [0, kBulletGap] are counted apart.
@@ -54,8 +54,8 @@ struct SweepEvent {
 struct BulletRecord {
   std::string query_id, query_file, scene_file;
   BulletAlgorithm algorithm = BulletAlgorithm::sweep;
-  verify::Precision precision = verify::Precision::single_float;
-  verify::Query query;  ///< as run: rounded to the precision
+  formats::Precision precision = formats::Precision::single_float;
+  formats::Query query;  ///< as run: rounded to the precision
   std::string skipped;  ///< non-empty: not run, and why (ellipsoids)
   bool invalid_start = false;
   std::string start_detail;
@@ -82,7 +82,7 @@ class BulletScenes {
 
 /// Runs `query` (its scene `sc`) with `algorithm` and judges it.
 BulletRecord run_bullet(const std::shared_ptr<const verify::SceneContext>& sc, BulletScenes& worlds,
-                        const verify::Query& query, const std::string& query_file, BulletAlgorithm algorithm);
+                        const formats::Query& query, const std::string& query_file, BulletAlgorithm algorithm);
 
 /// Level A on record.resting_positions (set before): check_invariants against `index` (the mesh
 /// in the run's precision), then nonfinite; fills failures, min_clearance, invalid_start. Public

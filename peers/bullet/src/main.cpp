@@ -2,10 +2,11 @@
 // character controller (btKinematicCharacterController) on a slidecheck corpus, every resting
 // path judged by the verifier's exact level A (bullet_adapter.hpp). One binary per Bullet build.
 #include "bullet_adapter.hpp"
-#include "run_inputs.hpp"  // the verify library's corpus reader, shared with `slidecheck verify`
+#include <slidecheck/verify/run/run_inputs.hpp>  // the verify library's corpus reader, shared with `slidecheck verify`
 
-#include <slidecheck/verify/errors.hpp>
-#include <slidecheck/verify/verify_run.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/verify/run/verify_run.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -33,13 +34,13 @@ constexpr const char* kOutputs[] = {"records.jsonl", "summary.txt"};
 void prepare_out(const std::string& out, bool overwrite) {
   std::error_code ec;
   if (fs::exists(out, ec)) {
-    if (!fs::is_directory(out, ec)) throw verify::InputError(out, 0, "--out exists and is not a directory");
+    if (!fs::is_directory(out, ec)) throw formats::InputError(out, 0, "--out exists and is not a directory");
     if (!fs::is_empty(out, ec) && !overwrite)
-      throw verify::InputError(out, 0, "--out is not empty (use --overwrite to replace records.jsonl and summary.txt)");
+      throw formats::InputError(out, 0, "--out is not empty (use --overwrite to replace records.jsonl and summary.txt)");
     for (const char* f : kOutputs) fs::remove(fs::path(out) / f, ec);
   }
   fs::create_directories(out, ec);
-  if (ec) throw verify::InputError(out, 0, "cannot create the output directory: " + ec.message());
+  if (ec) throw formats::InputError(out, 0, "cannot create the output directory: " + ec.message());
 }
 
 int run(const Args& a) {
@@ -48,16 +49,16 @@ int run(const Args& a) {
   for (std::string name; std::getline(list, name, ',');) {
     if (name.empty()) continue;
     const auto alg = peers::find_bullet_algorithm(name);
-    if (!alg) throw verify::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (bullet_sweep, bullet_kcc)");
+    if (!alg) throw formats::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (bullet_sweep, bullet_kcc)");
     algorithms.push_back(*alg);
   }
-  if (algorithms.empty()) throw verify::InputError("--algorithm", 0, "no algorithm chosen");
+  if (algorithms.empty()) throw formats::InputError("--algorithm", 0, "no algorithm chosen");
   // 1. Read and check every input before anything runs, as `slidecheck verify` does.
   std::vector<std::string> files;
   for (const std::string& c : a.corpus)
     for (std::string& f : verify::find_query_files(c)) files.push_back(std::move(f));
   std::vector<verify::QueryInput> inputs = verify::load_query_inputs(files);
-  const verify::Precision precision = peers::bullet_precision();
+  const formats::Precision precision = peers::bullet_precision();
   for (const verify::QueryInput& in : inputs) verify::check_runnable(in, precision);
   if (a.limit > 0 && inputs.size() > a.limit) inputs.resize(a.limit);
   prepare_out(a.out, a.overwrite);
@@ -97,7 +98,7 @@ int run(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string precision(verify::precision_name(peers::bullet_precision()));
+  const std::string precision(formats::precision_name(peers::bullet_precision()));
   CLI::App app{"slidecheck-bullet (Bullet " + precision +
                " build): runs Bullet's convexSweepTest of a btSphereShape (bullet_sweep) and its "
                "btKinematicCharacterController (bullet_kcc) on every sphere query of a slidecheck corpus, and judges "
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
   }
   try {
     return run(a);
-  } catch (const verify::InputError& e) {
+  } catch (const formats::InputError& e) {
     std::cerr << "slidecheck-bullet: error: " << e.what() << '\n';
     return verify::exit_bad_input;
   } catch (const std::exception& e) {

@@ -1,6 +1,6 @@
 // Uses slidecheck::reference from an installed package: exact and float geometry.
-#include <slidecheck/reference/geometry.hpp>
-#include <slidecheck/reference/numbers_real.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/reference/numbers/real.hpp>
 
 #include <cstdio>
 

@@ -3,8 +3,8 @@
 /// collides with (the brushes, as closed solids).
 
 #include <slidecheck/corpora/bsp.hpp>
-#include <slidecheck/reference/geometry.hpp>
-#include <slidecheck/reference/numbers_mp.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
 
 #include <cstdint>
 #include <vector>

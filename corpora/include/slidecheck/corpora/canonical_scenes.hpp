@@ -13,8 +13,8 @@
 /// moves in), so their front faces (p1-p0)x(p2-p0) point into free space, as Fauerby's
 /// front-face culling expects.
 
-#include <slidecheck/reference/geometry.hpp>
-#include <slidecheck/verify/hexfloat.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
 
 #include <string>
 #include <string_view>
@@ -43,7 +43,7 @@ const CanonicalShape& canonical_shape(std::string_view name);
 /// degenerate through rounding are kept (and counted by the scene checks): that collapse is
 /// part of what a far offset does to a level.
 IndexedMesh<double> place_canonical(const CanonicalShape& shape, double scale, double offset,
-                                    verify::Precision precision);
+                                    formats::Precision precision);
 
 /// The scales and offsets of the standard canonical corpus (issue 5: 1e-2 to 1e2, 0 to 1e6).
 const std::vector<double>& canonical_scales();

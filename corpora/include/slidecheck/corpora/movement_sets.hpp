@@ -25,9 +25,9 @@
 /// compared with r^2, after a double filter that only discards triangles proven farther than r.
 
 #include <slidecheck/corpora/canonical_scenes.hpp>
-#include <slidecheck/reference/geometry.hpp>
-#include <slidecheck/verify/hexfloat.hpp>
-#include <slidecheck/verify/query_io.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/formats/query_io.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -122,17 +122,17 @@ class ExactClearance {
 /// run a collision response: a frame whose end would penetrate is still emitted (the collision
 /// is what the query tests), but the walker stays and picks a new heading. So every start is
 /// non-penetrating. Ids "walk-s<seed>-w<w>-f<f>".
-std::vector<verify::Query> random_walks(const MovementScene& scene, std::uint64_t seed, const WalkOptions& options = {});
+std::vector<formats::Query> random_walks(const MovementScene& scene, std::uint64_t seed, const WalkOptions& options = {});
 
 /// Exact tangent moves: a start at distance exactly r from the interior of a triangle with an
 /// axis-aligned normal (no triangle closer), displacement exactly parallel to it (its normal
 /// component is 0), no gravity. Ids "tangent-s<seed>-<index>".
-std::vector<verify::Query> tangent_moves(const MovementScene& scene, std::uint64_t seed, const ExactMoveOptions& options = {});
+std::vector<formats::Query> tangent_moves(const MovementScene& scene, std::uint64_t seed, const ExactMoveOptions& options = {});
 
 /// Exact grazing moves: the start clears the mesh (distance > r), the swept segment comes to
 /// distance exactly r (a vertex passed at r along an axis, with motion perpendicular to that
 /// axis), never closer; no gravity. Ids "grazing-s<seed>-<index>".
-std::vector<verify::Query> grazing_moves(const MovementScene& scene, std::uint64_t seed, const ExactMoveOptions& options = {});
+std::vector<formats::Query> grazing_moves(const MovementScene& scene, std::uint64_t seed, const ExactMoveOptions& options = {});
 
 /// A parsed generated id (an optional "prefix/" is ignored, as is a trailing "-exact" or
 /// "-rounded" placement tag).
@@ -146,18 +146,18 @@ std::optional<MovementId> parse_movement_id(std::string_view id);
 
 /// The one query `id` names, regenerated alone (a walk is replayed up to its frame), or nothing
 /// when the id names a query the generator skips. The options must be the generating ones.
-std::optional<verify::Query> regenerate_query(const MovementId& id, const MovementScene& scene,
+std::optional<formats::Query> regenerate_query(const MovementId& id, const MovementScene& scene,
                                               const WalkOptions& walk = {}, const ExactMoveOptions& exact = {});
 
 /// The scripted paths of a canonical shape in unit coordinates (radius 1/2): ids
 /// "script-<shape>-<path>[-f<frame>]", scene left empty. Every start clears the unit mesh
 /// (tests/corpora/test_movement_sets.cpp proves it exactly).
-std::vector<verify::Query> scripted_moves(const CanonicalShape& shape);
+std::vector<formats::Query> scripted_moves(const CanonicalShape& shape);
 
 /// A unit-coordinate query placed like place_canonical: start = unit * scale + offset,
 /// displacement, gravity and radii = unit * scale, each computed exactly and rounded once to
 /// `precision` (then held as double).
-verify::Query place_query(const verify::Query& unit, double scale, double offset, verify::Precision precision);
+formats::Query place_query(const formats::Query& unit, double scale, double offset, formats::Precision precision);
 
 /// Options of the canonical movement set.
 struct CanonicalMovementOptions {
@@ -168,13 +168,13 @@ struct CanonicalMovementOptions {
 
 /// Every move of a canonical shape in unit coordinates: scripted, walks, tangent and grazing
 /// (the latter three on the unit mesh with metric_character(1)). Scene fields are empty.
-std::vector<verify::Query> canonical_unit_moves(const CanonicalShape& shape, const CanonicalMovementOptions& options = {});
+std::vector<formats::Query> canonical_unit_moves(const CanonicalShape& shape, const CanonicalMovementOptions& options = {});
 
 /// The unit moves placed at (scale, offset, precision) for the scene file `scene_file`.
 /// Tangent and grazing ids get "-exact" when the placed query keeps its exact property in the
 /// placed mesh (checked exactly), "-rounded" when rounding broke it.
-std::vector<verify::Query> place_canonical_moves(const std::vector<verify::Query>& unit_moves,
+std::vector<formats::Query> place_canonical_moves(const std::vector<formats::Query>& unit_moves,
                                                  const IndexedMesh<double>& placed_mesh, double scale, double offset,
-                                                 verify::Precision precision, const std::string& scene_file);
+                                                 formats::Precision precision, const std::string& scene_file);
 
 }  // namespace slidecheck::corpora

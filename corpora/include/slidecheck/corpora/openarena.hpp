@@ -4,7 +4,7 @@
 /// constants are the ones the script pins (a test checks that they agree).
 
 #include <slidecheck/corpora/bsp_soup.hpp>
-#include <slidecheck/verify/scene.hpp>
+#include <slidecheck/formats/scene.hpp>
 
 #include <string>
 #include <string_view>
@@ -23,8 +23,8 @@ inline constexpr std::size_t kMapCount = 50;
 
 /// The draw soup of map `map_name` (e.g. "oa_dm1") as a scene with its provenance: double
 /// precision, zero-area triangles allowed (rounded patch points and slivers occur).
-verify::Scene draw_scene(const std::string& map_name, const DrawSoup& soup);
+formats::Scene draw_scene(const std::string& map_name, const DrawSoup& soup);
 /// The brush soup of map `map_name` as a scene, likewise.
-verify::Scene brush_scene(const std::string& map_name, const BrushSoup& soup);
+formats::Scene brush_scene(const std::string& map_name, const BrushSoup& soup);
 
 }  // namespace slidecheck::corpora::openarena

@@ -4,7 +4,7 @@
 /// (proven per operation below, checked exactly in tests/fast/test_aabb.cpp), so a broadphase
 /// that rejects on box disjointness can never skip a triangle the exact detection would hit.
 
-#include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -26,11 +26,11 @@
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/world.hpp>
-#include <slidecheck/reference/fauerby_response.hpp>
-#include <slidecheck/reference/linahan_response.hpp>
-#include <slidecheck/reference/monter_response.hpp>
-#include <slidecheck/reference/response_trace.hpp>
-#include <slidecheck/reference/robust_response.hpp>
+#include <slidecheck/reference/response/fauerby.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/reference/response/monter.hpp>
+#include <slidecheck/reference/trace/response_trace.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
 
 #include <cmath>
 #include <limits>

@@ -13,9 +13,9 @@
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/world.hpp>
-#include <slidecheck/reference/ellipsoid_space.hpp>
-#include <slidecheck/reference/fauerby_detection.hpp>
-#include <slidecheck/reference/linahan_detection.hpp>
+#include <slidecheck/reference/geometry/ellipsoid_space.hpp>
+#include <slidecheck/reference/detection/fauerby.hpp>
+#include <slidecheck/reference/detection/linahan.hpp>
 
 #include <cmath>
 #include <type_traits>

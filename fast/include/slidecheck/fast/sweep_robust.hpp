@@ -27,8 +27,8 @@
 #include <slidecheck/fast/collide_and_slide.hpp>
 #include <slidecheck/fast/local_frame_box.hpp>
 #include <slidecheck/fast/world.hpp>
-#include <slidecheck/reference/robust_response.hpp>
-#include <slidecheck/reference/robust_slab_filter.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
+#include <slidecheck/reference/response/robust/slab_filter.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 /// Built once, then shared read-only by any number of threads (batch.hpp).
 
 #include <slidecheck/fast/bvh_build.hpp>
-#include <slidecheck/reference/ellipsoid_space.hpp>
+#include <slidecheck/reference/geometry/ellipsoid_space.hpp>
 
 #include <optional>
 #include <vector>

@@ -10,7 +10,7 @@
 // build (`bullet-float64`, BT_USE_DOUBLE_PRECISION). The two cannot be linked into one binary,
 // so every target including this header is built once per precision (peers/bullet and
 // benchmarks/fast) and compares against slidecheck in the same precision.
-#include <slidecheck/reference/geometry.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
 
 #include <btBulletCollisionCommon.h>
 #include <BulletCollision/CollisionDispatch/btGhostObject.h>

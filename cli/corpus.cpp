@@ -1,0 +1,322 @@
+// `slidecheck corpus list|build|stats`: the canonical scenes listed or written as .scene files,
+// with movement sets (queries.jsonl) and OpenArena maps on request, and statistics of scene
+// and query files.
+#include "commands.hpp"
+
+#include <slidecheck/corpora/bsp.hpp>
+#include <slidecheck/corpora/bsp_soup.hpp>
+#include <slidecheck/corpora/canonical_scenes.hpp>
+#include <slidecheck/corpora/errors.hpp>
+#include <slidecheck/corpora/movement_sets.hpp>
+#include <slidecheck/corpora/openarena.hpp>
+#include <slidecheck/corpora/pk3.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/formats/convert.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
+#include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/formats/scene.hpp>
+#include <slidecheck/formats/scene_io.hpp>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace slidecheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The maps written by `--maps` when no `--map` is given: a small deathmatch map and the
+/// patch-heavy capture-the-flag map.
+const std::vector<std::string> kDefaultMaps = {"oa_dm1", "oa_ctf2"};
+
+struct CorpusBuildArgs {
+  std::string out;
+  std::string precision = "float";
+  std::vector<std::string> shapes;
+  bool movements = false;
+  std::uint64_t seed = 1;
+  std::size_t walks = 2;
+  std::size_t frames = 16;
+  std::size_t exact_count = 8;
+  std::string maps;  ///< pak1-maps.pk3, optional
+  std::vector<std::string> map_names;
+};
+
+/// "1e-2", "1", "1e6": the file-name form of a scale or offset.
+std::string short_number(double x) { return x == 0 ? "0" : fmt::format("{:g}", x); }
+
+/// Writes the queries, each id prefixed by the stem of its scene file (ids are unique per file).
+void append_queries(std::ostream& out, const std::vector<formats::Query>& queries, std::size_t& count) {
+  for (formats::Query q : queries) {
+    q.id = fs::path(q.scene).stem().string() + "/" + q.id;
+    out << formats::query_to_json_line(q) << '\n';
+    ++count;
+  }
+}
+
+/// The OpenArena maps: draw and brush soups as scenes, and (with --movements) walks, tangent
+/// and grazing moves for a Quake III player on each.
+void build_maps(const CorpusBuildArgs& args, std::ostream* queries, std::size_t& scenes, std::size_t& query_count) {
+  const std::vector<std::string>& names = args.map_names.empty() ? kDefaultMaps : args.map_names;
+  try {
+    const corpora::Pk3Archive archive(args.maps);
+    for (const std::string& name : names) {
+      const std::string entry = "maps/" + name + ".bsp";
+      const corpora::bsp::BspFile map = corpora::bsp::parse_bsp(archive.read(entry), archive.path() + ":" + entry);
+      for (const formats::Scene& scene : {corpora::openarena::draw_scene(name, corpora::extract_draw_soup(map)),
+                                         corpora::openarena::brush_scene(name, corpora::extract_brush_soup(map))}) {
+        const std::string file = scene.name + ".scene";
+        formats::write_scene_file(args.out + "/" + file, scene);
+        ++scenes;
+        if (queries) {
+          const corpora::MovementScene ms{file, &scene.mesh, corpora::quake_character()};
+          // More candidates than on the canonical shapes: a random vertex of a level is rarely clear
+          // on all sides (64 attempts gave 2 to 8 grazing moves of 8 per soup).
+          const corpora::ExactMoveOptions exact{.count = args.exact_count, .attempts = 512};
+          append_queries(*queries, corpora::random_walks(ms, args.seed, {.walks = args.walks, .frames = args.frames}),
+                         query_count);
+          append_queries(*queries, corpora::tangent_moves(ms, args.seed, exact), query_count);
+          append_queries(*queries, corpora::grazing_moves(ms, args.seed, exact), query_count);
+        }
+        std::cerr << "corpus build: " << scene.name << " done (" << scene.mesh.triangle_count() << " triangles)\n";
+      }
+    }
+  } catch (const corpora::FormatError& e) {
+    // A bad archive or map is bad input: exit code 2, with the archive, entry and lump named.
+    throw formats::InputError(e.file(), 0, e.where().empty() ? e.problem() : e.where() + ": " + e.problem());
+  }
+}
+
+int build(const CorpusBuildArgs& args) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const formats::Precision precision = formats::parse_precision(args.precision);
+  std::vector<const corpora::CanonicalShape*> shapes;
+  if (args.shapes.empty())
+    for (const auto& s : corpora::canonical_shapes()) shapes.push_back(&s);
+  else
+    for (const auto& name : args.shapes) {
+      try {
+        shapes.push_back(&corpora::canonical_shape(name));
+      } catch (const std::invalid_argument& e) {
+        throw formats::InputError("--shape", 0, e.what());
+      }
+    }
+  if (!args.maps.empty() && !fs::is_regular_file(args.maps))
+    throw formats::InputError(args.maps, 0, "cannot open: no such file (--maps wants pak1-maps.pk3)");
+  if (!args.map_names.empty() && args.maps.empty())
+    throw formats::InputError("--map", 0, "--map needs --maps PK3");
+  fs::create_directories(args.out);
+  std::ofstream queries;
+  const std::string query_file = args.out + "/queries.jsonl";
+  if (args.movements) {
+    queries.open(query_file, std::ios::binary | std::ios::trunc);
+    if (!queries) throw std::runtime_error("cannot write " + query_file);
+  }
+  const corpora::CanonicalMovementOptions movement{
+      .seed = args.seed, .walk = {.walks = args.walks, .frames = args.frames}, .exact = {.count = args.exact_count}};
+  std::size_t written = 0, with_degenerate = 0, query_count = 0;
+  for (const corpora::CanonicalShape* shape : shapes) {
+    const std::vector<formats::Query> unit_moves =
+        args.movements ? corpora::canonical_unit_moves(*shape, movement) : std::vector<formats::Query>{};
+    for (double scale : corpora::canonical_scales())
+      for (double offset : corpora::canonical_offsets()) {
+        formats::Scene scene;
+        scene.name = fmt::format("{} scale {} offset {}", shape->name, short_number(scale), short_number(offset));
+        scene.units = "meter";
+        scene.source = "slidecheck canonical scene '" + shape->name + "': " + shape->purpose;
+        scene.licence = "CC0-1.0";
+        scene.precision = precision;
+        scene.mesh = corpora::place_canonical(*shape, scale, offset, precision);
+        // Rounding far from the origin can collapse triangles: say so in the file.
+        for (std::size_t i = 0; i < scene.mesh.triangle_count(); ++i)
+          if (formats::is_degenerate_exact(scene.mesh.triangle(i))) scene.degenerate_allowed = true;
+        with_degenerate += scene.degenerate_allowed;
+        const std::string file = fmt::format("{}_s{}_o{}_{}.scene", shape->name, short_number(scale),
+                                             short_number(offset), args.precision);
+        formats::write_scene_file(args.out + "/" + file, scene);
+        ++written;
+        if (args.movements)
+          append_queries(queries, corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
+                         query_count);
+      }
+    std::cerr << "corpus build: " << shape->name << " done\n";
+  }
+  std::size_t map_scenes = 0;
+  if (!args.maps.empty()) build_maps(args, args.movements ? &queries : nullptr, map_scenes, query_count);
+  if (args.movements) {
+    queries.close();
+    if (!queries) throw std::runtime_error("error writing " + query_file);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "wrote " << written << " scenes to " << args.out << " (" << with_degenerate
+            << " with triangles collapsed by rounding, marked `degenerate allowed`)\n";
+  if (map_scenes) std::cout << "wrote " << map_scenes << " OpenArena scenes (draw and brush soups)\n";
+  if (args.movements)
+    std::cout << "wrote " << query_count << " queries to " << query_file << " (seed " << args.seed << ")\n";
+  std::cerr << "corpus build: " << fmt::format("{:.2f}", seconds) << " s\n";
+  return verify::exit_ok;
+}
+
+// ---------------------------------------------------------------------------------------
+// stats
+
+std::string lossless(double x) {
+  if (!num::is_finite(x)) return x > 0 ? "inf" : "-inf";
+  return formats::to_hex(x) + " (" + formats::to_decimal(x) + ")";
+}
+std::string vec_text(const Vec3<double>& v) {
+  return "(" + formats::to_decimal(v.x) + ", " + formats::to_decimal(v.y) + ", " + formats::to_decimal(v.z) + ")";
+}
+nlohmann::ordered_json number_json(double x) {
+  if (!num::is_finite(x)) return x > 0 ? "inf" : "-inf";
+  return {{"hex", formats::to_hex(x)}, {"decimal", formats::to_decimal(x)}};
+}
+nlohmann::ordered_json vec_json(const Vec3<double>& v) {
+  return nlohmann::ordered_json::array({formats::to_decimal(v.x), formats::to_decimal(v.y), formats::to_decimal(v.z)});
+}
+
+enum class FileKind { scene, queries };
+
+std::optional<FileKind> stats_kind(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (ext == ".scene" || ext == ".off" || ext == ".obj") return FileKind::scene;
+  if (ext == ".jsonl") return FileKind::queries;
+  return std::nullopt;
+}
+
+nlohmann::ordered_json scene_stats(const std::string& file, bool json) {
+  const formats::Scene scene = formats::load_scene_file(file, {.allow_degenerate = true});
+  const formats::SceneStats st = formats::compute_stats(scene);
+  if (json)
+    return {{"file", file},           {"kind", "scene"},
+            {"triangles", st.triangles}, {"vertices", st.vertices},
+            {"degenerate", st.degenerate}, {"bbox_min", vec_json(st.bbox_min)},
+            {"bbox_max", vec_json(st.bbox_max)}, {"min_edge", number_json(st.min_edge)},
+            {"max_edge", number_json(st.max_edge)}};
+  std::cout << file << ": scene, " << st.triangles << " triangles, " << st.vertices << " vertices, " << st.degenerate
+            << " degenerate\n  bbox " << vec_text(st.bbox_min) << " .. " << vec_text(st.bbox_max) << "\n  edge min "
+            << lossless(st.min_edge) << ", max " << lossless(st.max_edge) << '\n';
+  return {};
+}
+
+nlohmann::ordered_json query_stats(const std::string& file, bool json) {
+  const std::vector<formats::Query> queries = formats::read_queries(file);
+  std::vector<double> lengths;
+  std::set<double> radii;
+  std::map<std::string, std::size_t> generators;
+  for (const formats::Query& q : queries) {
+    // A statistic: the double sqrt of the exactly computed, once-rounded squared length.
+    const Vec3<Rational> d{formats::to_rational(q.displacement.x), formats::to_rational(q.displacement.y),
+                           formats::to_rational(q.displacement.z)};
+    lengths.push_back(num::sqrt(formats::round_to_nearest<double>(length_squared(d))));
+    for (const double r : {q.radii.radii.x, q.radii.radii.y, q.radii.radii.z}) radii.insert(r);
+    // The generator is the id's first word after any "scene/" prefix ("walk", "script", ...).
+    std::string_view id = q.id;
+    if (const std::size_t slash = id.rfind('/'); slash != std::string_view::npos) id.remove_prefix(slash + 1);
+    ++generators[std::string(id.substr(0, id.find('-')))];
+  }
+  std::sort(lengths.begin(), lengths.end());
+  const double median = lengths[(lengths.size() - 1) / 2];  // the lower median: an actual length
+  if (json) {
+    nlohmann::ordered_json r = nlohmann::ordered_json::array();
+    for (const double x : radii) r.push_back(number_json(x));
+    return {{"file", file},
+            {"kind", "queries"},
+            {"count", queries.size()},
+            {"displacement_length", {{"min", number_json(lengths.front())}, {"median", number_json(median)}, {"max", number_json(lengths.back())}}},
+            {"radii", r},
+            {"generators", generators}};
+  }
+  std::cout << file << ": queries, " << queries.size() << " queries\n  displacement length: min "
+            << lossless(lengths.front()) << ", median " << lossless(median) << ", max " << lossless(lengths.back())
+            << "\n  radii (" << radii.size() << " distinct): min " << lossless(*radii.begin()) << ", max "
+            << lossless(*radii.rbegin()) << "\n  by generator:";
+  for (const auto& [name, n] : generators) std::cout << ' ' << name << ' ' << n;
+  std::cout << '\n';
+  return {};
+}
+
+int stats(const std::vector<std::string>& paths, bool json) {
+  // Every file first (so that a bad argument fails before any output), directories expanded
+  // recursively in sorted order, then the statistics.
+  std::vector<std::pair<std::string, FileKind>> files;
+  for (const std::string& path : paths) {
+    if (fs::is_directory(path)) {
+      std::vector<fs::path> found;
+      for (const auto& e : fs::recursive_directory_iterator(path))
+        if (e.is_regular_file() && stats_kind(e.path())) found.push_back(e.path());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) throw formats::InputError(path, 0, "no scene (.scene, .obj, .off) or query (.jsonl) files");
+      for (const fs::path& p : found) files.emplace_back(p.string(), *stats_kind(p));
+    } else if (!fs::exists(path)) {
+      throw formats::InputError(path, 0, "cannot open: no such file or directory");
+    } else if (const auto kind = stats_kind(path)) {
+      files.emplace_back(path, *kind);
+    } else {
+      throw formats::InputError(path, 0, "not a scene (.scene, .obj, .off) or query (.jsonl) file");
+    }
+  }
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (const auto& [file, kind] : files) {
+    nlohmann::ordered_json j = kind == FileKind::scene ? scene_stats(file, json) : query_stats(file, json);
+    if (json) all.push_back(std::move(j));
+  }
+  if (json) std::cout << all.dump(2) << '\n';
+  return verify::exit_ok;
+}
+
+}  // namespace
+
+void register_corpus(CLI::App& app, CommandAction& action) {
+  auto* corpus = app.add_subcommand("corpus", "The canonical scenes and movement sets: list, build, statistics");
+  corpus->require_subcommand(1);
+  auto* list = corpus->add_subcommand("list", "List the canonical shapes and what each tests");
+  list->callback([&action] {
+    action = [] {
+      for (const auto& s : corpora::canonical_shapes())
+        std::cout << s.name << ": " << s.purpose << " (" << s.unit_mesh.triangle_count() << " triangles)\n";
+      return int(verify::exit_ok);
+    };
+  });
+  auto args = std::make_shared<CorpusBuildArgs>();
+  auto* b = corpus->add_subcommand(
+      "build", "Write every canonical shape at every scale (1e-2..1e2) and offset (0..1e6) as .scene files");
+  b->add_option("--out", args->out, "Directory to write into (created)")->required();
+  b->add_option("--precision", args->precision, "Precision the placed coordinates are rounded to, once")
+      ->check(CLI::IsMember({"float", "double"}))
+      ->capture_default_str();
+  b->add_option("--shape", args->shapes, "Only these shapes (repeatable; default all)");
+  b->add_flag("--movements", args->movements,
+              "Also write queries.jsonl: scripted paths, random walks, exact tangent and grazing moves per scene");
+  b->add_option("--seed", args->seed, "Seed of the random generators (recorded in every query id)")->capture_default_str();
+  b->add_option("--walks", args->walks, "Random walks per shape or map")->capture_default_str();
+  b->add_option("--frames", args->frames, "Frames (queries) per walk")->capture_default_str();
+  b->add_option("--exact-moves", args->exact_count, "Tangent and grazing constructions tried per shape or map")
+      ->capture_default_str();
+  b->add_option("--maps", args->maps, "OpenArena's pak1-maps.pk3 (scripts/fetch-openarena-maps.sh): also write map scenes");
+  b->add_option("--map", args->map_names, "Maps to take from --maps (repeatable; default oa_dm1 and oa_ctf2)");
+  b->callback([&action, args] { action = [args] { return build(*args); }; });
+
+  auto stats_paths = std::make_shared<std::vector<std::string>>();
+  auto stats_json = std::make_shared<bool>(false);
+  auto* st = corpus->add_subcommand("stats", "Statistics of scene (.scene, .obj, .off) and query (.jsonl) files");
+  st->add_option("paths", *stats_paths, "Files, or directories searched recursively")->required();
+  st->add_flag("--json", *stats_json, "Machine-readable output");
+  st->callback([&action, stats_paths, stats_json] {
+    action = [stats_paths, stats_json] { return stats(*stats_paths, *stats_json); };
+  });
+}
+
+}  // namespace slidecheck::cli

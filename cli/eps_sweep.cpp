@@ -1,0 +1,188 @@
+// `slidecheck eps-sweep`: one named tolerance per algorithm over a grid of values x precision x
+// world scale x offset, over a corpus; eps*, the error model, CSV and an HTML report
+// (docs/eps-sweep.md).
+#include "cli_options.hpp"
+#include "commands.hpp"
+#include "run_results.hpp"
+
+#include <slidecheck/verify/run/algorithms.hpp>
+#include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/verify/report/report.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace slidecheck::cli {
+
+namespace {
+
+struct EpsSweepArgs {
+  std::vector<std::string> corpus;
+  std::string algorithms = "all", tolerances, grid = "-40:-2", values, precisions = "float,double", scales = "1",
+              offsets = "0", out = "slidecheck-eps-sweep";
+  bool no_zero = false, resume = false, overwrite = false, level_c = false, quiet = false, json = false,
+       no_views = false, no_grid_allowance = false;
+  int threads = 0;
+  std::size_t limit = 0;
+  std::string shard;
+};
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+/// A number: decimal, hexfloat, or 2^K.
+double number_option(const std::string& text, const std::string& option) {
+  try {
+    if (text.rfind("2^", 0) == 0) return std::ldexp(1.0, std::stoi(text.substr(2)));
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used != text.size() || !std::isfinite(v)) throw std::invalid_argument(text);
+    return v;
+  } catch (const std::exception&) {
+    throw formats::InputError(option, 0, "'" + text + "' is not a finite number (decimal, hexfloat or 2^K)");
+  }
+}
+
+std::vector<double> numbers_option(const std::string& text, const std::string& option) {
+  std::vector<double> out;
+  for (const std::string& item : split(text, ',')) out.push_back(number_option(item, option));
+  if (out.empty()) throw formats::InputError(option, 0, "no value given");
+  return out;
+}
+
+int run(const EpsSweepArgs& a) {
+  verify::EpsSweepOptions o;
+  o.corpus = a.corpus;
+  if (a.algorithms == "all") {
+    o.algorithms.assign(std::begin(formats::all_algorithms), std::end(formats::all_algorithms));
+  } else {
+    for (const std::string& name : split(a.algorithms, ',')) o.algorithms.push_back(algorithm_option(name));
+  }
+  for (const std::string& item : split(a.tolerances, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) {
+      if (o.algorithms.size() != 1)
+        throw formats::InputError("--tolerance", 0, "with several algorithms, name each: ALGORITHM=NAME[,...]");
+      o.tolerance[o.algorithms.front()] = item;
+    } else {
+      o.tolerance[algorithm_option(item.substr(0, eq), "--tolerance")] = item.substr(eq + 1);
+    }
+  }
+  if (!a.values.empty()) {
+    o.grid = numbers_option(a.values, "--values");
+  } else {
+    const std::vector<std::string> parts = split(a.grid, ':');
+    if (parts.size() < 2 || parts.size() > 3)
+      throw formats::InputError("--grid", 0, "expected LO:HI or LO:HI:STEP (exponents of 2), got '" + a.grid + "'");
+    try {
+      o.grid = verify::log2_grid(std::stoi(parts[0]), std::stoi(parts[1]), parts.size() == 3 ? std::stoi(parts[2]) : 1,
+                                 !a.no_zero);
+    } catch (const std::exception& e) {
+      throw formats::InputError("--grid", 0, "'" + a.grid + "': " + e.what());
+    }
+  }
+  o.precisions.clear();
+  for (const std::string& name : split(a.precisions, ',')) o.precisions.push_back(precision_option(name));
+  o.scales = numbers_option(a.scales, "--scales");
+  o.offsets = numbers_option(a.offsets, "--offsets");
+  o.out = a.out;
+  o.resume = a.resume;
+  o.overwrite = a.overwrite;
+  o.threads = a.threads;
+  o.level_c = a.level_c;
+  o.level_c_options.grid_allowance = !a.no_grid_allowance;
+  o.limit = a.limit;
+  o.progress = !a.quiet;
+  if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
+  o.link_views = viewer_available() && !a.no_views && o.shard.whole();
+  const verify::EpsSweepResult r = verify::run_eps_sweep(o);
+  if (o.link_views) write_eps_sweep_views(a.out, !a.quiet);
+  return report_eps_sweep(a.out, r, a.json, !o.shard.whole());
+}
+
+}  // namespace
+
+int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bool json, bool shard) {
+  const bool all_safe = std::all_of(r.stars.begin(), r.stars.end(), [](const verify::EpsStar& s) { return s.value; });
+  nlohmann::ordered_json j;
+  j["out"] = out;
+  j["cells"] = r.cells.size();
+  j["resumed"] = r.resumed;
+  j["seconds"] = r.seconds;
+  j["eps_star"] = nlohmann::ordered_json::array();
+  for (const verify::EpsStar& s : r.stars)
+    j["eps_star"].push_back({{"algorithm", formats::algorithm_name(s.algorithm)},
+                             {"precision", formats::precision_name(s.precision)},
+                             {"scale", s.scale},
+                             {"offset", s.offset},
+                             {"tolerance", s.tolerance},
+                             {"eps_star", s.value ? nlohmann::ordered_json(*s.value) : nlohmann::ordered_json(nullptr)},
+                             {"failing_at_smallest", s.failing_at_smallest},
+                             {"failing_at_every_value", s.persistent}});
+  j["warnings"] = r.warnings;
+  std::ostringstream text;
+  text << r.summary_text;
+  for (const std::string& w : r.warnings) text << "warning: " << w << '\n';
+  if (shard)
+    text << "outputs in " << out << "/ (run.json, cells.jsonl)\n";
+  else
+    text << "outputs in " << out << "/ (summary.txt, cells.jsonl, cells.csv, eps_star.csv, error_model.csv, report.html)\n";
+  print_result(j, text, json);
+  return all_safe ? verify::exit_ok : verify::exit_failures_found;
+}
+
+void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sharded) {
+  auto args = std::make_shared<EpsSweepArgs>();
+  auto* cmd = app.add_subcommand(
+      "eps-sweep",
+      "Sweep one named tolerance of each algorithm over a grid of values, crossed with precision, world scale and "
+      "offset, over every query of a corpus, each cell verified exactly like verify; print eps* (the smallest value "
+      "from which no larger one fails) with its cost, the per-step error model, and write CSV tables and an HTML "
+      "report. Exit 0 when every (algorithm, precision, world) has an eps*, 1 when some fail at every swept value, "
+      "2 on bad input.");
+  cmd->add_option("--corpus", args->corpus, "Query file or directory of them (repeatable)")->required();
+  cmd->add_option("--algorithm", args->algorithms, "all, or a comma-separated list")->capture_default_str();
+  cmd->add_option("--tolerance", args->tolerances,
+                  "The tolerance swept: NAME (one algorithm) or ALGORITHM=NAME,...; default very_close_distance "
+                  "(fauerby, linahan), push_out_distance (monter), contact_distance (pseudo_distance), skin_factor (robust)");
+  cmd->add_option("--grid", args->grid, "LO:HI[:STEP]: the values 2^LO ... 2^HI (and 0)")->capture_default_str();
+  cmd->add_flag("--no-zero", args->no_zero, "Leave 0 out of the grid");
+  cmd->add_option("--values", args->values, "Explicit values instead of --grid (comma-separated; 2^K allowed)");
+  cmd->add_option("--precision", args->precisions, "float,double")->capture_default_str();
+  cmd->add_option("--scales", args->scales, "World scales (comma-separated)")->capture_default_str();
+  cmd->add_option("--offsets", args->offsets, "Offsets from the origin, added on every axis")->capture_default_str();
+  cmd->add_option("--out", args->out, "Output directory")->capture_default_str();
+  cmd->add_flag("--resume", args->resume, "Continue the sweep in --out");
+  cmd->add_flag("--overwrite", args->overwrite, "Replace the sweep in --out");
+  cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--level-c", args->level_c, "Also run level C per query: lost_motion, stuck and lost travel (costly)");
+  cmd->add_flag("--no-grid-allowance", args->no_grid_allowance,
+                "Level C: lost_motion and stuck by the fraction alone, without the grid allowance (docs/level-c.md)");
+  cmd->add_option("--limit", args->limit, "Use only the first N queries of the corpus");
+  cmd->add_option("--shard", args->shard,
+                  "Only cells I, I+N, I+2N, ... in sweep order (I/N, from 0; docs/campaigns.md): writes run.json and "
+                  "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
+  cmd->add_flag("--no-views", args->no_views,
+                "Do not write views/ (3D pages of each world's worst case, slidecheck view) nor link them");
+  cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
+  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  cmd->callback([&action, &sharded, args] {
+    if (args->resume && args->overwrite) throw CLI::ValidationError("--resume and --overwrite exclude each other");
+    action = [args] { return run(*args); };
+    set_sharded(sharded, args, [](const EpsSweepArgs& b) { return run(b); });
+  });
+}
+
+}  // namespace slidecheck::cli

@@ -1,0 +1,55 @@
+// The slidecheck command-line tool: one subcommand per job (see commands.hpp).
+#include "commands.hpp"
+#include "mpi_campaign.hpp"
+
+#include <slidecheck/reference/config.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exit_codes.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace slidecheck;
+  const cli::MpiSession mpi(argc, argv);
+  CLI::App app{
+      "slidecheck: exact verification of floating-point swept-sphere collision detection and "
+      "collide-and-slide response.\n\n"
+      "Exit codes: 0 ok; 1 failures found; 2 malformed input or command line; 3 internal error."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", SLIDECHECK_VERSION_STRING);
+
+  cli::CommandAction action;
+  cli::ShardedCommand sharded;
+  cli::register_version(app, action);
+  cli::register_check_scene(app, action);
+  cli::register_corpus(app, action);
+  cli::register_verify(app, action, sharded);
+  cli::register_replay(app, action);
+  cli::register_search(app, action, sharded);
+  cli::register_shrink(app, action);
+  cli::register_eps_sweep(app, action, sharded);
+  cli::register_merge(app, action);
+  cli::register_view(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help or the usage error
+    return rc == 0 ? verify::exit_ok : verify::exit_bad_input;
+  }
+  if (cli::launched_by_mpi_with_several_ranks() && !cli::built_with_mpi()) {
+    std::cerr << "slidecheck: error: started by an MPI launcher with several ranks, but this slidecheck was built "
+                 "without MPI (install libopenmpi-dev and rebuild), so every rank would do all the work\n";
+    return verify::exit_bad_input;
+  }
+  try {
+    if (mpi.active()) return cli::run_under_mpi(mpi, action, sharded);
+    return action ? action() : verify::exit_bad_input;
+  } catch (const formats::InputError& e) {
+    std::cerr << "slidecheck: error: " << e.what() << '\n';
+    return verify::exit_bad_input;
+  } catch (const std::exception& e) {
+    std::cerr << "slidecheck: internal error: " << e.what() << '\n';
+    return verify::exit_internal_error;
+  }
+}

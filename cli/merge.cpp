@@ -1,0 +1,108 @@
+// `slidecheck merge`: the shards of a verify run, an eps-sweep or a search joined into what
+// one run of all the work writes (docs/campaigns.md).
+#include "cli_options.hpp"
+#include "commands.hpp"
+#include "run_results.hpp"
+
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/verify/search/search.hpp>
+#include <slidecheck/verify/run/shard.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace slidecheck::cli {
+
+namespace {
+
+struct MergeArgs {
+  std::vector<std::string> shards;
+  std::string out, gnuplot = "gnuplot";
+  bool overwrite = false, json = false, no_views = false;
+};
+
+/// The kind of run a shard directory holds, from its run.json.
+std::string run_format(const std::string& dir) {
+  const nlohmann::json d = verify::read_run_description(dir);
+  if (!d.is_object() || !d.contains("format") || !d["format"].is_string())
+    throw formats::InputError(dir + "/run.json", 0, "not a run description: no \"format\"");
+  return d["format"].get<std::string>();
+}
+
+int report_search(const std::string& out, const verify::SearchMerge& m, bool as_json) {
+  nlohmann::ordered_json j;
+  j["out"] = out;
+  j["found"] = m.outcome["found"].get<bool>();
+  if (j["found"].get<bool>()) {
+    j["found_at"] = m.outcome["found_at"].get<std::size_t>();
+    j["found_in"] = m.found_in;
+    if (m.outcome.contains("signature")) j["signature"] = m.outcome["signature"].get<std::string>();
+  }
+  j["tried"] = m.outcome["tried"].get<std::size_t>();
+  std::ostringstream text;
+  text << "search " << m.description["algorithm"].get<std::string>() << " in "
+       << m.description["precision"].get<std::string>() << " for " << m.description["property"].get<std::string>()
+       << " (seed " << m.description["seed"].get<std::uint64_t>() << "): " << j["tried"].get<std::size_t>()
+       << " candidates tried over the shards\n";
+  if (j["found"].get<bool>())
+    text << "lowest failing attempt " << j["found_at"].get<std::size_t>() << " (in " << m.found_in
+         << "): " << (j.contains("signature") ? j["signature"].get<std::string>() : std::string()) << "\n"
+         << "wrote " << out << "/ (run.json, result.json and the case of that shard)\n";
+  else
+    text << "no failure of the wanted class in any shard\nwrote " << out << "/ (run.json, result.json)\n";
+  print_result(j, text, as_json);
+  return j["found"].get<bool>() ? verify::exit_failures_found : verify::exit_ok;
+}
+
+}  // namespace
+
+int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
+                     const std::string& gnuplot, bool views) {
+  if (shards.empty()) throw formats::InputError("merge", 0, "no shard directories given");
+  const std::string format = run_format(shards.front());
+  if (format.rfind("slidecheck-verify-run ", 0) == 0) {
+    const bool link_views = views && viewer_available();
+    const verify::VerifyRunResult r = verify::merge_verify_runs(shards, out, overwrite, link_views);
+    if (link_views) write_report_views(out, r, false);
+    return report_verify(out, r, json);
+  }
+  if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0) {
+    const bool link_views = views && viewer_available();
+    const verify::EpsSweepResult r = verify::merge_eps_sweeps(shards, out, overwrite, gnuplot, link_views);
+    if (link_views) write_eps_sweep_views(out, false);
+    return report_eps_sweep(out, r, json, false);
+  }
+  if (format.rfind("slidecheck-search-run ", 0) == 0)
+    return report_search(out, verify::merge_searches(shards, out, overwrite), json);
+  throw formats::InputError(shards.front() + "/run.json", 0,
+                           "'" + format + "' is not a run slidecheck can merge (verify, eps-sweep or search shards)");
+}
+
+void register_merge(CLI::App& app, CommandAction& action) {
+  auto args = std::make_shared<MergeArgs>();
+  auto* cmd = app.add_subcommand(
+      "merge",
+      "Join the output directories of the shards 0/N .. N-1/N of one verify run, eps-sweep or search (--shard I/N) "
+      "into what one run of all the work writes: the same records, summaries, eps* tables and report, byte for byte "
+      "(docs/campaigns.md). The shard directories are only read; a missing, unfinished or foreign shard is named "
+      "with how to redo it. Exit codes as the merged command (0, 1 failures found), 2 on bad input.");
+  cmd->add_option("shards", args->shards, "The shards' output directories (any order)")->required();
+  cmd->add_option("--out", args->out, "Output directory of the merged run")->required();
+  cmd->add_flag("--overwrite", args->overwrite, "Replace a run already in --out");
+  cmd->add_option("--gnuplot", args->gnuplot, "gnuplot executable for the eps-sweep report's plots")
+      ->capture_default_str();
+  cmd->add_flag("--no-views", args->no_views, "verify shards: do not write views/ nor link them (as verify --no-views)");
+  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  cmd->callback([&action, args] {
+    action = [args] {
+      return merge_and_report(args->shards, args->out, args->overwrite, args->json, args->gnuplot, !args->no_views);
+    };
+  });
+}
+
+}  // namespace slidecheck::cli

@@ -1,0 +1,116 @@
+// Writing a minimal failing case directory (minimal_case_output.hpp).
+#include "minimal_case_output.hpp"
+
+#include <slidecheck/verify/cases/case_replay.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/search/search_generators.hpp>
+
+#include <fstream>
+#include <iostream>
+
+namespace slidecheck::cli {
+
+namespace {
+
+std::string size_text(const verify::CandidateSize& s) {
+  std::ostringstream o;
+  o << s;
+  return o.str();
+}
+
+nlohmann::ordered_json size_json(const verify::CandidateSize& s) {
+  nlohmann::ordered_json j;
+  j["triangles"] = s.triangles;
+  j["numbers"] = s.numbers;
+  j["max_bits"] = s.max_bits;
+  j["mean_bits"] = s.mean_bits;
+  j["move_length"] = formats::exact_text(s.move_length);
+  j["largest_coordinate"] = formats::exact_text(s.magnitude);
+  return j;
+}
+
+void write_text(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  if (!out.flush()) throw formats::InputError(p.string(), 0, "cannot write");
+}
+
+}  // namespace
+
+void print_shrink_progress(std::size_t tests, const verify::CandidateSize& s) {
+  std::cerr << "\rshrink: " << tests << " tests, " << s.triangles << " triangles, " << s.max_bits
+            << " bits max            " << std::flush;
+}
+
+std::string failure_class_list() {
+  std::string s;
+  for (const auto c : verify::all_failure_classes) s += (s.empty() ? "" : ", ") + std::string(verify::to_string(c));
+  return s;
+}
+
+std::string construction_list() {
+  std::string s;
+  for (const auto n : verify::construction_names) s += (s.empty() ? "" : ", ") + std::string(n);
+  return s;
+}
+
+void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_json& json, std::ostringstream& text) {
+  namespace fs = std::filesystem;
+  if (fs::exists(m.dir)) {
+    if (!overwrite) throw formats::InputError(m.dir.string(), 0, "exists; pass --overwrite to replace it");
+    for (const char* f : {"case.case", "original.case", "trace.txt", "README.md"}) fs::remove(m.dir / f);
+  }
+  fs::create_directories(m.dir);
+  const verify::Candidate& minimal = m.shrunk ? m.shrunk->candidate : m.original;
+  const verify::QueryRecord& record = m.shrunk ? m.shrunk->record : m.original_record;
+  const verify::CaseFile shrunk_case = verify::case_of(minimal, record, m.source + (m.shrunk ? ", shrunk" : ""));
+  const verify::CaseFile original_case = verify::case_of(m.original, m.original_record, m.source);
+  verify::write_case_file((m.dir / "case.case").string(), shrunk_case);
+  if (m.shrunk) verify::write_case_file((m.dir / "original.case").string(), original_case);
+
+  const std::string case_path = (m.dir / "case.case").string();
+  const verify::CaseReplay replay = verify::replay_case(verify::read_case_file(case_path), case_path);
+  const std::string trace = verify::replay_text(replay, shrunk_case, "case.case", false);
+  write_text(m.dir / "trace.txt", trace);
+
+  const verify::CandidateSize before = verify::size_of(m.original), after = verify::size_of(minimal);
+  std::ostringstream sig;
+  sig << m.signature;
+  std::ostringstream readme;
+  readme << "# " << formats::algorithm_name(minimal.query.algorithm) << " in "
+         << formats::precision_name(minimal.scene.precision) << ": " << verify::to_string(m.signature.kind) << "\n\n"
+         << "Found by `" << m.how << "` (" << m.source << ").\n\n"
+         << "- failure: " << sig.str() << "\n"
+         << "- as found: " << size_text(before) << "\n"
+         << "- minimal: " << size_text(after) << "\n";
+  if (m.shrunk)
+    readme << "- shrink: " << m.shrunk->tests << " verified runs in " << m.shrunk->seconds << " s (ddmin to "
+           << m.shrunk->after_ddmin.triangles << " triangles, then " << m.shrunk->accepted << " shrinks)"
+           << (m.shrunk->budget_exhausted ? "; budget spent, so it may shrink further" : "") << "\n";
+  readme << "\nFiles: `case.case` (the minimal case, bit-exact), " << (m.shrunk ? "`original.case` (as found), " : "")
+         << "`trace.txt` (its replay: the float trace with the exact re-evaluation under every step that differs, "
+            "`>>` at the first divergent step).\n\n"
+         << "Reproduce: `slidecheck replay " << (m.dir / "case.case").generic_string() << "`. The regression suite "
+         << "(tests/corpora/test_regressions.cpp) replays it in every default test run and fails if it no longer "
+            "fails this way; list the directory in corpora/manifest.json and corpora/MANIFEST.md.\n";
+  write_text(m.dir / "README.md", readme.str());
+
+  json["case_directory"] = m.dir.string();
+  json["before"] = size_json(before);
+  json["after"] = size_json(after);
+  if (m.shrunk) {
+    json["shrink_tests"] = m.shrunk->tests;
+    json["shrink_seconds"] = m.shrunk->seconds;
+    json["shrink_budget_exhausted"] = m.shrunk->budget_exhausted;
+    json["after_ddmin_triangles"] = m.shrunk->after_ddmin.triangles;
+  }
+  json["reproduced"] = replay.reproduced();
+  text << "as found: " << size_text(before) << "\nminimal:  " << size_text(after) << '\n';
+  if (m.shrunk)
+    text << "shrink: " << m.shrunk->tests << " verified runs in " << m.shrunk->seconds << " s"
+         << (m.shrunk->budget_exhausted ? " (budget spent)" : "") << '\n';
+  text << "wrote " << m.dir.string() << "/ (case.case" << (m.shrunk ? ", original.case" : "")
+       << ", trace.txt, README.md); replay: " << (replay.reproduced() ? "reproduced" : "NOT reproduced") << '\n';
+}
+
+}  // namespace slidecheck::cli

@@ -1,0 +1,39 @@
+#pragma once
+// What `search` and `shrink` write for a minimal failing case: a directory holding the
+// shrunk case (case.case), the case as found (original.case), the replay trace of the shrunk
+// case (trace.txt) and a README saying what fails, how small it got and how to reproduce it.
+#include <slidecheck/verify/search/candidate.hpp>
+#include <slidecheck/verify/search/case_shrink.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace slidecheck::cli {
+
+struct MinimalCase {
+  std::filesystem::path dir;
+  verify::Candidate original;
+  verify::QueryRecord original_record;
+  verify::FailureSignature signature;
+  std::optional<verify::ShrinkResult> shrunk;  ///< absent: written as found
+  std::string how;     ///< the command that made it
+  std::string source;  ///< where the original came from
+};
+
+/// Writes the directory (replacing it when `overwrite`), and adds what it wrote and the sizes
+/// to `json` and `text`.
+void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_json& json, std::ostringstream& text);
+
+/// Prints the shrink's progress on stderr (one rewritten line): ShrinkOptions::on_progress.
+void print_shrink_progress(std::size_t tests, const verify::CandidateSize& size);
+
+/// "penetration, path_penetration, ..." for error messages.
+std::string failure_class_list();
+/// "floor_touch, plane_parallel, ..." for error messages.
+std::string construction_list();
+
+}  // namespace slidecheck::cli

@@ -1,0 +1,41 @@
+// `slidecheck version`: what this build is, so every result can be traced to it.
+#include "commands.hpp"
+
+#include <slidecheck/verify/run/build_info.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exit_codes.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace slidecheck::cli {
+
+void register_version(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("version", "Print the version, compiler, floating-point flags in force and dependency versions");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Print one JSON object instead of text");
+  cmd->callback([&action, json] {
+    action = [json] {
+      const verify::BuildInfo info = verify::build_info();
+      if (*json) {
+        nlohmann::json j{{"version", info.version}, {"compiler", info.compiler},
+                         {"build_type", info.build_type}, {"cxx_flags", info.cxx_flags},
+                         {"fp_contract_off", info.fp_contract_off},
+                         {"flt_eval_method", info.flt_eval_method}};
+        for (const auto& [name, version] : info.dependencies) j["dependencies"][name] = version;
+        std::cout << j.dump(2) << '\n';
+      } else {
+        std::cout << "slidecheck " << info.version << '\n'
+                  << "compiler:        " << info.compiler << " (" << info.build_type << ")\n"
+                  << "flags:           " << info.cxx_flags << '\n'
+                  << "fp-contract:     " << (info.fp_contract_off ? "off (verified: a*b-c is not fused)" : "ON: a*b-c was fused; results are not reproducible") << '\n'
+                  << "FLT_EVAL_METHOD: " << info.flt_eval_method << '\n';
+        for (const auto& [name, version] : info.dependencies) std::cout << name << ": " << version << '\n';
+      }
+      return info.fp_contract_off ? int(verify::exit_ok) : int(verify::exit_internal_error);
+    };
+  });
+}
+
+}  // namespace slidecheck::cli

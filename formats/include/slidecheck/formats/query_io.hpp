@@ -1,0 +1,81 @@
+#pragma once
+/// Query files (docs/formats.md): JSON lines, one query per line, numbers as hexfloat
+/// strings so that writing then reading gives bit-identical values.
+///
+///     {"id":"floor-drop","scene":"floor.scene","algorithm":"fauerby",
+///      "start":["0x0p+0","0x1p+0","0x0p+0"],"displacement":["0x0p+0","-0x1p+1","0x0p+0"],
+///      "radius":"0x1p-1","gravity":["0x0p+0","0x0p+0","0x0p+0"],"tolerances":{"very_close_distance":"0x1.47ae147ae147bp-8"}}
+///
+/// On input a number may also be a decimal string or a JSON number; a decimal is rounded
+/// once, to nearest-even, to double. An optional "frames": N (an integer, 1 to max_frames)
+/// repeats the move; it is written only when N > 1.
+
+#include <slidecheck/reference/geometry/shapes.hpp>
+
+#include <cstddef>
+#include <ostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slidecheck::formats {
+
+/// The collide-and-slide systems slidecheck implements (architecture.md).
+enum class Algorithm { fauerby, linahan, monter, pseudo_distance, robust };
+
+/// Every algorithm, in the order above.
+inline constexpr Algorithm all_algorithms[] = {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
+                                               Algorithm::pseudo_distance, Algorithm::robust};
+
+/// "fauerby", "linahan", "monter", "pseudo_distance" or "robust".
+std::string_view algorithm_name(Algorithm a);
+inline std::ostream& operator<<(std::ostream& os, Algorithm a) { return os << algorithm_name(a); }
+/// The algorithm with that name, or nothing.
+std::optional<Algorithm> find_algorithm(std::string_view name);
+
+/// The most frames a query may repeat its move.
+inline constexpr int max_frames = 10000;
+
+struct Query {
+  std::string id;     ///< unique within its file
+  std::string scene;  ///< the scene file, as written: relative to the query file (or absolute)
+  Vec3<double> start;         ///< centre of the sphere or ellipsoid at the start
+  Vec3<double> displacement;  ///< the requested move
+  /// Semi-axes. A sphere (`ellipsoid` false) has three equal radii and is written "radius".
+  EllipsoidRadii<double> radii;
+  bool ellipsoid = false;
+  Vec3<double> gravity;  ///< the separate gravity move (zero by default)
+  Algorithm algorithm = Algorithm::fauerby;
+  /// Named tolerances overriding the algorithm's defaults (names checked by the algorithm).
+  std::map<std::string, double> tolerances;
+  /// The move (and gravity pass) repeated this many times, each frame starting where the
+  /// previous one ended, as a character pushing into a corner does every frame (jitter).
+  int frames = 1;
+
+  /// A sphere query of the given radius.
+  void set_radius(double r) { radii.radii = {r, r, r}; ellipsoid = false; }
+};
+
+/// Parses one JSON line; `file` and `line` name it in errors (InputError).
+Query parse_query_line(std::string_view text, const std::string& file, std::size_t line);
+
+/// Parses a whole query file: one query per non-blank line, ids unique, at least one query.
+std::vector<Query> parse_queries(std::string_view text, const std::string& file);
+
+/// Reads a query file; InputError when unreadable, empty or malformed.
+std::vector<Query> read_queries(const std::string& path);
+
+/// One query as a JSON object on one line (no newline), numbers as hexfloat strings.
+/// Throws std::invalid_argument for a query the reader would reject (non-finite numbers,
+/// non-positive radii, a sphere with unequal radii, an empty id or scene).
+std::string query_to_json_line(const Query& q);
+
+/// Writes one line per query.
+void write_queries(std::ostream& out, const std::vector<Query>& queries);
+
+/// The scene path resolved against the directory of the query file.
+std::string resolve_scene_path(const std::string& query_file, const Query& q);
+
+}  // namespace slidecheck::formats

@@ -1,0 +1,66 @@
+#pragma once
+// Private helpers shared by the line-oriented readers (scene, OBJ, OFF): whole-file
+// reading with clear errors, and a cursor over comment-stripped, tokenised lines.
+
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slidecheck::formats::detail {
+
+/// The whole file; InputError(file, 0, ...) when it cannot be read or is empty.
+std::string read_whole_file(const std::string& path);
+
+/// The text to parse: `text` without a UTF-8 byte-order mark (editors on Windows write one).
+/// Throws InputError(file, 0, ...) for text these readers cannot mean to parse, instead of a
+/// misleading later error ("no faces" for a UTF-16 OBJ): a UTF-16 or UTF-32 byte-order mark
+/// (saying how to convert it), or a NUL byte (a binary file; the line is named).
+std::string_view text_without_bom(std::string_view text, const std::string& file);
+
+/// Splits on blanks (space, tab, \r, \v, \f).
+std::vector<std::string_view> split_blanks(std::string_view s);
+
+/// Trims blanks at both ends.
+std::string_view trim(std::string_view s);
+
+/// Walks the lines of a text, skipping blank and comment-only lines; `#` starts a comment.
+class LineCursor {
+ public:
+  LineCursor(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  /// Advances to the next line with content; false at the end of the text.
+  bool next();
+  /// The current line without its comment, trimmed; its tokens; its 1-based number (after
+  /// the end: the number of the last line, which "file ends" errors name).
+  std::string_view content() const { return content_; }
+  const std::vector<std::string_view>& tokens() const { return tokens_; }
+  std::size_t line() const { return line_; }
+  const std::string& file() const { return file_; }
+
+  /// An InputError at the current line.
+  [[noreturn]] void fail(const std::string& problem) const { throw InputError(file_, line_, problem); }
+
+ private:
+  std::string_view text_;
+  std::string file_;
+  std::size_t pos_ = 0;
+  std::size_t line_ = 0;
+  std::string_view content_;
+  std::vector<std::string_view> tokens_;
+};
+
+/// A non-negative decimal integer token (no sign, no spaces) not above `max`;
+/// InputError at the cursor's line naming `what` otherwise.
+std::uint64_t parse_count(const LineCursor& c, std::string_view token, std::string_view what,
+                          std::uint64_t max = UINT32_MAX);
+
+/// A coordinate token in the given precision (parse_coordinate), with the error located at
+/// the cursor's line and naming `what` (e.g. "vertex 3 y").
+double parse_coordinate_at(const LineCursor& c, std::string_view token, Precision p, const std::string& what);
+
+}  // namespace slidecheck::formats::detail

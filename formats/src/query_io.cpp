@@ -1,0 +1,242 @@
+// Reader and writer of query files: JSON lines (docs/formats.md).
+#include <slidecheck/formats/query_io.hpp>
+
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
+
+#include <slidecheck/formats/text_lines.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <ostream>
+#include <set>
+
+namespace slidecheck::formats {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::string_view algorithm_names[] = {"fauerby", "linahan", "monter", "pseudo_distance", "robust"};
+constexpr std::string_view known_fields[] = {"id",     "scene",   "algorithm", "start",     "displacement",
+                                             "radius", "radii",   "gravity",   "tolerances", "frames"};
+
+/// Reports problems of one line as InputError(file, line, "field 'x': problem").
+struct LineContext {
+  const std::string& file;
+  std::size_t line;
+  [[noreturn]] void fail(const std::string& problem) const { throw InputError(file, line, problem); }
+  [[noreturn]] void fail_field(const std::string& field, const std::string& problem) const {
+    fail("field '" + field + "': " + problem);
+  }
+};
+
+/// A number: a hexfloat or decimal string (parse_double), or a JSON number. nlohmann
+/// reads JSON numbers with strtod, correctly rounded in glibc; integers beyond 2^53
+/// round once in the conversion to double.
+double number_field(const LineContext& ctx, const json& j, const std::string& field) {
+  if (j.is_string()) {
+    try {
+      return parse_double(j.get_ref<const std::string&>());
+    } catch (const NumberError& e) {
+      ctx.fail_field(field, e.what());
+    }
+  }
+  if (j.is_number()) return j.get<double>();
+  ctx.fail_field(field, std::string("expected a number or a numeric string, got ") + j.type_name());
+}
+
+Vec3<double> vec_field(const LineContext& ctx, const json& j, const std::string& field) {
+  if (!j.is_array() || j.size() != 3)
+    ctx.fail_field(field, std::string("expected an array of 3 numbers, got ") +
+                              (j.is_array() ? "an array of " + std::to_string(j.size()) : std::string(j.type_name())));
+  return {number_field(ctx, j[0], field + "[0]"), number_field(ctx, j[1], field + "[1]"),
+          number_field(ctx, j[2], field + "[2]")};
+}
+
+std::string string_field(const LineContext& ctx, const json& obj, const std::string& field) {
+  const auto it = obj.find(field);
+  if (it == obj.end()) ctx.fail("missing field '" + field + "'");
+  if (!it->is_string()) ctx.fail_field(field, std::string("expected a string, got ") + it->type_name());
+  std::string s = it->get<std::string>();
+  if (s.empty()) ctx.fail_field(field, "must not be empty");
+  return s;
+}
+
+const json& required(const LineContext& ctx, const json& obj, const std::string& field) {
+  const auto it = obj.find(field);
+  if (it == obj.end()) ctx.fail("missing field '" + field + "'");
+  return *it;
+}
+
+/// nlohmann keeps the last of duplicate keys silently; a parser callback records them so
+/// that {"radius": 1, "radius": 2} is an error rather than a guess.
+json parse_strict(const LineContext& ctx, std::string_view text) {
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  const json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.empty() && duplicate.empty()) {
+      const std::string& k = parsed.get_ref<const std::string&>();
+      if (!keys.back().insert(k).second) duplicate = k;
+    }
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end(), cb);
+  } catch (const json::exception& e) {
+    ctx.fail(std::string("invalid JSON: ") + e.what());
+  }
+  if (!duplicate.empty()) ctx.fail("field '" + duplicate + "' given twice");
+  return j;
+}
+
+/// The first problem of a query, as (field, problem), or nothing. Shared by the reader's
+/// range checks and the writer's refusal to write what cannot be read back.
+std::optional<std::pair<std::string, std::string>> range_problem(const Query& q) {
+  const auto finite = [](const Vec3<double>& v) { return is_finite(v); };
+  if (!finite(q.start)) return {{"start", "must be finite"}};
+  if (!finite(q.displacement)) return {{"displacement", "must be finite"}};
+  if (!finite(q.gravity)) return {{"gravity", "must be finite"}};
+  const Vec3<double>& r = q.radii.radii;
+  const char* field = q.ellipsoid ? "radii" : "radius";
+  for (const double c : {r.x, r.y, r.z}) {
+    if (!num::is_finite(c)) return {{field, "must be finite"}};
+    if (!(c > 0.0)) return {{field, "must be > 0, got " + to_hex(c) + " (" + to_decimal(c) + ")"}};
+  }
+  if (q.frames < 1 || q.frames > max_frames)
+    return {{"frames", "must be an integer from 1 to " + std::to_string(max_frames) + ", got " + std::to_string(q.frames)}};
+  for (const auto& [name, value] : q.tolerances) {
+    if (name.empty()) return {{"tolerances", "a tolerance name is empty"}};
+    if (!num::is_finite(value)) return {{"tolerances." + name, "must be finite"}};
+  }
+  return std::nullopt;
+}
+
+nlohmann::ordered_json hex_vec(const Vec3<double>& v) { return nlohmann::ordered_json::array({to_hex(v.x), to_hex(v.y), to_hex(v.z)}); }
+
+}  // namespace
+
+std::string_view algorithm_name(Algorithm a) { return algorithm_names[static_cast<int>(a)]; }
+
+std::optional<Algorithm> find_algorithm(std::string_view name) {
+  for (const Algorithm a : all_algorithms)
+    if (algorithm_name(a) == name) return a;
+  return std::nullopt;
+}
+
+Query parse_query_line(std::string_view text, const std::string& file, std::size_t line) {
+  const LineContext ctx{file, line};
+  const json j = parse_strict(ctx, text);
+  if (!j.is_object()) ctx.fail(std::string("expected a JSON object, got ") + j.type_name());
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const std::string_view f : known_fields) known = known || key == f;
+    if (!known) ctx.fail("unknown field '" + key + "'");
+  }
+  Query q;
+  q.id = string_field(ctx, j, "id");
+  q.scene = string_field(ctx, j, "scene");
+  const std::string algorithm = string_field(ctx, j, "algorithm");
+  const std::optional<Algorithm> a = find_algorithm(algorithm);
+  if (!a) {
+    std::string names;
+    for (const std::string_view n : algorithm_names) names += (names.empty() ? "" : ", ") + std::string(n);
+    ctx.fail_field("algorithm", "unknown algorithm '" + algorithm + "' (one of " + names + ")");
+  }
+  q.algorithm = *a;
+  q.start = vec_field(ctx, required(ctx, j, "start"), "start");
+  q.displacement = vec_field(ctx, required(ctx, j, "displacement"), "displacement");
+  const bool has_radius = j.contains("radius"), has_radii = j.contains("radii");
+  if (has_radius && has_radii) ctx.fail("give either 'radius' (sphere) or 'radii' (ellipsoid), not both");
+  if (!has_radius && !has_radii) ctx.fail("missing field 'radius' (sphere) or 'radii' (ellipsoid)");
+  if (has_radius) q.set_radius(number_field(ctx, j["radius"], "radius"));
+  else {
+    q.radii.radii = vec_field(ctx, j["radii"], "radii");
+    q.ellipsoid = true;
+  }
+  if (j.contains("gravity")) q.gravity = vec_field(ctx, j["gravity"], "gravity");
+  if (j.contains("tolerances")) {
+    const json& t = j["tolerances"];
+    if (!t.is_object()) ctx.fail_field("tolerances", std::string("expected an object, got ") + t.type_name());
+    for (const auto& [name, value] : t.items()) q.tolerances[name] = number_field(ctx, value, "tolerances." + name);
+  }
+  if (j.contains("frames")) {
+    const json& f = j["frames"];
+    if (!f.is_number_integer())
+      ctx.fail_field("frames", std::string("expected an integer, got ") + (f.is_number() ? f.dump() : f.type_name()));
+    const long long n = f.get<long long>();
+    if (n < 1 || n > max_frames)
+      ctx.fail_field("frames", "must be from 1 to " + std::to_string(max_frames) + ", got " + std::to_string(n));
+    q.frames = static_cast<int>(n);
+  }
+  if (const auto problem = range_problem(q)) ctx.fail_field(problem->first, problem->second);
+  return q;
+}
+
+std::vector<Query> parse_queries(std::string_view text, const std::string& file) {
+  if (!text.empty()) text = detail::text_without_bom(text, file);
+  std::vector<Query> out;
+  std::map<std::string, std::size_t> id_lines;
+  std::size_t line = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view content = detail::trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    ++line;
+    if (content.empty()) continue;
+    Query q = parse_query_line(content, file, line);
+    if (const auto [it, inserted] = id_lines.emplace(q.id, line); !inserted)
+      throw InputError(file, line, "field 'id': '" + q.id + "' already used on line " + std::to_string(it->second));
+    out.push_back(std::move(q));
+  }
+  if (out.empty()) throw InputError(file, 0, text.empty() ? "empty file" : "no queries (only blank lines)");
+  return out;
+}
+
+std::vector<Query> read_queries(const std::string& path) {
+  return parse_queries(detail::read_whole_file(path), path);
+}
+
+std::string query_to_json_line(const Query& q) {
+  if (q.id.empty()) throw std::invalid_argument("query id is empty");
+  if (q.scene.empty()) throw std::invalid_argument("query '" + q.id + "': scene is empty");
+  if (const auto problem = range_problem(q))
+    throw std::invalid_argument("query '" + q.id + "': " + problem->first + " " + problem->second);
+  const Vec3<double>& r = q.radii.radii;
+  if (!q.ellipsoid && !(r.x == r.y && r.y == r.z))
+    throw std::invalid_argument("query '" + q.id + "': a sphere needs three equal radii");
+  // Fixed key order so that files diff well.
+  nlohmann::ordered_json j;
+  j["id"] = q.id;
+  j["scene"] = q.scene;
+  j["algorithm"] = std::string(algorithm_name(q.algorithm));
+  j["start"] = hex_vec(q.start);
+  j["displacement"] = hex_vec(q.displacement);
+  if (q.ellipsoid) j["radii"] = hex_vec(r);
+  else j["radius"] = to_hex(r.x);
+  j["gravity"] = hex_vec(q.gravity);
+  if (!q.tolerances.empty()) {
+    nlohmann::ordered_json t = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : q.tolerances) t[name] = to_hex(value);
+    j["tolerances"] = t;
+  }
+  if (q.frames > 1) {
+    j["frames"] = q.frames;
+  }
+  return j.dump();
+}
+
+void write_queries(std::ostream& out, const std::vector<Query>& queries) {
+  for (const Query& q : queries) out << query_to_json_line(q) << '\n';
+}
+
+std::string resolve_scene_path(const std::string& query_file, const Query& q) {
+  return (std::filesystem::path(query_file).parent_path() / q.scene).string();
+}
+
+}  // namespace slidecheck::formats

@@ -1,0 +1,106 @@
+#pragma once
+/// Squared distances between points, segments and triangles, exact in rationals: every
+/// branch is a sign of a polynomial in the inputs and no square root is taken. These are
+/// the exact invariant checks (architecture.md, level A): a sphere of radius r at c
+/// penetrates a triangle iff point_triangle_squared_distance(c) < r^2, and a sphere moving
+/// along [c0, c1] passes closer than r iff segment_triangle_squared_distance < r^2.
+/// (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5, 5.1.9 and 5.1.10.)
+
+#include <slidecheck/reference/geometry/closest_point.hpp>
+
+#include <algorithm>
+
+namespace slidecheck {
+
+/// dist(p, tri)^2.
+template <Number T>
+T point_triangle_squared_distance(const Vec3<T>& p, const Triangle<T>& tri) {
+  return length_squared(p - closest_point_on_triangle(p, tri).point);
+}
+
+/// dist([p0, p1], [q0, q1])^2 (Ericson 5.1.9, with the clamping done by exact comparisons).
+template <Number T>
+T segment_segment_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& q0, const Vec3<T>& q1) {
+  const Vec3<T> d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const T a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
+  auto clamp01 = [](const T& x) { return num::sign(x) < 0 ? T(0) : (x > T(1) ? T(1) : x); };
+  T s(0), t(0);
+  if (num::sign(a) == 0 && num::sign(e) == 0) return dot(r, r);
+  if (num::sign(a) == 0) {
+    t = clamp01(f / e);
+  } else {
+    const T c = dot(d1, r);
+    if (num::sign(e) == 0) {
+      s = clamp01(-c / a);
+    } else {
+      const T b = dot(d1, d2);
+      const T denom = a * e - b * b;  // >= 0, zero when parallel
+      s = num::sign(denom) != 0 ? clamp01((b * f - c * e) / denom) : T(0);
+      t = (b * s + f) / e;
+      if (num::sign(t) < 0) {
+        t = T(0);
+        s = clamp01(-c / a);
+      } else if (t > T(1)) {
+        t = T(1);
+        s = clamp01((b - c) / a);
+      }
+    }
+  }
+  return length_squared((p0 + d1 * s) - (q0 + d2 * t));
+}
+
+/// True when the segment [p0, p1] meets the closed triangle at a point where it crosses the
+/// triangle's plane (not parallel to it). Coplanar contact is left to the edge distances.
+/// The triangle must not be degenerate.
+template <Number T>
+bool segment_crosses_triangle(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
+  const Vec3<T> n = tri.normal_unnormalized();
+  const T s0 = dot(n, p0 - tri.p0), s1 = dot(n, p1 - tri.p0);
+  const int g0 = num::sign(s0), g1 = num::sign(s1);
+  if (g0 == g1) return false;  // strictly on one side, or coplanar (left to the edge distances)
+  if (g0 == 0 || g1 == 0) {
+    // One end on the plane: that end is the crossing point.
+    const Vec3<T>& x = g0 == 0 ? p0 : p1;
+    return num::sign(point_triangle_squared_distance(x, tri)) == 0;
+  }
+  // x = p0 + (p1 - p0) s0 / (s0 - s1), tested inside by the signs of the edge normals; the
+  // division is done once (s0 != s1 here).
+  const Vec3<T> x = p0 + (p1 - p0) * (s0 / (s0 - s1));
+  const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
+  for (int i = 0; i < 3; ++i)
+    if (num::sign(dot(cross(*v[(i + 1) % 3] - *v[i], x - *v[i]), n)) < 0) return false;
+  return true;
+}
+
+/// dist([p0, p1], tri)^2: zero if the segment crosses the triangle, else the least of the
+/// endpoints' distances and the segment's distances to the three edges (the distance to the
+/// plane is linear along a segment not crossing it, so its minimum over the face lies at an
+/// endpoint or above an edge).
+template <Number T>
+T segment_triangle_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
+  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return T(0);
+  T best = point_triangle_squared_distance(p0, tri);
+  best = std::min(best, point_triangle_squared_distance(p1, tri));
+  best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p0, tri.p1));
+  best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p1, tri.p2));
+  best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p2, tri.p0));
+  return best;
+}
+
+/// segment_triangle_squared_distance(p0, p1, tri) >= r2, decided one term at a time: no
+/// crossing, and each endpoint's and each edge's squared distance at least r2. The same answer
+/// for every exact type; for Interval it never compares two of the terms with each other (a
+/// slide parallel to a face has both endpoints at the same distance, which no enclosure can
+/// order), only each with r2.
+template <Number T>
+bool segment_triangle_squared_distance_at_least(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri,
+                                                const T& r2) {
+  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return !(T(0) < r2);
+  if (point_triangle_squared_distance(p0, tri) < r2) return false;
+  if (point_triangle_squared_distance(p1, tri) < r2) return false;
+  if (segment_segment_squared_distance(p0, p1, tri.p0, tri.p1) < r2) return false;
+  if (segment_segment_squared_distance(p0, p1, tri.p1, tri.p2) < r2) return false;
+  return !(segment_segment_squared_distance(p0, p1, tri.p2, tri.p0) < r2);
+}
+
+}  // namespace slidecheck

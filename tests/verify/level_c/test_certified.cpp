@@ -1,0 +1,266 @@
+// The Certified number type: enclosures are sound (checked against exact rationals and
+// CORE::Expr), decisions agree with exact arithmetic, exact ties are proven, precision
+// escalation decides what the double filter cannot, and an exhausted budget is reported.
+#include <slidecheck/verify/level_c/certified.hpp>
+#include <slidecheck/reference/numbers/real.hpp>
+#include <slidecheck/formats/convert.hpp>
+
+#include <boost/test/unit_test.hpp>
+#include <rapidcheck/boost_test.h>
+
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+using namespace slidecheck;
+using certified::Method;
+
+namespace {
+
+/// A random straight-line program over double leaves: each step applies an operation to two
+/// earlier values. Leaves are small dyadic numbers so that cancellations (exact zeros) occur.
+struct Program {
+  std::vector<double> leaves;
+  struct Step {
+    int op;  // 0 +, 1 -, 2 *, 3 /, 4 sqrt(|x|), 5 neg
+    std::size_t i, j;
+  };
+  std::vector<Step> steps;
+};
+
+rc::Gen<double> small_dyadic() {
+  return rc::gen::map(rc::gen::pair(rc::gen::inRange(-64, 65), rc::gen::inRange(-8, 9)),
+                      [](std::pair<int, int> p) { return std::ldexp(static_cast<double>(p.first), p.second); });
+}
+
+rc::Gen<Program> program(bool with_sqrt) {
+  return rc::gen::exec([with_sqrt] {
+    Program p;
+    p.leaves = *rc::gen::container<std::vector<double>>(*rc::gen::inRange(2, 6), small_dyadic());
+    const int n = *rc::gen::inRange(1, 12);
+    for (int k = 0; k < n; ++k) {
+      const std::size_t avail = p.leaves.size() + p.steps.size();
+      const int op = *rc::gen::inRange(0, with_sqrt ? 6 : 4);
+      p.steps.push_back({op, *rc::gen::inRange<std::size_t>(0, avail), *rc::gen::inRange<std::size_t>(0, avail)});
+    }
+    return p;
+  });
+}
+
+/// Runs the program in T; a division by an exact zero becomes a multiplication (in every
+/// type alike, decided on the exact oracle `is_zero`).
+template <class T, class IsZero, class Sqrt>
+std::vector<T> run(const Program& p, IsZero is_zero_at, Sqrt sqrt_abs, const std::vector<bool>* zero_divisor,
+                   std::vector<bool>* record_zero) {
+  std::vector<T> v;
+  for (double x : p.leaves) v.push_back(T(x));
+  for (std::size_t k = 0; k < p.steps.size(); ++k) {
+    const auto& s = p.steps[k];
+    const T a = v[s.i], b = v[s.j];
+    bool zero = false;
+    if (s.op == 3) {
+      zero = zero_divisor ? (*zero_divisor)[k] : is_zero_at(b);
+      if (record_zero) record_zero->push_back(zero);
+    } else if (record_zero) {
+      record_zero->push_back(false);
+    }
+    switch (s.op) {
+      case 0: v.push_back(a + b); break;
+      case 1: v.push_back(a - b); break;
+      case 2: v.push_back(a * b); break;
+      case 3: v.push_back(zero ? a * b : a / b); break;
+      case 4: v.push_back(sqrt_abs(a)); break;
+      default: v.push_back(-a); break;
+    }
+  }
+  return v;
+}
+
+Rational q(double x) { return Rational(x); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(certified_number)
+
+RC_BOOST_PROP(double_and_mpfr_enclosures_contain_the_exact_rational_value, ()) {
+  const Program p = *program(false);
+  std::vector<bool> zero_divisor;
+  const std::vector<Rational> exact = run<Rational>(
+      p, [](const Rational& x) { return x.sign() == 0; }, [](const Rational& x) { return x; }, nullptr, &zero_divisor);
+  certified::Session session;
+  const std::vector<Certified> c = run<Certified>(
+      p, [](const Certified&) { return false; }, [](const Certified& x) { return x; }, &zero_divisor, nullptr);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    RC_ASSERT(q(c[i].lo()) <= exact[i]);
+    RC_ASSERT(exact[i] <= q(c[i].hi()));
+    const auto [lo, hi] = certified::enclosure(c[i], 128);
+    RC_ASSERT(q(lo) <= exact[i]);
+    RC_ASSERT(exact[i] <= q(hi));
+    // The proven sign is the exact sign, and ties among them are proven.
+    RC_ASSERT(c[i].sign() == exact[i].sign());
+    RC_ASSERT((c[i] < c[0]) == (exact[i] < exact[0]));
+    RC_ASSERT((c[i] == c[0]) == (exact[i] == exact[0]));
+  }
+  RC_ASSERT(session.summary().undecided() == 0u);
+}
+
+RC_BOOST_PROP(enclosures_with_square_roots_contain_the_exact_real_value, ()) {
+  const Program p = *program(true);
+  std::vector<bool> zero_divisor;
+  const std::vector<Real> exact = run<Real>(
+      p, [](const Real& x) { return x.sign() == 0; }, [](const Real& x) { return CORE::sqrt(CORE::abs(x)); }, nullptr,
+      &zero_divisor);
+  certified::Session session;
+  const std::vector<Certified> c = run<Certified>(
+      p, [](const Certified&) { return false; }, [](const Certified& x) { return sqrt(abs(x)); }, &zero_divisor,
+      nullptr);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    RC_ASSERT(Real(c[i].lo()) <= exact[i]);
+    RC_ASSERT(exact[i] <= Real(c[i].hi()));
+    const auto [lo, hi] = certified::enclosure(c[i], 200);
+    RC_ASSERT(Real(lo) <= exact[i]);
+    RC_ASSERT(exact[i] <= Real(hi));
+    RC_ASSERT(c[i].sign() == exact[i].sign());
+    RC_ASSERT((c[i] == c[0]) == (exact[i] == exact[0]));
+  }
+  RC_ASSERT(session.summary().undecided() == 0u);
+}
+
+// IEEE operations are correctly rounded, so they are an oracle for round_to_double.
+RC_BOOST_PROP(round_to_double_is_correctly_rounded, (double a, double b)) {
+  RC_PRE(std::isfinite(a) && std::isfinite(b) && b != 0);
+  RC_PRE(std::isfinite(a + b) && std::isfinite(a * b) && std::isfinite(a / b));
+  certified::Session session;
+  const Certified x(a), y(b);
+  bool proven = false;
+  RC_ASSERT(certified::round_to_double(x + y, proven) == a + b);
+  RC_ASSERT(proven);
+  RC_ASSERT(certified::round_to_double(x * y, proven) == a * b);
+  RC_ASSERT(certified::round_to_double(x / y, proven) == a / b);
+  RC_ASSERT(certified::round_to_double(sqrt(abs(x)), proven) == std::sqrt(std::fabs(a)));
+  RC_ASSERT(proven);
+}
+
+BOOST_AUTO_TEST_CASE(sqrt2_squared_minus_2_is_a_proven_tie) {
+  certified::Session session;
+  const Certified two(2);
+  const Certified r = sqrt(two) * sqrt(two) - two;
+  BOOST_TEST(r.lo() < 0);  // the filter cannot see it
+  BOOST_TEST(r.hi() > 0);
+  BOOST_TEST(r.sign() == 0);
+  BOOST_REQUIRE_EQUAL(session.decisions().size(), 1u);
+  const certified::Decision& d = session.decisions()[0];
+  BOOST_TEST(d.tie);
+  BOOST_TEST(d.method == Method::core);
+  BOOST_TEST(session.summary().ties == 1u);
+  // A number one ulp of 2 away is not a tie: escalation decides it.
+  const Certified s = sqrt(two) * sqrt(two) - Certified(std::nextafter(2.0, 3.0));
+  BOOST_TEST(s.sign() == -1);
+  BOOST_TEST(session.decisions().back().method == Method::escalation);
+}
+
+BOOST_AUTO_TEST_CASE(x_minus_x_is_a_proven_tie) {
+  certified::Session session;
+  const Certified x = Certified(0.1) / Certified(3.0) + Certified(0.7);
+  const Certified y = Certified(0.7) + Certified(0.1) / Certified(3.0);  // the same value, other nodes
+  BOOST_TEST((x - x).sign() == 0);
+  BOOST_TEST(session.decisions().back().method == Method::rational);
+  BOOST_TEST(session.decisions().back().tie);
+  BOOST_TEST(x == y);
+  BOOST_TEST(session.decisions().back().tie);
+  BOOST_TEST(!(x < y));
+  BOOST_TEST(session.summary().ties == 3u);
+  // Equal leaves need no escalation at all.
+  BOOST_TEST(Certified(0.25) == Certified(0.25));
+  BOOST_TEST(session.summary().count(Method::filter) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_quantity_2_to_the_minus_300_from_zero_is_decided_by_escalation) {
+  certified::Session session;
+  const Certified s = sqrt(Certified(2));
+  const Certified x = s * (Certified(1.0) + Certified(0x1p-300)) - s;  // = sqrt(2) 2^-300
+  BOOST_TEST(x.sign() == 1);
+  const certified::Decision& d = session.decisions().back();
+  BOOST_TEST(d.method == Method::escalation);
+  BOOST_TEST(d.precision_bits == 512);  // 128 and 256 bits straddle 0
+  BOOST_TEST(d.lo > 0);
+  BOOST_TEST((-x).sign() == -1);
+}
+
+BOOST_AUTO_TEST_CASE(an_exhausted_budget_is_reported_not_hidden) {
+  certified::Options tight;
+  tight.max_precision_bits = 256;
+  tight.exact_adjudication = false;
+  certified::Session session(tight);
+  const Certified two(2);
+  const Certified r = sqrt(two) * sqrt(two) - two;
+  BOOST_TEST(r.sign() == 0);  // the documented choice (a tie), not a proof
+  BOOST_TEST(session.summary().undecided() == 1u);
+  const certified::Decision& d = session.decisions().back();
+  BOOST_TEST(!d.proven());
+  BOOST_TEST(!d.tie);
+  BOOST_TEST(d.reason == "exact adjudication disabled");
+  BOOST_TEST(d.precision_bits == 256);
+  BOOST_TEST(d.lo <= 0);
+  BOOST_TEST(d.hi >= 0);
+  BOOST_TEST(d.sqrt_nodes == 2);
+
+  // The square-root budget: CORE is not asked about 2 radicals when 1 is allowed.
+  certified::Options one_root;
+  one_root.max_exact_sqrt = 1;
+  certified::Session inner(one_root);
+  (void)(sqrt(two) * sqrt(Certified(3)) - sqrt(Certified(6))).sign();  // a guess
+  BOOST_TEST(inner.summary().undecided() == 1u);
+  BOOST_TEST(inner.decisions().back().reason.find("max_exact_sqrt") != std::string::npos);
+  // Sessions nest: the outer one did not see the inner decision.
+  BOOST_TEST(session.summary().total() == 1u);
+}
+
+// Twenty distinct radicals summed in two orders: an exact tie whose CORE zero test needs root
+// bounds of degree 2^20, far beyond any budget. The time budget stops it and says so.
+BOOST_AUTO_TEST_CASE(a_core_zero_test_over_its_time_budget_is_undecided_and_the_run_goes_on) {
+  certified::Options quick;
+  quick.exact_timeout_seconds = 0.2;
+  certified::Session session(quick);
+  Certified up, down;
+  for (int k = 0; k < 20; ++k) up += sqrt(Certified(2 + k));
+  for (int k = 19; k >= 0; --k) down += sqrt(Certified(2 + k));
+  const auto started = std::chrono::steady_clock::now();
+  (void)(up - down).sign();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  BOOST_TEST(seconds < 5.0);
+  BOOST_TEST(session.summary().undecided() == 1u);
+  BOOST_TEST_INFO("reason: " << session.decisions().back().reason);
+  BOOST_TEST(session.decisions().back().reason.find("time budget") != std::string::npos);
+  // The session still works after the child was killed.
+  BOOST_TEST((sqrt(Certified(2)) * sqrt(Certified(2)) - Certified(2)).sign() == 0);
+  BOOST_TEST(session.decisions().back().method == Method::core);
+}
+
+BOOST_AUTO_TEST_CASE(perfect_squares_fold_to_rationals) {
+  certified::Session session;
+  const Certified n = sqrt(Certified(1) / Certified(9));  // 1/3, not a binary number
+  BOOST_TEST((n * Certified(3) - Certified(1)).sign() == 0);
+  BOOST_TEST(session.decisions().back().method == Method::rational);
+  bool proven = false;
+  BOOST_TEST(certified::round_to_double(n, proven) == 1.0 / 3.0);
+  BOOST_TEST(proven);
+}
+
+BOOST_AUTO_TEST_CASE(division_by_an_exact_zero_is_undecided_with_its_reason) {
+  certified::Session session;
+  const Certified zero = Certified(0.5) - Certified(0.25) - Certified(0.25);
+  const Certified bad = Certified(1) / zero;
+  BOOST_TEST(bad.lo() == -std::numeric_limits<double>::infinity());
+  (void)bad.sign();
+  BOOST_TEST(session.summary().undecided() == 1u);
+  BOOST_TEST(session.decisions().back().reason == "division by an exact zero");
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_inputs_are_refused) {
+  // Braces: clang reads `Certified(std::numeric_limits<double>::infinity());` as a declaration.
+  BOOST_CHECK_THROW(Certified{std::numeric_limits<double>::infinity()}, std::domain_error);
+  BOOST_CHECK_THROW(Certified{std::nan("")}, std::domain_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

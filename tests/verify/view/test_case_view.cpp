@@ -1,0 +1,86 @@
+// The data of `slidecheck view` (case_view.hpp) for committed regression cases: one step per
+// trace event, the first divergent step flagged where replay puts it, the float and exact paths,
+// and the exact points of a step at the distance level B measured.
+#include <slidecheck/verify/cases/case_replay.hpp>
+#include <slidecheck/verify/view/case_view.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace slidecheck;
+
+namespace {
+const std::string kRegressions = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/";
+
+bool finite_point(const nlohmann::ordered_json& p) {
+  return p.is_array() && p.size() == 3 && std::isfinite(p[0].get<double>()) && std::isfinite(p[1].get<double>()) &&
+         std::isfinite(p[2].get<double>());
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(case_view)
+
+BOOST_AUTO_TEST_CASE(penetration_case_has_its_trace_paths_and_divergence) {
+  const std::string file = kRegressions + "search-fauerby-float-penetration-seed1/case.case";
+  const verify::CaseFile c = verify::read_case_file(file);
+  const verify::CaseReplay replay = verify::replay_case(c, file);
+  const auto j = verify::case_view_data(c, file);
+  BOOST_TEST(j["format"] == "slidecheck-view 1");
+  BOOST_TEST(j["steps"].size() == replay.trace.size());
+  BOOST_TEST(j["triangles"].size() == c.scene.mesh.triangle_count());
+  BOOST_REQUIRE(replay.record.first_divergent.has_value());
+  const int divergent = replay.record.first_divergent->where.step;
+  BOOST_TEST(j["case"]["first_divergent"]["step"].get<int>() == divergent);
+  BOOST_TEST(j["focus_step"].get<int>() == divergent);
+  int flagged = 0;
+  for (const auto& s : j["steps"]) {
+    flagged += s["first_divergent"].get<bool>();
+    BOOST_TEST(s["text"].get<std::string>().rfind(s["name"].get<std::string>(), 0) == 0);
+  }
+  BOOST_TEST(flagged == 1);
+  BOOST_TEST(j["steps"][divergent]["first_divergent"].get<bool>());
+  // The float path is the record's resting positions; the exact path is proven.
+  BOOST_TEST(j["float_path"].size() == replay.record.resting_positions.size());
+  for (const auto& p : j["float_path"]) BOOST_TEST(finite_point(p));
+  BOOST_REQUIRE(!j["ideal"].is_null());
+  BOOST_TEST(j["ideal"]["fully_proven"].get<bool>());
+  BOOST_TEST(j["ideal"]["path"].size() >= 1u);
+  // The classes the view shows are the replay's.
+  BOOST_TEST(j["case"]["classes"].size() == replay.classes.size());
+  // The collision queries carry the sphere, in scene units: the first one is at the start.
+  bool first_query = true;
+  for (const auto& s : j["steps"])
+    if (s["name"] == "collision_query" && first_query) {
+      first_query = false;
+      for (int k = 0; k < 3; ++k) BOOST_TEST(s["sphere"][k].get<double>() == j["case"]["start"][k].get<double>());
+    }
+  BOOST_TEST(!first_query);
+}
+
+BOOST_AUTO_TEST_CASE(exact_points_are_level_b_values) {
+  // A case whose steps re-evaluate points (near_point, touch_point ...): each exact pair's
+  // distance is that of the values level B recorded, scaled back from eSpace.
+  const std::string file = kRegressions + "search-fauerby-float-spurious_hit-seed1/case.case";
+  const verify::CaseFile c = verify::read_case_file(file);
+  const auto j = verify::case_view_data(c, file, {.level_c = false});
+  BOOST_TEST(j["ideal"].is_null());
+  std::size_t pairs = 0;
+  for (const auto& s : j["steps"])
+    for (const auto& p : s["exact_points"]) {
+      ++pairs;
+      BOOST_TEST(finite_point(p["float"]));
+      BOOST_TEST(finite_point(p["exact"]));
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double d = p["float"][k].get<double>() - p["exact"][k].get<double>();
+        d2 += d * d;
+      }
+      BOOST_TEST(std::sqrt(d2) == p["apart"].get<double>());
+      BOOST_TEST(s["divergence"].get<double>() >= p["apart"].get<double>());
+    }
+  BOOST_TEST(pairs > 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

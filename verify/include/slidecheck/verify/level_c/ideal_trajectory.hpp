@@ -1,0 +1,97 @@
+#pragma once
+/// The ideal trajectory (architecture.md, level C; docs/level-c.md): an algorithm executed
+/// from the original inputs with every decision proven, in the Certified number type
+/// (reference/certified.hpp). It never aborts: a decision that cannot be proven within the
+/// budget is taken by a documented choice and listed, so the caller knows how far the
+/// trajectory is certified.
+
+#include <slidecheck/verify/level_c/certified.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
+
+#include <string>
+#include <vector>
+
+namespace slidecheck::verify {
+
+/// The budget of an ideal trajectory.
+struct IdealOptions {
+  /// Per-decision budget: MPFR precision ladder and exact adjudication limits.
+  certified::Options numbers;
+  /// The move repeated this many times, each frame from the previous frame's exact end
+  /// (Query::frames); the passes of every frame are listed in order.
+  int frames = 1;
+};
+
+/// A resting position: each coordinate's enclosure (outward rounded to doubles, from an MPFR
+/// evaluation at the session's maximum precision) and its nearest double, proven unless
+/// `rounding_proven` is false.
+struct IdealPoint {
+  Vec3<double> rounded;
+  Vec3<double> lo, hi;
+  bool rounding_proven = true;
+};
+
+/// One pass (the move, or the gravity pass) of the ideal trajectory.
+struct IdealPass {
+  std::vector<IdealPoint> path;  ///< the start and every resting position, in R3
+  /// The triangle, feature and feature index of each sliding plane, in order.
+  std::vector<SlidingPlaneHit<double>> planes;  ///< origin and normal rounded to nearest
+  int iterations = 0;
+  StopReason stop = StopReason::reached_destination;
+  int stop_iteration = 0;  ///< the iteration of the pass's stop step (its trace event)
+};
+
+/// An enclosure of a Certified value in doubles, outward rounded (from an MPFR evaluation at
+/// the session's first precision, ideal_quantity_bits), kept where level C needs the ideal
+/// side of a decision's margin (verify_query.cpp): rounded to the run's precision, both ends
+/// rounding alike proves the rounding.
+struct IdealEnclosure {
+  double lo = 0, hi = 0;
+};
+
+/// One collision query of the ideal run, with the quantities its detection compared: per
+/// triangle that yielded a contact, the quantity the algorithm ranks contacts by (the travel
+/// distance t |v| for the Fauerby family, the free parameter t_free for pseudo_distance), in
+/// the order examined; and the time of impact of the answer.
+struct IdealQuery {
+  int pass = 0, iteration = 0;  ///< pass numbered across frames, as IdealTrajectory::passes
+  bool hit = false;
+  std::size_t triangle = 0;
+  IdealEnclosure time;  ///< valid when hit
+  std::vector<std::pair<std::size_t, IdealEnclosure>> candidates;
+};
+
+/// MPFR precision of the IdealEnclosure values: ample for rounding to double (a tie at a
+/// rounding boundary shows as ends rounding apart, and the margin then takes the nearer).
+inline constexpr int ideal_quantity_bits = 128;
+
+struct IdealTrajectory {
+  std::vector<IdealPass> passes;  ///< every frame's passes, in order
+  /// Every collision query, in order (for the margins of level C's first divergence).
+  std::vector<IdealQuery> queries;
+  /// The end of each frame (the last is final_position).
+  std::vector<IdealPoint> frame_ends;
+  IdealPoint final_position;
+  int iterations = 0;
+  /// Decisions by how they were settled (filter, escalation, rational, core, undecided) and ties.
+  certified::Summary decisions;
+  /// Every decision not settled by the double filter (up to certified::Options::max_logged),
+  /// oldest first; `where` names the pass, iteration and last traced step.
+  std::vector<certified::Decision> escalated;
+  /// The unproven decisions (a subset of `escalated`, so also capped at max_logged).
+  std::vector<certified::Decision> unproven;
+  /// Set when the run itself failed (an exception escaped the algorithm): the trajectory is
+  /// then incomplete and not certified.
+  std::string error;
+  double seconds = 0;  ///< wall time of the run and of rounding its outputs
+
+  /// Every decision proven, every output rounding proven, and the run complete.
+  bool fully_proven() const;
+};
+
+/// The ideal trajectory of the algorithm `tol` belongs to, on `in` over `mesh`, from the
+/// original double inputs (converted exactly).
+IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInput<double>& in,
+                                 const IndexedMesh<double>& mesh, const IdealOptions& options = {});
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,224 @@
+#pragma once
+/// What `slidecheck verify` finds about one query run by one algorithm in one precision: the
+/// failures (architecture.md, "Failure classes"), the per-step local error (level B) and the
+/// run itself. Every other part of the verifier speaks these types: the level A checks
+/// (invariants.hpp) and level B re-evaluation (local_error.hpp) fill them in, the runner
+/// (verify_query.hpp) assembles a QueryRecord, and the reports (report.hpp) and case files
+/// (case_file.hpp) read it. The JSON form is documented in docs/verify.md.
+
+#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/formats/query_io.hpp>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slidecheck::verify {
+
+using namespace slidecheck::formats;  // verify is built on the formats layer
+
+/// The failure classes the verifier counts (architecture.md). `lost_motion` and `stuck` come
+/// from level C (`verify --level-c`); `jitter` too, for queries repeated over frames;
+/// `fast_mismatch` from `verify --implementation fast`.
+enum class FailureClass {
+  penetration,       ///< a resting position overlaps a triangle: exact distance < r
+  path_penetration,  ///< a travelled segment comes closer than r to a triangle
+  tunnelling,        ///< ... and crosses the triangle, ending on its other side
+  missed_hit,        ///< float detection found no contact where exact detection does
+  spurious_hit,      ///< float detection found a contact where exact detection finds none
+  wrong_triangle,    ///< both hit, but a different first triangle
+  wrong_feature,     ///< same triangle, different feature (face, edge, vertex) or index
+  decision_flip,     ///< a response decision (a comparison) taken the other way than exactly
+  nonfinite,         ///< a NaN or infinity in a position
+  iteration_cap,     ///< the algorithm's iteration or recursion cap was reached
+  lost_motion,       ///< level C: the float run travels measurably less far than the ideal one
+  stuck,             ///< level C: the float run barely moves where the ideal one travels
+  jitter,            ///< level C, queries repeated over frames: the ideal run settles, the float run keeps moving
+  fast_mismatch,     ///< --implementation fast: fast/ (BVH) and the reference run differ in a bit
+};
+
+/// Every class, in the order above (the order of report columns).
+inline constexpr FailureClass all_failure_classes[] = {
+    FailureClass::penetration,   FailureClass::path_penetration, FailureClass::tunnelling,
+    FailureClass::missed_hit,    FailureClass::spurious_hit,     FailureClass::wrong_triangle,
+    FailureClass::wrong_feature, FailureClass::decision_flip,    FailureClass::nonfinite,
+    FailureClass::iteration_cap, FailureClass::lost_motion,      FailureClass::stuck,
+    FailureClass::jitter,        FailureClass::fast_mismatch};
+
+std::string_view to_string(FailureClass c);
+std::optional<FailureClass> find_failure_class(std::string_view name);
+inline std::ostream& operator<<(std::ostream& os, FailureClass c) { return os << to_string(c); }
+
+/// Which code ran the query (`verify --implementation`): the reference algorithm alone, or
+/// also fast/ (the BVH implementation for games), compared bit for bit with the reference run.
+enum class Implementation { reference, fast };
+std::string_view implementation_name(Implementation i);
+std::optional<Implementation> find_implementation(std::string_view name);
+inline std::ostream& operator<<(std::ostream& os, Implementation i) { return os << implementation_name(i); }
+
+/// Where in a run a step or failure is: the pass (0 the move, 1 gravity), the iteration
+/// (collision query) within it, and the global step number (the index of the traced event in
+/// the run, from 0), which orders everything.
+struct StepLocation {
+  int pass = 0;
+  int iteration = 0;
+  int step = 0;
+};
+
+/// One failure found in a run.
+struct Failure {
+  FailureClass kind{};
+  StepLocation where;      ///< the step it shows at (level A: the resting position or segment)
+  std::size_t triangle = 0;
+  bool has_triangle = false;
+  /// penetration and path classes: r - distance, in scene units (double rounding of the exact
+  /// value; for an ellipsoid the distance is measured in eSpace and scaled by the smallest radius).
+  double depth = 0;
+  /// penetration and path classes: the offending move (from the previous resting position to
+  /// this one) meets the triangle's back: it starts strictly behind the plane of the normal
+  /// (p1-p0)x(p2-p0) or points along that normal, decided exactly. Algorithms that cull back
+  /// faces (algorithms.hpp, culls_back_faces) skip such a triangle by design (or the sphere is
+  /// already past its face), so the failure is the design's, not round-off; eps-sweep counts it
+  /// apart. A later failure on the same triangle in the same run is marked too (it continues it).
+  bool back_face = false;
+  std::string detail;  ///< one line for people, numbers in hexfloat
+};
+
+/// The local error of one value a traced step computed, against that step re-evaluated
+/// exactly from the step's own float inputs (level B).
+struct StepValueError {
+  std::string step;      ///< event name, e.g. "near_point"
+  std::string quantity;  ///< e.g. "near_point.x", "time"
+  StepLocation where;
+  double computed = 0;   ///< the float value (widened exactly to double)
+  double correctly_rounded = 0;  ///< the exact value rounded to the run's precision
+  std::int64_t ulps = 0;
+  double bits = 0;
+  double relative_error = 0;  ///< or absolute when the exact value is 0 (`exact_is_zero`)
+  bool exact_is_zero = false;
+};
+
+/// One decision of a traced step (a comparison, a branch, a chosen triangle or feature) and
+/// whether the exact re-evaluation from the same inputs takes it the same way.
+struct DecisionCheck {
+  std::string step;      ///< event name
+  std::string decision;  ///< e.g. "hit", "triangle", "feature", "moved", "velocity_too_small"
+  StepLocation where;
+  std::string float_outcome, exact_outcome;
+  bool agrees = true;
+  /// How far the exact decision was from its threshold, in ULPs of the run's precision: the
+  /// ULP distance between the two exactly computed quantities the decision compares, each
+  /// rounded to the precision (0 for an exact tie). -1 when not defined for the decision.
+  std::int64_t margin_ulps = -1;
+  /// Set when the exact outcome could not be proven within the budget (never guessed).
+  bool undecided = false;
+};
+
+/// The first decision where float and exact part ways.
+struct DivergentStep {
+  StepLocation where;
+  std::string step, decision;
+  std::int64_t margin_ulps = -1;
+};
+
+/// Where the float run first takes another decision than the ideal trajectory (level C):
+/// the pass and iteration (collision query) of the float run, and what differs.
+struct IdealDivergence {
+  StepLocation where;        ///< the float run's collision_query (or stop) event there
+  std::string what;          ///< "triangle", "feature", "hit" (one hits, the other not), "stop", "passes"
+  std::string float_outcome, ideal_outcome;
+  /// How many ULPs of the run's precision the float run's deciding quantity was from deciding
+  /// as the ideal run did (docs/verify.md defines it per `what`); nullopt (JSON null) where
+  /// the decision has no such quantity (a count, an exact zero test) or it is not available.
+  std::optional<std::int64_t> margin_ulps;
+};
+
+/// Level C of one record: the float run against the ideal trajectory of the same algorithm
+/// from the same (rounded) inputs on the same triangles (ideal_trajectory.hpp).
+struct IdealSummary {
+  bool fully_proven = false;  ///< every decision and output rounding proven, run complete
+  int unproven = 0;           ///< decisions not proven within the budget (taken as ties)
+  std::string error;          ///< non-empty: the ideal run failed and is incomplete
+  Vec3<double> final_position;  ///< the ideal end, rounded to nearest double
+  int iterations = 0;
+  std::vector<std::string> stop_reasons;
+  /// The first differing decision, walking both runs' passes and sliding planes in order.
+  std::optional<IdealDivergence> divergent;
+  /// |end - start| of the float and the ideal run, and |float end - ideal end| (doubles
+  /// computed from the rounded positions: statistics, compared against thresholds).
+  double float_travel = 0, ideal_travel = 0, final_distance = 0;
+  /// Computed only when the float run fell short of the ideal end by more than the lost-motion
+  /// fraction and LevelCOptions::grid_allowance is on: the distance from the ideal end to the
+  /// nearest position of the run's precision clear of the mesh (a lower bound, grid_allowance.hpp),
+  /// which lost_motion and stuck allow on top of the fraction.
+  std::optional<double> grid_allowance;
+  /// The shortfall exceeded the fraction but not the fraction plus grid_allowance: the run's
+  /// precision, not the algorithm, lost it (counted apart, not a failure).
+  bool within_grid = false;
+};
+
+/// Everything `slidecheck verify` records about one (query, algorithm, precision).
+struct QueryRecord {
+  // What was run.
+  std::string query_id;
+  std::string query_file;   ///< as given on the command line
+  std::string scene_file;   ///< resolved path
+  Query query;              ///< the inputs (written as hexfloat)
+  Algorithm algorithm = Algorithm::fauerby;
+  Precision precision = Precision::single_float;
+  /// fast: fast/ ran the query too (JSON "implementation", written only then, so reference
+  /// records are unchanged).
+  Implementation implementation = Implementation::reference;
+  /// fast only: why fast/ did not run this query (it refuses it), so nothing was compared;
+  /// empty when it ran (JSON "fast_skipped", written only when set).
+  std::string fast_skipped;
+
+  // What the float run did.
+  Vec3<double> final_position;               ///< widened exactly from the run's precision
+  std::vector<Vec3<double>> resting_positions;  ///< the start, then every resting position
+  int iterations = 0;
+  std::vector<std::string> stop_reasons;  ///< per pass
+
+  // What the verifier found.
+  std::vector<Failure> failures;
+  std::optional<DivergentStep> first_divergent;
+  std::vector<StepValueError> step_errors;
+  std::vector<DecisionCheck> decisions;
+  /// Least exact clearance (distance - r) over every resting position, rounded to double (the
+  /// smallest radius scales it for ellipsoids); negative when penetrating.
+  double min_clearance = 0;
+  /// The query's start already overlaps a triangle: the inputs are invalid and no other
+  /// check ran (counted apart, not as a failure of the algorithm).
+  bool invalid_start = false;
+  /// Decisions that could not be proven within the budget (counted, never guessed).
+  int undecided = 0;
+  /// Level C, when it was run.
+  std::optional<IdealSummary> ideal;
+  /// The scene triangles the float run was given (ascending; empty: all of them). Kept in
+  /// memory for case files, not written to JSON.
+  std::vector<std::size_t> run_triangles;
+  /// Wall time of the whole verification of this record, seconds (not in byte-stable output).
+  double seconds = 0;
+
+  bool failed() const { return !failures.empty(); }
+  bool has(FailureClass c) const;
+};
+
+/// The JSON form of a record (docs/verify.md): numbers of the inputs and positions as hexfloat
+/// strings, metrics as JSON numbers, `seconds` left out when `with_timing` is false so that
+/// records are byte-identical across runs.
+nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing = false);
+/// One failure as records.jsonl writes it ({class, where, triangle, depth, [back_face], detail}):
+/// shared with the peers' records (peers/bullet), so both read alike.
+nlohmann::ordered_json to_json(const Failure& f);
+/// Reads a record back; throws InputError naming `file` and `line` when malformed.
+QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, std::size_t line);
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,61 @@
+#pragma once
+/// Shrinking a failing candidate to a minimal one that fails the same way (same failure
+/// class at the same first divergent step; candidate.hpp): ddmin over the triangles
+/// (ddmin.hpp), then RapidCheck's greedy local-minimum search over slidecheck's own shrinks
+/// of a candidate. docs/search.md describes the shrinks and what "minimal" means here.
+///
+/// The shrinks, biggest steps first (every result rounded to the candidate's precision):
+///   - drop one triangle (and the vertices only it used);
+///   - scale the whole candidate by 2^-1 or 2^1 toward unit magnitude (exact in IEEE
+///     arithmetic, but tolerances are absolute, so the failure may not survive);
+///   - translate everything toward the origin by the start rounded to 1, 2 or 3 significant
+///     bits or to an integer, per axis and all axes at once;
+///   - halve the move, halve gravity;
+///   - per number: 0, its integer part, then the number rounded to 1, 2, ... fewer
+///     significant bits than it has (radii stay positive).
+/// Each shrink makes the candidate smaller in a well-founded sense only together with the
+/// test budget, which is what guarantees termination.
+
+#include <slidecheck/verify/search/candidate.hpp>
+
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace slidecheck::verify {
+
+/// The immediate shrinks of a candidate, lazily, in the order above.
+rc::Seq<Candidate> candidate_shrinks(const Candidate& c);
+
+/// A RapidCheck Shrinkable whose shrink tree applies candidate_shrinks recursively.
+rc::Shrinkable<Candidate> shrinkable_candidate(Candidate c);
+
+/// Prints a candidate for RapidCheck counterexamples: every number in hexfloat.
+void showValue(const Candidate& c, std::ostream& os);
+
+struct ShrinkOptions {
+  std::size_t max_tests = 20000;  ///< interestingness tests (one verified run each)
+  double max_seconds = 600;       ///< wall time; the best candidate so far is kept
+  /// Called after every accepted shrink with the tests run so far and the new size.
+  std::function<void(std::size_t tests, const CandidateSize&)> on_progress;
+};
+
+struct ShrinkResult {
+  Candidate candidate;
+  QueryRecord record;  ///< the verified run of the shrunk candidate
+  CandidateSize before, after_ddmin, after;
+  std::size_t tests = 0;     ///< interestingness tests run
+  std::size_t accepted = 0;  ///< shrinks taken after ddmin
+  bool budget_exhausted = false;
+  double seconds = 0;
+};
+
+/// Shrinks `c` (which must fail with `target` in `precision`) to a candidate that still
+/// does. std::invalid_argument when `c` itself does not fail that way.
+ShrinkResult shrink_candidate(const Candidate& c, Precision precision, const FailureSignature& target,
+                              const ShrinkOptions& options = {});
+
+}  // namespace slidecheck::verify

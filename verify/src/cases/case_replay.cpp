@@ -1,0 +1,150 @@
+// Replaying a case file and printing the replay (case_replay.hpp).
+#include <slidecheck/verify/cases/case_replay.hpp>
+
+#include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
+
+#include <algorithm>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace slidecheck::verify {
+
+namespace {
+
+std::string vec_text(const Vec3<double>& v) {
+  return "(" + exact_text(v.x) + ", " + exact_text(v.y) + ", " + exact_text(v.z) + ")";
+}
+
+std::string classes_text(const std::vector<FailureClass>& classes) {
+  std::string s;
+  for (const FailureClass c : classes) s += (s.empty() ? "" : ", ") + std::string(to_string(c));
+  return s.empty() ? "none" : s;
+}
+
+std::string divergent_text(const std::optional<DivergentStep>& d) {
+  if (!d) return "none";
+  return "step " + std::to_string(d->where.step) + " (" + d->step + ", " + d->decision + "; pass " +
+         std::to_string(d->where.pass) + ", iteration " + std::to_string(d->where.iteration) + "), margin " +
+         std::to_string(d->margin_ulps) + " ulps";
+}
+
+std::string failure_text(const Failure& f, const CaseFile& c) {
+  std::string s = std::string(to_string(f.kind)) + " at step " + std::to_string(f.where.step);
+  if (f.has_triangle) {
+    s += ", triangle " + std::to_string(f.triangle);
+    if (f.triangle < c.triangle_indices.size())
+      s += " (scene triangle " + std::to_string(c.triangle_indices[f.triangle]) + ")";
+  }
+  if (f.depth != 0) s += ", depth " + exact_text(f.depth);
+  if (!f.detail.empty()) s += ": " + f.detail;
+  return s;
+}
+
+bool is_level_c_class(FailureClass k) {
+  return k == FailureClass::lost_motion || k == FailureClass::stuck || k == FailureClass::jitter;
+}
+
+}  // namespace
+
+CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c) {
+  const SceneContext scene(file, c.scene);
+  CaseReplay out;
+  // The verdict: checked as verify checked it (the decisions that decide the outcome).
+  VerifyQueryOptions options;
+  options.level_c = c.ideal.has_value() || level_c;
+  // The grid allowance as the case was judged: a recorded shortfall carries the allowance it was
+  // given (IdealSummary::grid_allowance); a case without it was judged by the fraction alone
+  // (recorded with --no-grid-allowance, or before the allowance existed).
+  if (c.ideal) options.level_c_options.grid_allowance = c.ideal->grid_allowance.has_value();
+  // A fast_mismatch was found by `verify --implementation fast`: replay runs fast/ again (on the
+  // case's triangles, its own BVH) beside the reference to see whether it still differs.
+  if (std::find(c.classes.begin(), c.classes.end(), FailureClass::fast_mismatch) != c.classes.end())
+    options.implementation = Implementation::fast;
+  out.record = verify_query(scene, c.query, file, c.algorithm, c.precision, options);
+  // The detail: the same float run with every triangle's detection steps re-evaluated.
+  VerifyQueryOptions detail;
+  detail.every_triangle = true;
+  detail.trace_lines = &out.trace;
+  out.every_triangle = verify_query(scene, c.query, file, c.algorithm, c.precision, detail);
+  const QueryRecord& r = out.record;
+  // Level C classes count only when the case was recorded with level C.
+  for (const FailureClass k : all_failure_classes)
+    if (r.has(k) && (c.ideal || !is_level_c_class(k))) out.classes.push_back(k);
+  out.same_classes = out.classes == c.classes;
+  out.same_divergent = r.first_divergent.has_value() == c.first_divergent.has_value() &&
+                       (!r.first_divergent || r.first_divergent->where.step == c.first_divergent->where.step);
+  return out;
+}
+
+std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps) {
+  const QueryRecord& r = replay.record;
+  const std::vector<std::string>& trace = replay.trace;
+  std::ostringstream out;
+  out << "case " << file << ": " << algorithm_name(c.algorithm) << " in "
+      << precision_name(c.precision) << ", " << c.scene.mesh.triangle_count() << " triangles, query '"
+      << c.query.id << "'\n";
+  out << "recorded by slidecheck " << c.tool_version << " (" << c.compiler << ", " << c.build_type << ")\n";
+  if (r.invalid_start) out << "the start already penetrates: nothing to check\n";
+  std::multimap<int, const StepValueError*> values;
+  for (const auto& v : replay.every_triangle.step_errors) values.emplace(v.where.step, &v);
+  std::multimap<int, const DecisionCheck*> decisions;
+  for (const auto& d : replay.every_triangle.decisions) decisions.emplace(d.where.step, &d);
+  std::multimap<int, const Failure*> failures;
+  for (const auto& f : r.failures) failures.emplace(f.where.step, &f);
+  const int divergent = r.first_divergent ? r.first_divergent->where.step : -1;
+  out << "step  float trace (hexfloat); under a step: its exact re-evaluation (float | exact, ulps) and decisions\n";
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const int step = static_cast<int>(i);
+    out << (step == divergent ? ">> " : "   ") << std::setw(4) << step << "  " << trace[i] << '\n';
+    for (auto [it, end] = values.equal_range(step); it != end; ++it) {
+      const StepValueError& v = *it->second;
+      if (v.ulps == 0 && !all_steps) continue;
+      out << "         " << v.quantity << ": float " << exact_text(v.computed) << " | exact "
+          << exact_text(v.correctly_rounded) << "  " << (v.ulps > 0 ? "+" : "") << v.ulps << " ulps\n";
+    }
+    for (auto [it, end] = decisions.equal_range(step); it != end; ++it) {
+      const DecisionCheck& d = *it->second;
+      if (d.agrees && !all_steps) continue;
+      out << "         decision " << d.decision << ": float " << d.float_outcome << " | exact "
+          << (d.undecided ? "undecided" : d.exact_outcome) << "  " << (d.agrees ? "agrees" : "DIFFERS")
+          << ", margin " << d.margin_ulps << " ulps\n";
+    }
+    for (auto [it, end] = failures.equal_range(step); it != end; ++it)
+      out << "         FAILURE " << failure_text(*it->second, c) << '\n';
+  }
+  if (r.ideal) {
+    const IdealSummary& s = *r.ideal;
+    out << "ideal trajectory (level C): " << (s.fully_proven ? "every decision proven" : "NOT fully proven") << ", "
+        << s.unproven << " unproven decisions" << (s.error.empty() ? "" : ", error: " + s.error) << '\n';
+    out << "  ideal end " << vec_text(s.final_position) << ", float end " << vec_text(r.final_position)
+        << ", apart " << exact_text(s.final_distance) << '\n';
+    out << "  travel |end - start|: float " << exact_text(s.float_travel) << ", ideal "
+        << exact_text(s.ideal_travel) << "; stops: float";
+    for (const auto& x : r.stop_reasons) out << ' ' << x;
+    out << ", ideal";
+    for (const auto& x : s.stop_reasons) out << ' ' << x;
+    out << '\n';
+    if (s.divergent)
+      out << "  first decision apart from the ideal run: step " << s.divergent->where.step << " (pass "
+          << s.divergent->where.pass << ", iteration " << s.divergent->where.iteration << "): " << s.divergent->what
+          << ", float " << s.divergent->float_outcome << " | ideal " << s.divergent->ideal_outcome << ", margin "
+          << (s.divergent->margin_ulps ? std::to_string(*s.divergent->margin_ulps) + " ulps" : std::string("none"))
+          << '\n';
+    else
+      out << "  the float run takes every decision the ideal run takes\n";
+  }
+  out << "failures (" << r.failures.size() << "):\n";
+  for (const auto& f : r.failures) out << "  " << failure_text(f, c) << '\n';
+  out << "first divergent: " << divergent_text(r.first_divergent) << '\n';
+  out << "classes: " << classes_text(replay.classes) << " (recorded: " << classes_text(c.classes) << ")\n";
+  out << "first divergent recorded: " << divergent_text(c.first_divergent) << '\n';
+  if (replay.reproduced())
+    out << "-> reproduced: same classes and first divergent step\n";
+  else
+    out << "-> NOT reproduced:" << (replay.same_classes ? "" : " the classes differ") << (replay.same_divergent ? "" : " the first divergent step differs") << '\n';
+  return out.str();
+}
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,97 @@
+#include <slidecheck/verify/level_c/grid_allowance.hpp>
+
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/verify/level_a/invariants.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace slidecheck::verify {
+
+namespace {
+
+double at(const Vec3<double>& v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+/// The 2k values of F nearest to x along the axis, k at or below it and k above it (x a double).
+template <IeeeBinary F>
+std::vector<double> grid_around(double x) {
+  const F inf = std::numeric_limits<F>::infinity();
+  F below = static_cast<F>(x);
+  if (static_cast<double>(below) > x) below = std::nextafter(below, -inf);
+  std::vector<double> out;
+  F v = below;
+  for (int i = 1; i < grid_allowance_ulps; ++i) v = std::nextafter(v, -inf);
+  for (int i = 0; i < 2 * grid_allowance_ulps; ++i, v = std::nextafter(v, inf)) out.push_back(static_cast<double>(v));
+  return out;
+}
+
+}  // namespace
+
+template <IeeeBinary F>
+double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh) {
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(at(ideal_end, k)) || std::fabs(at(ideal_end, k)) > std::numeric_limits<F>::max()) return 0;
+  std::array<std::vector<double>, 3> grid;
+  exact::Box reach;
+  for (int k = 0; k < 3; ++k) {
+    grid[static_cast<std::size_t>(k)] = grid_around<F>(at(ideal_end, k));
+    const double r = std::fabs(at(radii, k));
+    // Outward by one ulp of double: the box only selects triangles, a wider one selects more.
+    reach.lo[static_cast<std::size_t>(k)] = exact::detail::down(grid[static_cast<std::size_t>(k)].front() - r);
+    reach.hi[static_cast<std::size_t>(k)] = exact::detail::up(grid[static_cast<std::size_t>(k)].back() + r);
+  }
+  std::vector<Triangle<double>> near;
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<double> t = mesh.triangle(i);
+    exact::Box b;
+    for (int k = 0; k < 3; ++k) {
+      const auto kk = static_cast<std::size_t>(k);
+      b.lo[kk] = std::min({at(t.p0, k), at(t.p1, k), at(t.p2, k)});
+      b.hi[kk] = std::max({at(t.p0, k), at(t.p1, k), at(t.p2, k)});
+    }
+    if (b.overlaps(reach)) near.push_back(t);
+  }
+  // The candidates nearest first: the first one clear of every triangle decides.
+  struct Candidate {
+    Vec3<double> p;
+    double distance;
+  };
+  std::vector<Candidate> candidates;
+  for (double x : grid[0])
+    for (double y : grid[1])
+      for (double z : grid[2]) {
+        const Vec3<double> p(x, y, z);
+        candidates.push_back({p, length(Vec3<double>(p - ideal_end))});
+      }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.distance < b.distance; });
+  // No candidate clear: every position of F outside the box lies beyond its boundary.
+  double found = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    found = std::min({found, at(ideal_end, k) - grid[kk].front(), grid[kk].back() - at(ideal_end, k)});
+  }
+  for (const Candidate& c : candidates) {
+    if (c.distance >= found) break;
+    const bool clear = std::none_of(near.begin(), near.end(),
+                                    [&](const Triangle<double>& t) { return position_penetrates(c.p, radii, t); });
+    if (clear) {
+      found = c.distance;
+      break;
+    }
+  }
+  // The double rounding of the ideal end (half an ulp of double per component) and of the
+  // distance (a few ulps of itself) come off: the result stays a lower bound.
+  const double m = std::max({std::fabs(ideal_end.x), std::fabs(ideal_end.y), std::fabs(ideal_end.z)});
+  const double end_rounding = std::sqrt(3.0) * 0.5 * (std::nextafter(m, std::numeric_limits<double>::infinity()) - m);
+  const double bound = found * (1 - 0x1p-50) - end_rounding;
+  return bound > 0 ? bound : 0;
+}
+
+template double grid_allowance<float>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&);
+template double grid_allowance<double>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&);
+
+}  // namespace slidecheck::verify

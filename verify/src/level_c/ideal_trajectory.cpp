@@ -1,0 +1,159 @@
+// The ideal trajectory: run_slide in Certified, its decisions logged, its outputs rounded
+// with proof (ideal_trajectory.hpp, docs/level-c.md).
+#include <slidecheck/verify/level_c/ideal_trajectory.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <map>
+#include <type_traits>
+
+namespace slidecheck::verify {
+namespace {
+
+IdealEnclosure enclose(const Certified& x) {
+  try {
+    const auto [lo, hi] = certified::enclosure(x, ideal_quantity_bits);
+    return {lo, hi};
+  } catch (const std::exception&) {  // unbounded (a division by an exact zero upstream)
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    return {-inf, inf};
+  }
+}
+
+/// What level C needs of each collision query of the ideal run (IdealQuery): detection traces
+/// each triangle's contact before the query's own event, so contacts wait in `pending`.
+struct QueryCapture {
+  std::vector<IdealQuery>* queries = nullptr;
+  std::vector<std::pair<std::size_t, Certified>> pending;
+  std::map<int, int> stop_iteration;  ///< by joined pass
+  int pass_offset = 0;                ///< passes of the frames before this one
+};
+
+/// Labels the session's next decisions with the last traced step, so an unproven decision
+/// says where in the algorithm it was taken ("after <step> (pass p, iteration i, triangle k)"),
+/// and captures the collision queries' compared quantities.
+struct WhereTracer {
+  static constexpr bool enabled = true;
+  certified::Session* session;
+  QueryCapture* capture;
+
+  template <class Event>
+  void operator()(const Event& e) const {
+    char buf[160];
+    int pass = -1, iteration = -1;
+    long triangle = -1;
+    if constexpr (requires { e.pass; e.iteration; }) {
+      pass = e.pass;
+      iteration = e.iteration;
+    }
+    if constexpr (requires { e.triangle; }) triangle = static_cast<long>(e.triangle);
+    std::snprintf(buf, sizeof buf, "after %.*s (pass %d, iteration %d, triangle %ld)",
+                  static_cast<int>(Event::name.size()), Event::name.data(), pass, iteration, triangle);
+    session->set_where(buf);
+    using E = std::remove_cvref_t<Event>;
+    if constexpr (std::is_same_v<E, trace::fauerby::NearestHit<Certified>>) {
+      capture->pending.emplace_back(e.triangle, e.distance);  // Fauerby ranks by t |v|
+    } else if constexpr (std::is_same_v<E, trace::response::RootSearch<Certified>>) {
+      capture->pending.emplace_back(e.triangle, e.t_low);  // pseudo_distance ranks by t_free
+    } else if constexpr (std::is_same_v<E, trace::response::CollisionQuery<Certified>>) {
+      IdealQuery q;
+      q.pass = e.pass + capture->pass_offset;
+      q.iteration = e.iteration;
+      q.hit = e.hit;
+      q.triangle = e.triangle;
+      if (e.hit) q.time = enclose(e.time);
+      for (const auto& [t, v] : capture->pending) q.candidates.emplace_back(t, enclose(v));
+      capture->pending.clear();
+      capture->queries->push_back(std::move(q));
+    } else if constexpr (std::is_same_v<E, trace::response::Stop<Certified>>) {
+      capture->stop_iteration[e.pass + capture->pass_offset] = e.iteration;
+    }
+  }
+};
+
+IdealPoint round_point(const Vec3<Certified>& p, int bits) {
+  IdealPoint out;
+  auto one = [&](const Certified& x, double& rounded, double& lo, double& hi) {
+    bool proven = true;
+    rounded = certified::round_to_double(x, proven);
+    out.rounding_proven = out.rounding_proven && proven;
+    std::tie(lo, hi) = certified::enclosure(x, bits);
+  };
+  one(p.x, out.rounded.x, out.lo.x, out.hi.x);
+  one(p.y, out.rounded.y, out.lo.y, out.hi.y);
+  one(p.z, out.rounded.z, out.lo.z, out.hi.z);
+  return out;
+}
+
+Vec3<double> rounded(const Vec3<Certified>& p, bool& proven) {
+  bool px = true, py = true, pz = true;
+  Vec3<double> out(certified::round_to_double(p.x, px), certified::round_to_double(p.y, py),
+                   certified::round_to_double(p.z, pz));
+  proven = proven && px && py && pz;
+  return out;
+}
+
+}  // namespace
+
+bool IdealTrajectory::fully_proven() const {
+  if (!error.empty() || decisions.undecided() != 0 || !final_position.rounding_proven) return false;
+  for (const IdealPass& p : passes)
+    for (const IdealPoint& q : p.path)
+      if (!q.rounding_proven) return false;
+  return true;
+}
+
+IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInput<double>& in,
+                                 const IndexedMesh<double>& mesh, const IdealOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  IdealTrajectory out;
+  certified::Session session(options.numbers);
+  session.set_where("at the start (before the first traced step)");
+  const auto to_c = [](double v) { return Certified(v); };
+  try {
+    SlideInput<Certified> cin{convert_vec<Certified>(in.start, to_c), convert_vec<Certified>(in.velocity, to_c),
+                              {convert_vec<Certified>(in.radii.radii, to_c)}, convert_vec<Certified>(in.gravity, to_c)};
+    const IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
+    const int bits = session.options().max_precision_bits;
+    QueryCapture capture;
+    capture.queries = &out.queries;
+    for (int frame = 0; frame < std::max(1, options.frames); ++frame) {
+      if (frame > 0) session.set_where("frame " + std::to_string(frame) + ", at its start (before its first traced step)");
+      capture.pass_offset = static_cast<int>(out.passes.size());
+      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session, &capture});
+      session.set_where(options.frames > 1 ? "rounding the outputs of frame " + std::to_string(frame)
+                                           : std::string("rounding the outputs"));
+      for (const SlidePass<Certified>& p : r.passes) {
+        IdealPass ip;
+        ip.iterations = p.iterations;
+        ip.stop = p.stop;
+        const auto at = capture.stop_iteration.find(static_cast<int>(out.passes.size()));
+        ip.stop_iteration = at != capture.stop_iteration.end() ? at->second : std::max(0, p.iterations - 1);
+        for (const Vec3<Certified>& q : p.path) ip.path.push_back(round_point(q, bits));
+        for (const SlidingPlaneHit<Certified>& h : p.planes) {
+          bool proven = true;
+          ip.planes.push_back(
+              {h.triangle, h.feature, h.feature_index, rounded(h.origin, proven), rounded(h.normal, proven)});
+        }
+        out.passes.push_back(std::move(ip));
+      }
+      out.frame_ends.push_back(round_point(r.final_position, bits));
+      out.iterations += r.iterations();
+      cin.start = r.final_position;  // the next frame starts at this frame's exact end
+    }
+    out.final_position = out.frame_ends.back();
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  out.decisions = session.summary();
+  out.escalated = session.decisions();
+  for (const certified::Decision& d : out.escalated)
+    if (!d.proven()) out.unproven.push_back(d);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,293 @@
+// Aggregates of verification records and the console summary (report.hpp, docs/report.md).
+#include <slidecheck/verify/level_b/error_metrics.hpp>
+#include <slidecheck/verify/report/report.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <system_error>
+
+namespace slidecheck::verify {
+namespace {
+
+/// A step value's bits, made totally ordered: NaN (which the verifier never writes, but a
+/// hand-edited record could hold) counts as infinitely bad instead of breaking the sort.
+double ordered_bits(double bits) { return std::isnan(bits) ? std::numeric_limits<double>::infinity() : bits; }
+
+std::int64_t magnitude(std::int64_t ulps) {
+  if (ulps == std::numeric_limits<std::int64_t>::min()) return std::numeric_limits<std::int64_t>::max();
+  return ulps < 0 ? -ulps : ulps;
+}
+
+/// The values of one statistic, gathered before sorting.
+struct BitsSample {
+  std::vector<double> bits;
+  std::int64_t max_ulps = 0;
+
+  void add(const StepValueError& e) {
+    bits.push_back(ordered_bits(e.bits));
+    max_ulps = std::max(max_ulps, magnitude(e.ulps));
+  }
+  BitsStats stats() {
+    BitsStats s;
+    s.values = bits.size();
+    if (bits.empty()) return s;
+    std::sort(bits.begin(), bits.end());
+    s.max_bits = bits.back();
+    s.p99_bits = nearest_rank_percentile(bits, 99);
+    // Summed in ascending order: the same values give the same mean whatever the record order.
+    double sum = 0;
+    for (const double b : bits) sum += b;
+    s.mean_bits = sum / static_cast<double>(bits.size());
+    s.max_ulps = max_ulps;
+    return s;
+  }
+};
+
+struct GroupAccumulator {
+  GroupSummary g;
+  BitsSample all;
+  std::map<std::string, BitsSample> by_step;
+};
+
+std::size_t histogram_bin(double bits) {
+  const double b = ordered_bits(bits);
+  if (!(b > 0)) return 0;
+  if (b >= static_cast<double>(bits_histogram_bins - 1)) return bits_histogram_bins - 1;
+  return static_cast<std::size_t>(std::floor(b));
+}
+
+bool is_path_class(FailureClass c) { return c == FailureClass::path_penetration || c == FailureClass::tunnelling; }
+
+void keep_max(std::optional<double>& best, double x) {
+  if (std::isnan(x)) return;
+  if (!best || x > *best) best = x;
+}
+
+/// Query ids for the console: control characters (a newline would break the table) as '?'.
+std::string printable(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return out;
+}
+
+std::string bits_text(double b) { return std::isfinite(b) ? fmt::format("{:.1f}", b) : number_text(b); }
+std::string ulps_text(std::int64_t u) { return u == nan_ulps ? std::string("nan") : fmt::format("{}", u); }
+
+/// A fixed-width text table: columns as wide as their widest cell, two blanks apart, each
+/// line indented by two blanks, no trailing blanks.
+class Table {
+ public:
+  Table(std::vector<std::string> header, std::vector<bool> right_aligned)
+      : right_(std::move(right_aligned)) {
+    rows_.push_back(std::move(header));
+  }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  bool empty() const { return rows_.size() == 1; }
+  void print(std::ostream& out) const {
+    std::vector<std::size_t> width(rows_.front().size(), 0);
+    for (const auto& row : rows_)
+      for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (const auto& row : rows_) {
+      std::string line = " ";
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        const std::string pad(width[i] - row[i].size(), ' ');
+        line += ' ';
+        line += right_[i] ? pad + row[i] : row[i] + pad;
+        if (i + 1 < row.size()) line += ' ';
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out << line << '\n';
+    }
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<bool> right_;
+};
+
+}  // namespace
+
+std::string to_string(const Ratio& r) { return fmt::format("{} of {}", r.count, r.of); }
+
+double nearest_rank_percentile(const std::vector<double>& sorted, int percent) {
+  if (sorted.empty()) throw std::invalid_argument("nearest_rank_percentile: empty sample");
+  if (percent < 1 || percent > 100) throw std::invalid_argument("nearest_rank_percentile: percent outside 1..100");
+  // rank = ceil(percent * n / 100), in integers: no rounding of the product.
+  const std::size_t n = sorted.size();
+  const std::size_t rank = (static_cast<std::size_t>(percent) * n + 99) / 100;
+  return sorted[rank - 1];
+}
+
+std::string GroupSummary::name() const {
+  return fmt::format("{} {}", algorithm_name(algorithm), precision_name(precision));
+}
+
+double max_bits(const QueryRecord& r) {
+  double m = 0;
+  for (const StepValueError& e : r.step_errors) m = std::max(m, ordered_bits(e.bits));
+  return m;
+}
+
+Summary summarize(const std::vector<QueryRecord>& records) {
+  // Keyed by the enums' values: algorithm order, then float before double.
+  std::map<std::pair<int, int>, GroupAccumulator> acc;
+  for (const QueryRecord& r : records) {
+    GroupAccumulator& a = acc[{static_cast<int>(r.algorithm), static_cast<int>(r.precision)}];
+    GroupSummary& g = a.g;
+    g.algorithm = r.algorithm;
+    g.precision = r.precision;
+    ++g.queries;
+    if (r.invalid_start) {
+      // The input's fault: nothing else of this record is charged to the algorithm.
+      ++g.invalid_starts;
+      continue;
+    }
+    if (r.implementation == Implementation::fast) {
+      ++g.fast_records;
+      if (!r.fast_skipped.empty()) ++g.fast_skipped;
+    }
+    if (r.ideal && r.ideal->within_grid) ++g.within_grid;
+    std::array<bool, failure_class_count> seen{};
+    for (const Failure& f : r.failures) {
+      const auto k = static_cast<std::size_t>(f.kind);
+      ++g.occurrences[k];
+      if (f.back_face) ++g.back_face[k];
+      seen[k] = true;
+      if (f.kind == FailureClass::penetration) keep_max(g.max_penetration_depth, f.depth);
+      if (is_path_class(f.kind)) keep_max(g.max_path_depth, f.depth);
+    }
+    for (std::size_t k = 0; k < failure_class_count; ++k) g.queries_with[k] += seen[k] ? 1 : 0;
+    if (!r.failures.empty()) ++g.failing;
+
+    for (const DecisionCheck& d : r.decisions) {
+      if (d.undecided) {
+        ++g.decisions_undecided;
+        continue;
+      }
+      ++g.decisions_compared;
+      if (!d.agrees) ++g.decisions_flipped;
+    }
+    if (r.undecided > 0) {
+      g.undecided += static_cast<std::size_t>(r.undecided);
+      ++g.queries_undecided;
+    }
+
+    for (const StepValueError& e : r.step_errors) {
+      a.all.add(e);
+      a.by_step[e.step].add(e);
+      ++g.bits_histogram[histogram_bin(e.bits)];
+    }
+
+    // Ties go to the smallest id, so the result does not depend on the record order.
+    if (!std::isnan(r.min_clearance) &&
+        (!g.min_clearance || r.min_clearance < *g.min_clearance ||
+         (r.min_clearance == *g.min_clearance && r.query_id < g.min_clearance_query))) {
+      g.min_clearance = r.min_clearance;
+      g.min_clearance_query = r.query_id;
+    }
+  }
+
+  Summary s;
+  s.records = records.size();
+  for (auto& [key, a] : acc) {
+    a.g.bits = a.all.stats();
+    for (auto& [name, sample] : a.by_step) a.g.by_step.emplace(name, sample.stats());
+    s.groups.push_back(std::move(a.g));
+  }
+  return s;
+}
+
+std::string number_text(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  if (ec != std::errc()) throw std::logic_error("number_text: buffer too small");
+  return std::string(buf, end);
+}
+
+void print_summary(std::ostream& out, const Summary& s) {
+  if (s.groups.empty()) {
+    out << "no records\n";
+    return;
+  }
+  bool first = true;
+  for (const GroupSummary& g : s.groups) {
+    if (!first) out << '\n';
+    first = false;
+    std::string head = fmt::format("{}: {} quer{}", g.name(), g.queries, g.queries == 1 ? "y" : "ies");
+    if (g.invalid_starts > 0)
+      head += fmt::format(" ({} invalid start{}, not checked)", g.invalid_starts, g.invalid_starts == 1 ? "" : "s");
+    head += fmt::format(", {} failing", to_string(g.failing_ratio()));
+    if (g.bits.values > 0)
+      head += fmt::format(", max {} bits, p99 {} bits per step", bits_text(g.bits.max_bits), bits_text(g.bits.p99_bits));
+    else
+      head += ", no step values";
+    out << head << '\n';
+    // Only for fast runs: a reference summary is what it always was.
+    if (g.fast_records > 0) {
+      const std::size_t compared = g.fast_records - g.fast_skipped;
+      out << fmt::format("  implementation fast: {} of {} checked quer{} compared bit for bit with the reference run, "
+                         "{} fast_mismatch",
+                         compared, g.checked(), g.checked() == 1 ? "y" : "ies",
+                         g.queries_with[static_cast<std::size_t>(FailureClass::fast_mismatch)]);
+      if (g.fast_skipped > 0)
+        out << fmt::format(" ({} refused by fast/: anisotropic ellipsoids, see the records' fast_skipped)",
+                           g.fast_skipped);
+      out << '\n';
+    }
+
+    if (g.within_grid > 0)
+      out << fmt::format("  level C: {} quer{} fell short of the ideal end by more than the lost-motion fraction, but "
+                         "within the grid allowance (the nearest {} position clear of the mesh): not failures\n",
+                         g.within_grid, g.within_grid == 1 ? "y" : "ies", precision_name(g.precision));
+
+    // The failure classes found (every class, zeros included, is in summary.csv).
+    // "back face": failures on a triangle the move met from the back, shown when there are any.
+    const bool any_back = std::any_of(g.back_face.begin(), g.back_face.end(), [](std::size_t n) { return n > 0; });
+    Table classes = any_back ? Table({"class", "queries", "failures", "back face", "max depth"}, {false, false, true, true, false})
+                             : Table({"class", "queries", "failures", "max depth"}, {false, false, true, false});
+    for (const FailureClass c : all_failure_classes) {
+      const auto k = static_cast<std::size_t>(c);
+      if (g.queries_with[k] == 0) continue;
+      std::string depth;
+      if (c == FailureClass::penetration && g.max_penetration_depth) depth = number_text(*g.max_penetration_depth);
+      if (is_path_class(c) && g.max_path_depth) depth = number_text(*g.max_path_depth);
+      if (any_back)
+        classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]),
+                     is_path_class(c) || c == FailureClass::penetration ? fmt::format("{}", g.back_face[k]) : "",
+                     depth});
+      else
+        classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]), depth});
+    }
+    if (classes.empty())
+      out << "  no failures\n";
+    else
+      classes.print(out);
+
+    out << fmt::format("  decisions flipped {}, undecided {}", to_string(g.flipped_ratio()), g.decisions_undecided);
+    if (g.undecided > 0)
+      out << fmt::format(" ({} unproven in {} of {} queries)", g.undecided, g.queries_undecided, g.checked());
+    out << '\n';
+    if (g.min_clearance)
+      out << fmt::format("  min clearance {} ({})\n", number_text(*g.min_clearance), printable(g.min_clearance_query));
+
+    if (!g.by_step.empty()) {
+      Table steps({"step", "values", "max bits", "p99 bits", "mean bits", "max ulps"},
+                  {false, true, true, true, true, true});
+      for (const auto& [name, b] : g.by_step)
+        steps.add({printable(name), fmt::format("{}", b.values), bits_text(b.max_bits), bits_text(b.p99_bits),
+                   std::isfinite(b.mean_bits) ? fmt::format("{:.2f}", b.mean_bits) : number_text(b.mean_bits),
+                   ulps_text(b.max_ulps)});
+      steps.print(out);
+    }
+  }
+}
+
+}  // namespace slidecheck::verify

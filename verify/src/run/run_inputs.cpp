@@ -1,0 +1,221 @@
+// The corpus and output files of long runs (run_inputs.hpp).
+#include <slidecheck/verify/run/run_inputs.hpp>
+
+#include <slidecheck/formats/errors.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace slidecheck::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The 1-based line of each query of a query file (parse_queries skips blank lines).
+std::vector<std::size_t> query_lines(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::size_t> lines;
+  std::string text;
+  for (std::size_t n = 1; std::getline(in, text); ++n)
+    if (text.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(n);
+  return lines;
+}
+
+}  // namespace
+
+std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files) {
+  std::map<std::string, std::shared_ptr<const SceneContext>> scenes;
+  std::vector<QueryInput> inputs;
+  for (const std::string& file : files) {
+    std::vector<Query> queries = read_queries(file);
+    const std::vector<std::size_t> lines = query_lines(file);
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      QueryInput in;
+      in.file = file;
+      in.line = k < lines.size() ? lines[k] : 0;
+      in.query = std::move(queries[k]);
+      const std::string scene_path = resolve_scene_path(file, in.query);
+      auto it = scenes.find(scene_path);
+      if (it == scenes.end()) {
+        try {
+          it = scenes.emplace(scene_path, load_scene_context(scene_path)).first;
+        } catch (const InputError& e) {
+          throw InputError(e.file(), e.line(),
+                           e.problem() + " (the scene of query '" + in.query.id + "', " + file + ":" +
+                               std::to_string(in.line) + ")");
+        }
+      }
+      in.scene = it->second;
+      inputs.push_back(std::move(in));
+    }
+  }
+  return inputs;
+}
+
+void check_runnable(const QueryInput& in, Precision p, const std::string& context) {
+  if (p != Precision::single_float) return;
+  (void)in.scene->index(p);  // rounds a double scene to float once; InputError if it cannot
+  const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity, &in.query.radii.radii};
+  for (const Vec3<double>* v : vs)
+    for (const double x : {v->x, v->y, v->z})
+      if (!std::isfinite(static_cast<float>(x)))
+        throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float" + context);
+  const Vec3<double>& r = in.query.radii.radii;
+  if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
+    throw InputError(in.file, in.line, "a radius rounds to 0 in float" + context);
+}
+
+void require_same_run(const std::string& dir, const nlohmann::json& description) {
+  const fs::path run = fs::path(dir) / "run.json";
+  if (!fs::exists(run)) throw InputError(dir, 0, "--resume: there is no run here (no run.json)");
+  nlohmann::json previous;
+  try {
+    std::ifstream in(run);
+    previous = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
+  }
+  if (previous != description)
+    throw InputError(run.string(), 0,
+                     "--resume: this run was made with other inputs or options (" + previous.dump() +
+                         "); run again with the same command line, or use --overwrite");
+}
+
+SyncedAppender::SyncedAppender(const std::string& path) : path_(path) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error(path + ": cannot open for appending");
+}
+
+SyncedAppender::~SyncedAppender() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void SyncedAppender::append(const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0) throw std::runtime_error(path_ + ": write failed");
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd_) != 0) throw std::runtime_error(path_ + ": fsync failed");
+}
+
+std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path, bool cut_torn_line) {
+  std::vector<std::pair<std::size_t, std::string>> out;
+  if (!fs::exists(path)) return out;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::size_t pos = 0, line = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a torn last line: redone
+    out.emplace_back(++line, text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  if (pos < text.size() && cut_torn_line) fs::resize_file(path, pos);
+  return out;
+}
+
+namespace {
+
+/// The first member in which two descriptions differ, for the error message.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  for (const auto& [key, value] : a.items())
+    if (!b.contains(key) || b[key] != value) return key;
+  for (const auto& [key, value] : b.items())
+    if (!a.contains(key)) return key;
+  return "?";
+}
+
+}  // namespace
+
+nlohmann::json read_run_description(const std::string& dir) {
+  const fs::path run = fs::path(dir) / "run.json";
+  if (!fs::is_directory(dir)) throw InputError(dir, 0, "no such directory");
+  if (!fs::exists(run)) throw InputError(dir, 0, "holds no run (no run.json)");
+  try {
+    std::ifstream in(run);
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
+  }
+}
+
+nlohmann::json parse_json_line(const std::string& text, const std::string& path, std::size_t line, const char* what) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, line, std::string("not a JSON ") + what + ": " + e.what());
+  }
+}
+
+nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
+                              std::vector<std::string>& ordered) {
+  if (dirs.empty()) throw InputError("merge", 0, "no shard directories given");
+  nlohmann::json common;
+  std::vector<std::string> by_index;
+  std::string first_dir;
+  for (const std::string& dir : dirs) {
+    nlohmann::json d = read_run_description(dir);
+    const std::string file = (fs::path(dir) / "run.json").string();
+    if (!d.is_object() || !d.contains("format") || d["format"] != format)
+      throw InputError(file, 0,
+                       "not the same kind of run as the first (" + std::string(format) + "): " +
+                           (d.is_object() && d.contains("format") ? d["format"].dump() : std::string("no format")));
+    const Shard shard = shard_of(d, file);
+    d.erase("shard");
+    if (by_index.empty()) {
+      common = d;
+      first_dir = dir;
+      by_index.assign(shard.count, std::string());
+    } else if (shard.count != by_index.size()) {
+      throw InputError(file, 0,
+                       "is shard " + shard.text() + " but " + first_dir + " is one of " + std::to_string(by_index.size()) +
+                           " shards: merge the shards of one partition");
+    } else if (d != common) {
+      throw InputError(file, 0,
+                       "is not a shard of the same run as " + first_dir + " (they differ in \"" +
+                           first_difference(common, d) + "\")");
+    }
+    if (!by_index[shard.index].empty())
+      throw InputError(file, 0, "holds shard " + shard.text() + ", and so does " + by_index[shard.index]);
+    by_index[shard.index] = dir;
+  }
+  for (std::size_t i = 0; i < by_index.size(); ++i)
+    if (by_index[i].empty())
+      throw InputError("merge", 0,
+                       "shard " + Shard{i, by_index.size()}.text() +
+                           " is missing: run it (the same command with --shard " + Shard{i, by_index.size()}.text() +
+                           ") and merge again");
+  ordered = std::move(by_index);
+  return common;
+}
+
+void prepare_merge_output(const std::string& out, const std::vector<std::string>& shard_dirs, bool overwrite,
+                          const std::vector<std::string>& run_files) {
+  if (out.empty()) throw InputError("--out", 0, "no output directory given");
+  std::error_code ec;
+  for (const std::string& dir : shard_dirs)
+    if (fs::equivalent(out, dir, ec))
+      throw InputError(out, 0, "is one of the shards: merge into another directory");
+  if (fs::exists(fs::path(out) / "run.json") && !overwrite)
+    throw InputError(out, 0, "holds a run already: use --overwrite to replace it");
+  for (const std::string& f : run_files) fs::remove(fs::path(out) / f);
+  fs::remove_all(fs::path(out) / "cases");
+  fs::remove_all(fs::path(out) / "views");
+  fs::create_directories(out);
+}
+
+}  // namespace slidecheck::verify

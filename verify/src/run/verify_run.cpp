@@ -1,0 +1,392 @@
+// `slidecheck verify` as a library call (verify_run.hpp, docs/verify.md): read and check every
+// input, then run the tasks in chunks (parallel inside a chunk, TBB), writing each chunk's
+// case files and record lines before the next starts, and the summaries and reports at the end.
+#include <slidecheck/verify/run/verify_run.hpp>
+
+#include <slidecheck/verify/run/build_info.hpp>
+#include <slidecheck/verify/cases/case_file.hpp>
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/report/report.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
+
+#include <slidecheck/verify/run/run_inputs.hpp>
+
+#include <nlohmann/json.hpp>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace slidecheck::verify {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kRunFormat = "slidecheck-verify-run 1";
+
+/// One (query, algorithm, precision).
+struct Task {
+  const QueryInput* input = nullptr;
+  Algorithm algorithm{};
+  Precision precision{};
+};
+
+json run_description(const VerifyRunOptions& o, const std::vector<std::string>& files, std::size_t tasks) {
+  json j;
+  j["format"] = kRunFormat;
+  j["tool"] = build_info().version;
+  j["corpus"] = o.corpus;
+  j["query_files"] = files;
+  if (o.algorithms.empty()) {
+    j["algorithms"] = "query";
+  } else {
+    j["algorithms"] = json::array();
+    for (const Algorithm a : o.algorithms) j["algorithms"].push_back(std::string(algorithm_name(a)));
+  }
+  j["precisions"] = json::array();
+  for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
+  // Only for fast, so that a reference run's run.json is what earlier versions wrote.
+  if (o.implementation == Implementation::fast) j["implementation"] = std::string(implementation_name(o.implementation));
+  j["level_b"] = o.level_b;
+  j["level_c"] = o.level_c;
+  if (o.level_c)
+    j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
+                            {"stuck_fraction", o.level_c_options.stuck_fraction},
+                            {"jitter_fraction", o.level_c_options.jitter_fraction},
+                            {"grid_allowance", o.level_c_options.grid_allowance},
+                            {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
+  j["tasks"] = tasks;
+  add_shard(j, o.shard);
+  return j;
+}
+
+std::string joined(const json& list) {
+  std::string out;
+  for (const json& item : list) out += (out.empty() ? "" : ", ") + item.get<std::string>();
+  return out;
+}
+
+/// Summaries, CSV tables and the HTML report of a finished run (or shard, or merge), from its
+/// description and records alone: a merge of shards writes exactly what one run writes.
+VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<QueryRecord> records, bool link_views) {
+  VerifyRunResult result;
+  result.records = std::move(records);
+  const Summary summary = summarize(result.records);
+  std::ostringstream text;
+  print_summary(text, summary);
+  result.summary_text = text.str();
+  write_text_file((out / "summary.txt").string(), result.summary_text);
+  write_csv(out.string(), summary, result.records);
+  ReportOptions ro;
+  std::string level_c = "off";
+  if (d.at("level_c").get<bool>()) {
+    const json& lc = d.at("level_c_options");
+    level_c = "on (lost_motion beyond " + number_text(lc.at("lost_motion_fraction").get<double>()) +
+              " of the move" +
+              (lc.value("grid_allowance", false) ? std::string(" and the grid allowance") : std::string()) +
+              ", stuck below " + number_text(lc.at("stuck_fraction").get<double>()) + " of the ideal travel)";
+  }
+  const Shard shard = shard_of(d, (out / "run.json").string());
+  ro.facts = {{"corpus", joined(d.at("corpus"))},
+              {"query files", std::to_string(d.at("query_files").size())},
+              {"algorithms", d.at("algorithms").is_string() ? "each query's own" : joined(d.at("algorithms"))},
+              {"precisions", joined(d.at("precisions"))},
+              {"implementation", d.contains("implementation")
+                                     ? d.at("implementation").get<std::string>() + " (fast/ compared bit for bit with the reference run)"
+                                     : std::string("reference")},
+              {"level B", d.at("level_b").get<bool>() ? "on" : "off"},
+              {"level C", level_c},
+              {"tasks", std::to_string(d.at("tasks").get<std::size_t>())},
+              {"slidecheck", d.at("tool").get<std::string>()}};
+  if (!shard.whole())
+    ro.facts.push_back({"shard", shard.text() + " (" + std::to_string(result.records.size()) + " of the tasks)"});
+  ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };
+  if (link_views) {
+    std::set<const QueryRecord*> viewed;
+    for (const QueryRecord* r : records_with_views(result.records)) viewed.insert(r);
+    ro.view_link = [viewed](const QueryRecord& r) {
+      return viewed.count(&r) ? "views/" + fs::path(case_file_name(r)).replace_extension(".html").string() : std::string();
+    };
+  }
+  result.warnings = write_html_report(out.string(), summary, result.records, ro);
+  return result;
+}
+
+/// The files a run writes into its output directory, besides cases/.
+constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt", "summary.csv",
+                                     "steps.csv", "failures.csv",  "report.html"};
+
+/// Reads the complete lines of a previous run's records.jsonl, checks each against the task
+/// list and truncates a torn last line away.
+std::vector<QueryRecord> read_previous_records(const std::string& path, const std::vector<Task>& tasks,
+                                               Implementation implementation) {
+  std::vector<QueryRecord> out;
+  for (const auto& [line, content] : read_complete_lines(path)) {
+    QueryRecord r = record_from_json(parse_json_line(content, path, line, "record"), path, line);
+    if (out.size() >= tasks.size()) throw InputError(path, line, "more records than the run has tasks");
+    const Task& t = tasks[out.size()];
+    if (r.query_file != t.input->file || r.query_id != t.input->query.id || r.algorithm != t.algorithm ||
+        r.precision != t.precision)
+      throw InputError(path, line,
+                       "record is for query '" + r.query_id + "' of " + r.query_file + " (" +
+                           std::string(algorithm_name(r.algorithm)) + ", " + std::string(precision_name(r.precision)) +
+                           ") but the run's task " + std::to_string(out.size() + 1) + " is query '" +
+                           t.input->query.id + "' of " + t.input->file + " (" +
+                           std::string(algorithm_name(t.algorithm)) + ", " +
+                           std::string(precision_name(t.precision)) + ")");
+    if (r.implementation != implementation)
+      throw InputError(path, line,
+                       "record was made with --implementation " + std::string(implementation_name(r.implementation)) +
+                           ", the run with " + std::string(implementation_name(implementation)));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool VerifyRunResult::any_failure() const {
+  return std::any_of(records.begin(), records.end(), [](const QueryRecord& r) { return r.failed(); });
+}
+
+std::vector<std::string> find_query_files(const std::string& corpus) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(corpus, ec);
+  if (ec || !fs::exists(st)) throw InputError(corpus, 0, "no such file or directory");
+  if (fs::is_regular_file(st)) return {corpus};
+  if (!fs::is_directory(st)) throw InputError(corpus, 0, "neither a query file nor a directory");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(corpus, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
+  if (ec) throw InputError(corpus, 0, "cannot list the directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw InputError(corpus, 0, "no query files (*.jsonl) in this directory");
+  return files;
+}
+
+VerifyRunResult run_verify(const VerifyRunOptions& o) {
+  if (o.precisions.empty()) throw InputError("--precision", 0, "no precision chosen");
+  if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
+  if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
+
+  // 1. Read and check every input before anything runs.
+  std::vector<std::string> files;
+  for (const std::string& c : o.corpus)
+    for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
+  const std::vector<QueryInput> inputs = load_query_inputs(files);
+  std::vector<Task> tasks;
+  // Queries (all their algorithms and precisions together) go round-robin to the shards.
+  std::vector<std::size_t> query_of_task;
+  for (std::size_t q = 0; q < inputs.size(); ++q) {
+    const QueryInput& in = inputs[q];
+    std::vector<Algorithm> algorithms = o.algorithms;
+    if (algorithms.empty()) algorithms.push_back(in.query.algorithm);
+    for (const Algorithm a : algorithms) {
+      if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
+        const std::string problem = std::string(algorithm_name(a)) +
+                                    " has no fast implementation: --implementation fast runs fauerby, linahan, monter "
+                                    "and robust (or use --implementation reference)";
+        if (o.algorithms.empty()) throw InputError(in.file, in.line, "query '" + in.query.id + "': " + problem);
+        throw InputError("--algorithm", 0, problem);
+      }
+      try {
+        (void)tolerances_for(in.query, a);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(in.file, in.line, e.what());
+      }
+      for (const Precision p : o.precisions) {
+        check_runnable(in, p);
+        tasks.push_back({&in, a, p});
+        query_of_task.push_back(q);
+      }
+    }
+  }
+  if (o.limit > 0 && tasks.size() > o.limit) tasks.resize(o.limit);
+  const std::size_t all_tasks = tasks.size();
+  if (!o.shard.whole()) {
+    std::vector<Task> mine;
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+      if (o.shard.owns(query_of_task[t])) mine.push_back(tasks[t]);
+    tasks = std::move(mine);
+  }
+
+  // 2. The output directory: a new run, a resumed one, or a replaced one.
+  const fs::path out(o.out);
+  const json description = run_description(o, files, all_tasks);
+  const std::string records_path = (out / "records.jsonl").string();
+  VerifyRunResult result;
+  const bool existing = fs::exists(out / "run.json") || fs::exists(out / "records.jsonl");
+  if (o.resume) {
+    require_same_run(o.out, description);
+    result.records = read_previous_records(records_path, tasks, o.implementation);
+    result.resumed = result.records.size();
+  } else {
+    if (existing && !o.overwrite)
+      throw InputError(o.out, 0,
+                       "holds a verification run already: use --resume to continue it or --overwrite to replace it");
+    if (o.overwrite) {
+      for (const char* f : kRunFiles) fs::remove(out / f);
+      fs::remove_all(out / "cases");
+      fs::remove_all(out / "views");
+    }
+    fs::create_directories(out);
+    write_text_file((out / "run.json").string(), description.dump(2) + "\n");
+  }
+  fs::create_directories(out / "cases");
+
+  // 3. Run the remaining tasks in chunks.
+  const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  SyncedAppender records_file(records_path);
+  // Chunks bound what a kill can lose (the tasks of one chunk) and amortise the fsync.
+  const std::size_t chunk = std::max<std::size_t>(128, 64 * static_cast<std::size_t>(threads));
+  const auto started = std::chrono::steady_clock::now();
+  auto last_progress = started;
+  std::size_t failing = 0;
+  for (const QueryRecord& r : result.records) failing += r.failed();
+  for (std::size_t begin = result.records.size(); begin < tasks.size(); begin += chunk) {
+    const std::size_t end = std::min(tasks.size(), begin + chunk);
+    // Each task is verified, its case file written and its record line made in parallel; the
+    // lines are appended in task order afterwards.
+    std::vector<QueryRecord> done(end - begin);
+    std::vector<std::string> done_lines(end - begin);
+    std::vector<std::exception_ptr> errors(end - begin);
+    tbb::parallel_for(std::size_t(0), end - begin, [&](std::size_t k) {
+      const Task& t = tasks[begin + k];
+      try {
+        QueryRecord& r = done[k];
+        VerifyQueryOptions vo;
+        vo.level_b = o.level_b;
+        vo.level_c = o.level_c;
+        vo.level_c_options = o.level_c_options;
+        vo.implementation = o.implementation;
+        r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
+        if (r.failed()) {
+          const SceneContext& sc = *t.input->scene;
+          const CaseFile c = make_case(r, tolerance_values(tolerances_for(t.input->query, t.algorithm)), sc.scene,
+                                       sc.mesh(t.precision), r.run_triangles);
+          write_case_file((out / "cases" / case_file_name(r)).string(), c);
+        }
+        done_lines[k] = to_json(r).dump() + "\n";
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
+    std::string lines;
+    for (std::size_t k = 0; k < done.size(); ++k) {
+      if (errors[k]) {
+        // Keep the records before the broken task, then report it (exit 3; --resume redoes it).
+        records_file.append(lines);
+        const Task& t = tasks[begin + k];
+        try {
+          std::rethrow_exception(errors[k]);
+        } catch (const std::exception& e) {
+          throw std::runtime_error("query '" + t.input->query.id + "' of " + t.input->file + " (" +
+                                   std::string(algorithm_name(t.algorithm)) + ", " +
+                                   std::string(precision_name(t.precision)) + "): " + e.what());
+        }
+      }
+      failing += done[k].failed();
+      lines += done_lines[k];
+    }
+    records_file.append(lines);
+    result.tasks_run += done.size();
+    for (QueryRecord& r : done) result.records.push_back(std::move(r));
+    const auto now = std::chrono::steady_clock::now();
+    if (o.progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
+      const double secs = std::chrono::duration<double>(now - started).count();
+      std::cerr << "verify: " << end << "/" << tasks.size() << " runs, " << failing << " failing, "
+                << static_cast<long long>(secs > 0 ? double(result.tasks_run) / secs : 0) << " runs/s\n";
+      last_progress = now;
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  // 4. Summaries and reports, from every record (resumed ones included).
+  VerifyRunResult outputs = write_outputs(out, description, std::move(result.records), o.link_views);
+  result.records = std::move(outputs.records);
+  result.summary_text = std::move(outputs.summary_text);
+  result.warnings = std::move(outputs.warnings);
+  return result;
+}
+
+VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, const std::string& out_dir,
+                                  bool overwrite, bool link_views) {
+  std::vector<std::string> dirs;
+  const json description = read_shard_set(shard_dirs, kRunFormat, dirs);
+  const std::size_t n = dirs.size();
+  // Task t belongs to query t / per_query, and queries go round-robin to the shards.
+  const std::size_t per_query =
+      (description.at("algorithms").is_string() ? 1 : description.at("algorithms").size()) *
+      description.at("precisions").size();
+  const std::size_t total = description.at("tasks").get<std::size_t>();
+  if (per_query == 0) throw InputError(dirs[0] + "/run.json", 0, "no algorithms or precisions");
+  auto shard_of_task = [&](std::size_t t) { return (t / per_query) % n; };
+
+  struct ShardRecords {
+    std::vector<std::pair<std::size_t, std::string>> lines;
+    std::size_t next = 0;
+  };
+  std::vector<ShardRecords> shards(n);
+  std::vector<std::size_t> expected(n, 0);
+  for (std::size_t t = 0; t < total; ++t) ++expected[shard_of_task(t)];
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string path = (fs::path(dirs[i]) / "records.jsonl").string();
+    shards[i].lines = read_complete_lines(path, false);
+    if (shards[i].lines.size() != expected[i])
+      throw InputError(path, 0,
+                       "shard " + Shard{i, n}.text() + " holds " + std::to_string(shards[i].lines.size()) + " of its " +
+                           std::to_string(expected[i]) + " records" +
+                           (shards[i].lines.size() < expected[i]
+                                ? ": it did not finish; continue it with the same command and --resume, then merge again"
+                                : ""));
+  }
+
+  prepare_merge_output(out_dir, dirs, overwrite, {std::begin(kRunFiles), std::end(kRunFiles)});
+  const fs::path out(out_dir);
+  fs::create_directories(out / "cases");
+  std::vector<QueryRecord> records;
+  records.reserve(total);
+  std::string lines;
+  for (std::size_t t = 0; t < total; ++t) {
+    const std::size_t i = shard_of_task(t);
+    const auto& [line, text] = shards[i].lines[shards[i].next++];
+    const std::string path = (fs::path(dirs[i]) / "records.jsonl").string();
+    QueryRecord r = record_from_json(parse_json_line(text, path, line, "record"), path, line);
+    // A task's record sits beside the other algorithms and precisions of its query.
+    if (t % per_query != 0 && (r.query_id != records.back().query_id || r.query_file != records.back().query_file))
+      throw InputError(path, line,
+                       "record is for query '" + r.query_id + "' where the run's task " + std::to_string(t + 1) +
+                           " continues query '" + records.back().query_id + "'");
+    if (r.failed()) {
+      const fs::path from = fs::path(dirs[i]) / "cases" / case_file_name(r);
+      if (!fs::exists(from)) throw InputError(from.string(), 0, "the failing record's case file is missing");
+      fs::copy_file(from, out / "cases" / case_file_name(r), fs::copy_options::overwrite_existing);
+    }
+    lines += text;
+    lines += '\n';
+    records.push_back(std::move(r));
+  }
+  write_text_file((out / "run.json").string(), description.dump(2) + "\n");
+  write_text_file((out / "records.jsonl").string(), lines);
+  return write_outputs(out, description, std::move(records), link_views);
+}
+
+}  // namespace slidecheck::verify

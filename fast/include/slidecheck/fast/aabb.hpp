@@ -16,9 +16,6 @@
 
 namespace slidecheck::fast {
 
-template <class F>
-concept HardwareFloat = std::same_as<F, float> || std::same_as<F, double>;
-
 /// Outward rounding without changing the FPU rounding mode: a result r = RN(x) of one IEEE
 /// operation satisfies |r - x| <= ulp/2, so nextafter(r, -inf) <= x <= nextafter(r, +inf),
 /// binade boundaries included (the gap below a power of two is the smaller ulp, and RN's error
@@ -29,7 +26,7 @@ concept HardwareFloat = std::same_as<F, float> || std::same_as<F, double>;
 /// finite non-negative x is the next integer bit pattern, of a negative x the previous one.
 /// Equal to std::nextafter toward +-inf for every input (tests/fast/test_aabb.cpp checks it
 /// exhaustively near zero, infinities and binade boundaries).
-template <HardwareFloat F>
+template <IeeeBinary F>
 F round_up(F r) {
   using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
   if (!(r < std::numeric_limits<F>::infinity())) return r;  // +inf and NaN stay
@@ -37,12 +34,12 @@ F round_up(F r) {
   const Bits b = std::bit_cast<Bits>(r);
   return std::bit_cast<F>(r > F(0) ? Bits(b + 1) : Bits(b - 1));
 }
-template <HardwareFloat F>
+template <IeeeBinary F>
 F round_down(F r) {
   return -round_up(-r);
 }
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct Aabb {
   Vec3<F> lo{std::numeric_limits<F>::infinity(), std::numeric_limits<F>::infinity(),
              std::numeric_limits<F>::infinity()};
@@ -64,7 +61,7 @@ struct Aabb {
 
 /// Half the surface area of a box, in double (0 when empty): the SAH's cost measure, which the
 /// build (bvh_build.hpp) and the collapse to wide nodes (bvh_collapse.hpp) both rank by.
-template <HardwareFloat F>
+template <IeeeBinary F>
 double half_area(const Aabb<F>& b) {
   if (b.empty()) return 0;
   const double dx = double(b.hi.x) - double(b.lo.x), dy = double(b.hi.y) - double(b.lo.y),
@@ -73,14 +70,14 @@ double half_area(const Aabb<F>& b) {
 }
 
 /// True when the closed boxes share a point. Empty boxes (and NaN bounds) overlap nothing.
-template <HardwareFloat F>
+template <IeeeBinary F>
 bool overlaps(const Aabb<F>& a, const Aabb<F>& b) {
   return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
          b.lo.z <= a.hi.z;
 }
 
 /// The exact bounds of a triangle (its vertices are already representable).
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> triangle_bounds(const Triangle<F>& t) {
   Aabb<F> b;
   b.extend(t.p0);
@@ -91,7 +88,7 @@ Aabb<F> triangle_bounds(const Triangle<F>& t) {
 
 /// Bounds of every point within `radius` of the segment from `start` to `start + displacement`:
 /// contains the exact swept sphere although start + displacement and +-radius round.
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> swept_sphere_bounds(const Vec3<F>& start, const Vec3<F>& displacement, F radius) {
   const F s[3] = {start.x, start.y, start.z};
   const F d[3] = {displacement.x, displacement.y, displacement.z};

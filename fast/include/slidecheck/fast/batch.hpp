@@ -18,13 +18,13 @@
 namespace slidecheck::fast {
 
 /// One sweep of the batch (R3 centre and velocity; radii shared or per query).
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct SweepQuery {
   Vec3<F> center, velocity;
   EllipsoidRadii<F> radii;
 };
 
-template <class Roots = fauerby::FauerbyRoots, HardwareFloat F>
+template <class Roots = fauerby::FauerbyRoots, IeeeBinary F>
 std::vector<DetectionResult<F>> sweep_batch(const World<F>& world, std::span<const SweepQuery<F>> queries) {
   std::vector<DetectionResult<F>> out(queries.size());
   tbb::enumerable_thread_specific<SweepScratch> scratch;
@@ -37,7 +37,7 @@ std::vector<DetectionResult<F>> sweep_batch(const World<F>& world, std::span<con
 }
 
 /// robust's sweeps (sweep_robust.hpp) of the batch.
-template <HardwareFloat F>
+template <IeeeBinary F>
 std::vector<robust::SweepOutcome<F>> sweep_robust_batch(const World<F>& world, std::span<const SweepQuery<F>> queries,
                                                         const robust::Tolerances& tol = {}) {
   std::vector<robust::SweepOutcome<F>> out(queries.size());
@@ -50,7 +50,7 @@ std::vector<robust::SweepOutcome<F>> sweep_robust_batch(const World<F>& world, s
   return out;
 }
 
-template <class Algorithm, HardwareFloat F>
+template <class Algorithm, IeeeBinary F>
 std::vector<SlideResult<F>> collide_and_slide_batch(const World<F>& world, std::span<const SlideInput<F>> inputs,
                                                     const typename Algorithm::Tolerances& tol = {},
                                                     const SlideOptions& options = {}) {

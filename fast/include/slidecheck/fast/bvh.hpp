@@ -27,7 +27,7 @@
 namespace slidecheck::fast {
 
 /// A node of the binary tree bvh_build.hpp builds (collapsed into WideNode afterwards).
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct BvhNode {
   F lo[3], hi[3];
   /// Inner node: the index of the right child (the left one is the next node). Leaf: the first
@@ -47,14 +47,14 @@ inline constexpr std::uint32_t kMaxWideDepth = 84;
 inline constexpr std::uint32_t kTriangleChild = 0x80000000u;
 
 /// A node of the 4-wide tree (see the file comment).
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct alignas(4 * sizeof(F)) WideNode {
   F lo[3][4], hi[3][4];
   std::uint32_t child[4] = {0, 0, 0, 0};
 };
 static_assert(sizeof(WideNode<float>) == 112, "six float vectors and four references");
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct Bvh {
   std::vector<WideNode<F>> wide;
   std::vector<std::uint32_t> leaf_order;

@@ -42,12 +42,12 @@ struct BvhBuildOptions {
 
 namespace bvh_detail {
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 double axis(const Vec3<F>& v, int a) {
   return a == 0 ? double(v.x) : a == 1 ? double(v.y) : double(v.z);
 }
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct Builder {
   const std::vector<Aabb<F>>& boxes;
   const std::vector<Vec3<double>>& centroids;
@@ -155,7 +155,7 @@ struct Builder {
 }  // namespace bvh_detail
 
 /// Builds the BVH of `mesh` (bvh.hpp for the layout, this file's comment for the method).
-template <HardwareFloat F>
+template <IeeeBinary F>
 Bvh<F> build_bvh(const IndexedMesh<F>& mesh, const BvhBuildOptions& options = {}) {
   if (mesh.triangle_count() >= std::size_t(std::numeric_limits<std::uint32_t>::max()))
     throw std::length_error("build_bvh: more than 2^32 - 1 triangles");

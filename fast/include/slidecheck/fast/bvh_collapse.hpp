@@ -29,7 +29,7 @@ namespace slidecheck::fast {
 
 namespace collapse_detail {
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct Collapser {
   const std::vector<BvhNode<F>>& nodes;
   const std::vector<Aabb<F>>& leaf_boxes;
@@ -162,7 +162,7 @@ struct Collapser {
 
 /// Fills bvh.wide from the binary tree `nodes` (root 0, bvh_build.hpp's layout) and the
 /// triangles' boxes in leaf order. The traversal's stack holds 3 entries per level: the depth is capped.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void collapse_to_wide(const std::vector<BvhNode<F>>& nodes, const std::vector<Aabb<F>>& leaf_boxes, Bvh<F>& bvh) {
   bvh.wide.clear();
   bvh.wide_depth = 0;

@@ -44,7 +44,7 @@ namespace traversal_detail {
 /// doubles; scalar code elsewhere). Comparisons are exact in every lane, as the scalar ones.
 /// A node's four slots are one float vector or two double vectors (a 32-byte double vector
 /// compiles lane by lane without AVX).
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct Lanes;
 template <>
 struct Lanes<float> {
@@ -54,17 +54,17 @@ template <>
 struct Lanes<double> {
   typedef double V __attribute__((vector_size(16)));
 };
-template <HardwareFloat F>
+template <IeeeBinary F>
 inline constexpr int kPerVector = int(16 / sizeof(F));
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 typename Lanes<F>::V load(const F* a) {
   typename Lanes<F>::V v;
   std::memcpy(&v, a, sizeof v);
   return v;
 }
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 typename Lanes<F>::V splat(F x) {
   typename Lanes<F>::V v;
   for (int i = 0; i < kPerVector<F>; ++i) v[i] = x;
@@ -93,7 +93,7 @@ unsigned lane_bits(const Mask& m) {
 }
 
 /// The query box, each bound in every lane.
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct SplatBox {
   typename Lanes<F>::V lo[3], hi[3];
   explicit SplatBox(const Aabb<F>& q)
@@ -101,7 +101,7 @@ struct SplatBox {
 };
 
 /// Bit c set when slot c of `n` overlaps the query (closed boxes; an empty slot never does).
-template <HardwareFloat F>
+template <IeeeBinary F>
 [[gnu::always_inline]] inline unsigned overlapping_slots(const WideNode<F>& n, const SplatBox<F>& q) {
   constexpr int per = kPerVector<F>;
   unsigned bits = 0;
@@ -119,7 +119,7 @@ template <HardwareFloat F>
 /// Calls `visit(k, box)` for every tree triangle whose box (its slot's) overlaps `query` (closed
 /// boxes), k its position in leaf order; each once, in an order that depends on the tree only.
 /// Every node on the way overlaps the query too, since it contains the triangle's box.
-template <HardwareFloat F, class Visit>
+template <IeeeBinary F, class Visit>
 void for_each_overlapping_triangle(const Bvh<F>& bvh, const Aabb<F>& query, Visit&& visit) {
   if (bvh.wide.empty()) return;
   const traversal_detail::SplatBox<F> q(query);
@@ -147,14 +147,14 @@ void for_each_overlapping_triangle(const Bvh<F>& bvh, const Aabb<F>& query, Visi
 }
 
 /// Appends the tree candidates of `query` (unsorted) to `out`.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void append_tree_candidates(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<CandidateKey>& out) {
   for_each_overlapping_triangle(bvh, query,
                                 [&](std::uint32_t k, const Aabb<F>&) { out.push_back((CandidateKey(bvh.leaf_order[k]) << 32) | k); });
 }
 
 /// Appends the always-candidates, sorts ascending by triangle index and drops repeats.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void finish_candidates(const Bvh<F>& bvh, std::vector<CandidateKey>& out, bool may_repeat, bool with_always = true) {
   if (with_always)
     for (std::uint32_t id : bvh.always_candidates) out.push_back((CandidateKey(id) << 32) | kAlwaysCandidate);
@@ -163,7 +163,7 @@ void finish_candidates(const Bvh<F>& bvh, std::vector<CandidateKey>& out, bool m
 }
 
 /// Replaces `out` with the candidates of `query`, ascending by original triangle index.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void box_candidates(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<CandidateKey>& out) {
   out.clear();
   append_tree_candidates(bvh, query, out);
@@ -172,7 +172,7 @@ void box_candidates(const Bvh<F>& bvh, const Aabb<F>& query, std::vector<Candida
 
 /// Replaces `out` with the candidates of any of `queries`, ascending, each triangle once.
 /// With `with_always` false the caller has already appended the always-candidates it keeps.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void boxes_candidates(const Bvh<F>& bvh, const std::vector<Aabb<F>>& queries, std::vector<CandidateKey>& out,
                       bool with_always = true) {
   if (with_always) out.clear();
@@ -183,7 +183,7 @@ void boxes_candidates(const Bvh<F>& bvh, const std::vector<Aabb<F>>& queries, st
 /// The box of an axis-aligned ellipsoid with radii `radii` (a sphere: equal radii) whose centre
 /// moves from `center` by `velocity`, rounded outward (aabb.hpp's swept_sphere_bounds per axis),
 /// then widened by the query slack for float-faithful candidates.
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> swept_ellipsoid_query_box(const Vec3<F>& center, const Vec3<F>& velocity, const Vec3<F>& radii,
                                   const CandidateSlack& slack) {
   Aabb<F> b = swept_sphere_bounds<F>(center, velocity, std::fabs(radii.x));
@@ -206,7 +206,7 @@ Aabb<F> swept_ellipsoid_query_box(const Vec3<F>& center, const Vec3<F>& velocity
 /// coordinate (and a piece's own end by 2 more), so every piece box is widened by
 /// 12 u (max|center| + max|velocity|) on top of the whole move's query slack: together the
 /// boxes contain the exact swept ellipsoid, and each piece sees the whole move's slack.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void swept_ellipsoid_query_boxes(const Vec3<F>& center, const Vec3<F>& velocity, const Vec3<F>& radii,
                                  const CandidateSlack& slack, std::vector<Aabb<F>>& out, int max_pieces = 8,
                                  double piece_radii = 8) {
@@ -237,14 +237,14 @@ void swept_ellipsoid_query_boxes(const Vec3<F>& center, const Vec3<F>& velocity,
 }
 
 /// The candidates of a sphere of `radius` moving from `center` by `velocity` (one box).
-template <HardwareFloat F>
+template <IeeeBinary F>
 void swept_sphere_candidates(const Bvh<F>& bvh, const Vec3<F>& center, const Vec3<F>& velocity, F radius,
                              const CandidateSlack& slack, std::vector<CandidateKey>& out) {
   box_candidates(bvh, swept_ellipsoid_query_box(center, velocity, Vec3<F>(radius, radius, radius), slack), out);
 }
 
 /// The same, covered by pieces (swept_ellipsoid_query_boxes): fewer candidates for long moves.
-template <HardwareFloat F>
+template <IeeeBinary F>
 void swept_sphere_candidates_pieces(const Bvh<F>& bvh, const Vec3<F>& center, const Vec3<F>& velocity, F radius,
                                     const CandidateSlack& slack, std::vector<Aabb<F>>& boxes,
                                     std::vector<CandidateKey>& out) {

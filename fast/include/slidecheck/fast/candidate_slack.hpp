@@ -66,7 +66,7 @@ struct CandidateSlack {
 
 /// The widening of the triangle's box, or nothing when the triangle must be offered to every
 /// query. Computed in long double from the exact vertex values.
-template <HardwareFloat F>
+template <IeeeBinary F>
 std::optional<double> triangle_slack(const Triangle<F>& t, const CandidateSlack& s) {
   if (!s.float_faithful) return 0.0;
   using L = long double;
@@ -98,7 +98,7 @@ std::optional<double> triangle_slack(const Triangle<F>& t, const CandidateSlack&
 }
 
 /// Widens `b` by `w >= 0` on every side, rounding outward.
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> widened(const Aabb<F>& b, double w) {
   if (!(w > 0)) return b;
   const F wf = round_up(static_cast<F>(w));
@@ -110,7 +110,7 @@ Aabb<F> widened(const Aabb<F>& b, double w) {
 
 /// The query slack g for a move of `velocity` from `start` by an ellipsoid with radii in
 /// [r_min, r_max] (file comment, mechanism 1).
-template <HardwareFloat F>
+template <IeeeBinary F>
 double query_slack(const Vec3<F>& start, const Vec3<F>& velocity, double r_min, double r_max,
                    const CandidateSlack& s) {
   if (!s.float_faithful) return 0.0;

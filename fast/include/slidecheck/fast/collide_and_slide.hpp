@@ -97,7 +97,7 @@ struct SlideOptions {
 };
 
 /// Per-thread buffers (reused across queries).
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct SlideScratch {
   std::vector<CandidateKey> candidates;
   IndexedMesh<F> submesh;
@@ -110,7 +110,7 @@ struct SlideScratch {
 namespace slide_detail {
 
 /// Records the collision queries of a response run and ignores every other event.
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct QueryRecorder {
   static constexpr bool enabled = true;
   std::vector<std::pair<Vec3<F>, Vec3<F>>>* out;
@@ -120,7 +120,7 @@ struct QueryRecorder {
   }
 };
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 bool contains(const Aabb<F>& outer, const Aabb<F>& inner) {
   return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z &&
          inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
@@ -129,7 +129,7 @@ bool contains(const Aabb<F>& outer, const Aabb<F>& inner) {
 /// The R3 box that must lie in the region for an eSpace query (base point, velocity): the
 /// eSpace unit sphere's swept box, scaled by the radii and rounded outward, widened by the
 /// query slack of the R3 move.
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> r3_query_box(const Vec3<F>& base, const Vec3<F>& velocity, const EllipsoidRadii<F>& radii,
                      const CandidateSlack& slack) {
   const Aabb<F> e = swept_sphere_bounds<F>(base, velocity, F(1));
@@ -152,7 +152,7 @@ Aabb<F> r3_query_box(const Vec3<F>& base, const Vec3<F>& velocity, const Ellipso
 
 /// The level's triangle behind a candidate key (the leaf's copy, or the mesh's for an
 /// always-candidate).
-template <HardwareFloat F>
+template <IeeeBinary F>
 Triangle<F> candidate_triangle_of(const World<F>& world, CandidateKey key) {
   const std::uint32_t id = candidate_triangle(key), pos = candidate_leaf_position(key);
   return pos == kAlwaysCandidate ? world.mesh.triangle(id) : world.bvh.leaf_triangles[pos];
@@ -160,7 +160,7 @@ Triangle<F> candidate_triangle_of(const World<F>& world, CandidateKey key) {
 
 /// The candidates' triangles as a mesh of their own, in candidate order, three vertices each,
 /// every vertex mapped by `map` (the identity for the seeds, the local frame for robust).
-template <HardwareFloat F, Number V, class Map>
+template <IeeeBinary F, Number V, class Map>
 void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& candidates, IndexedMesh<V>& out,
                        Map&& map) {
   out.vertices.clear();
@@ -176,7 +176,7 @@ void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& c
 }
 
 /// The first guess of the region: the move's and the gravity pass's boxes, padded.
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> initial_region(const SlideInput<F>& in, double padding_radii) {
   const F pad = F(padding_radii) *
                 std::max({std::fabs(in.radii.radii.x), std::fabs(in.radii.radii.y), std::fabs(in.radii.radii.z)});
@@ -192,7 +192,7 @@ Aabb<F> initial_region(const SlideInput<F>& in, double padding_radii) {
 /// a triangle whose local box meets q has a vertex coordinate v with fl(fl(v - o) / r) >= q.lo,
 /// hence v >= o + r q.lo - 2.1 u (|r q.lo| + |v - o|) minus underflow; the double evaluation here
 /// adds 2 u_double. The margin takes 8 u (|r q| + |o|), u F's, and F's least normal (1 + r). NaN bounds stay NaN: such a box is never contained.
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> robust_world_box(const exact::Box& q, const Vec3<F>& origin, const EllipsoidRadii<F>& radii) {
   const double u = num::unit_roundoff<F>();
   const double tiny = double(std::numeric_limits<F>::min());
@@ -229,7 +229,7 @@ struct RobustSweepBoxes {
 };
 
 /// The R3 box of a mesh's vertices, or nothing if a coordinate is NaN (an empty mesh: lo > hi).
-template <HardwareFloat F>
+template <IeeeBinary F>
 std::optional<Aabb<F>> vertex_box(const IndexedMesh<F>& mesh) {
   const F inf = std::numeric_limits<F>::infinity();
   F lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
@@ -257,7 +257,7 @@ std::optional<Aabb<F>> vertex_box(const IndexedMesh<F>& mesh) {
 /// the local frame (the map is monotone per axis, so its ends bound every vertex's |coordinate|),
 /// instead of a second pass of derive_skin over the sub-mesh (7% of an update). Without
 /// `vertices`, with the quadratic term or a NaN, derive_skin itself gives R.
-template <HardwareFloat F, class Require>
+template <IeeeBinary F, class Require>
 SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>& sub, const robust::Tolerances& tol,
                                   const std::optional<Aabb<F>>& vertices, Require&& require) {
   using W = robust::Working<F>;
@@ -306,7 +306,7 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
 /// The collide-and-slide of `Algorithm` (Robust, Fauerby, Linahan, Monter) on `world`: equal,
 /// field by field, to `Algorithm::run(in, world.mesh, tol)` of the reference (see the file
 /// comment).
-template <class Algorithm, HardwareFloat F>
+template <class Algorithm, IeeeBinary F>
 SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
                                  const typename Algorithm::Tolerances& tol, SlideScratch<F>& scratch,
                                  const SlideOptions& options = {}) {

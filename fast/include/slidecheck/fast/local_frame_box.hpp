@@ -33,7 +33,7 @@
 namespace slidecheck::fast {
 
 /// One axis of the local frame: f(x) = (x - origin) / radius in W, as to_local_espace computes it.
-template <HardwareFloat F, HardwareFloat W>
+template <IeeeBinary F, IeeeBinary W>
 struct LocalAxis {
   W origin{};
   W radius{};
@@ -126,7 +126,7 @@ struct LocalAxis {
 /// a triangle's exact world box overlaps it (closed, fast::overlaps) exactly when its local box,
 /// mapped axis by axis, is not disjoint from [lo, hi] (robust's box_misses is false). Nothing
 /// when a threshold cannot be found (non-finite input, r <= 0).
-template <HardwareFloat F, HardwareFloat W>
+template <IeeeBinary F, IeeeBinary W>
 std::optional<Aabb<F>> world_box_of_local(const LocalAxis<F, W> (&axes)[3], const std::array<double, 3>& lo,
                                           const std::array<double, 3>& hi) {
   F out_lo[3], out_hi[3];

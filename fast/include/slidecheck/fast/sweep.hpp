@@ -28,13 +28,13 @@ struct SweepScratch {
   std::vector<CandidateKey> candidates;
   std::vector<Aabb<float>> boxes_f;
   std::vector<Aabb<double>> boxes_d;
-  template <HardwareFloat F>
+  template <IeeeBinary F>
   std::vector<Aabb<F>>& boxes() {
     if constexpr (std::is_same_v<F, float>) return boxes_f; else return boxes_d;
   }
 };
 
-template <class Roots = fauerby::FauerbyRoots, HardwareFloat F>
+template <class Roots = fauerby::FauerbyRoots, IeeeBinary F>
 DetectionResult<F> sweep(const World<F>& world, const Vec3<F>& center, const Vec3<F>& velocity,
                          const EllipsoidRadii<F>& radii, SweepScratch& scratch) {
   world.check_radii(radii);
@@ -72,7 +72,7 @@ DetectionResult<F> sweep(const World<F>& world, const Vec3<F>& center, const Vec
 }
 
 /// Linahan's detection (Fauerby's with stable roots) on the candidates.
-template <HardwareFloat F>
+template <IeeeBinary F>
 DetectionResult<F> sweep_linahan(const World<F>& world, const Vec3<F>& center, const Vec3<F>& velocity,
                                  const EllipsoidRadii<F>& radii, SweepScratch& scratch) {
   return sweep<linahan::StableRoots>(world, center, velocity, radii, scratch);

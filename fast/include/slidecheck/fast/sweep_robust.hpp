@@ -41,7 +41,7 @@
 namespace slidecheck::fast {
 
 /// Per-thread buffers of sweep_robust (reused: no allocation once warm).
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct RobustSweepScratch {
   std::vector<CandidateKey> candidates;
   std::vector<Aabb<F>> boxes;  ///< the candidates' exact world boxes (common path)
@@ -51,7 +51,7 @@ struct RobustSweepScratch {
 
 namespace sweep_robust_detail {
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 bool has_nan(const Aabb<F>& b) {
   return std::isnan(b.lo.x) || std::isnan(b.lo.y) || std::isnan(b.lo.z) || std::isnan(b.hi.x) ||
          std::isnan(b.hi.y) || std::isnan(b.hi.z);
@@ -60,7 +60,7 @@ bool has_nan(const Aabb<F>& b) {
 
 /// The general case (any tolerances, a skin of more than 2 radii, NaN boxes): the candidates of
 /// the larger of the two boxes, the reference's sweep_in_local_espace on them.
-template <HardwareFloat F>
+template <IeeeBinary F>
 robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
                                             const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,
                                             const robust::Tolerances& tol) {
@@ -94,7 +94,7 @@ robust::SweepOutcome<F> sweep_robust_rounds(const World<F>& world, const Vec3<F>
 
 /// The exact box of a candidate in world coordinates (the least and largest coordinate of its
 /// vertices per axis, NaN skipped, as robust's triangle_box).
-template <HardwareFloat F>
+template <IeeeBinary F>
 Aabb<F> exact_world_box(const World<F>& world, CandidateKey key) {
   return triangle_bounds(slide_detail::candidate_triangle_of(world, key));
 }
@@ -106,7 +106,7 @@ Aabb<F> exact_world_box(const World<F>& world, CandidateKey key) {
 /// coordinate| over the candidates' box ends is that of the least lower or the largest upper
 /// end: M follows from the union of the candidates' boxes (exact min/max) with two mapped values
 /// per axis per sweep, the same M as the reference's loop over the copy.
-template <HardwareFloat F, HardwareFloat W>
+template <IeeeBinary F, IeeeBinary W>
 W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_world, const Vec3<W>& start,
                                  const Vec3<W>& radii, std::vector<CandidateKey>& out,
                                  std::vector<Aabb<F>>& boxes, W m) {
@@ -150,7 +150,7 @@ W reach_candidates_and_magnitude(const World<F>& world, const Aabb<F>& reach_wor
 /// robust::sweep on the level's BVH (file comment): the reach's candidates and M in one
 /// traversal, the skin from derive_skin's expressions, then first_blocking_contact's search by
 /// entry on the candidates meeting the contact box (sweep_in_local_espace's steps, without the copy).
-template <HardwareFloat F>
+template <IeeeBinary F>
 robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start, const Vec3<F>& velocity,
                                      const EllipsoidRadii<F>& radii, RobustSweepScratch<F>& scratch,
                                      const robust::Tolerances& tol = {}) {

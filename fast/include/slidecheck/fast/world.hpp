@@ -15,7 +15,7 @@
 
 namespace slidecheck::fast {
 
-template <HardwareFloat F>
+template <IeeeBinary F>
 struct World {
   IndexedMesh<F> mesh;
   Bvh<F> bvh;
@@ -94,7 +94,7 @@ struct World {
 /// stays above 1 + margin over the whole move, the margin bounding the rounding of the float
 /// sd, ndv, t0 and t1 and of this evaluation itself (each a few u_F of the magnitudes
 /// involved; 16 u_F in all). A NaN never rejects.
-template <HardwareFloat F>
+template <IeeeBinary F>
 bool always_candidate_may_hit(const typename World<F>::AlwaysPlane& a, const Vec3<F>& base, const Vec3<F>& velocity) {
   if (a.never_hit) return false;
   using L = double;  // long double (x87) costs several times more on the 1,000 slivers of a map

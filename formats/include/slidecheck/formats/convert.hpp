@@ -28,10 +28,6 @@ class Expr;
 
 namespace slidecheck::formats {
 
-/// The IEEE binary formats slidecheck verifies: binary32 and binary64.
-template <class F>
-concept IeeeBinary = std::same_as<F, float> || std::same_as<F, double>;
-
 /// The parameters of an IEEE binary format, in the integer terms the rounding code uses.
 template <IeeeBinary F>
 struct IeeeFormat {

@@ -47,6 +47,11 @@ struct NumberTraits<T> {
 template <class T>
 concept Number = requires { NumberTraits<T>::is_exact; };
 
+/// The IEEE binary formats slidecheck computes and verifies in: binary32 and binary64 (the
+/// hardware floats of fast/, the precisions of the verifier).
+template <class F>
+concept IeeeBinary = std::same_as<F, float> || std::same_as<F, double>;
+
 namespace num {
 
 template <Number T> inline constexpr bool is_exact_v = NumberTraits<T>::is_exact;

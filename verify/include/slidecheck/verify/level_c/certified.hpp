@@ -1,6 +1,6 @@
 #pragma once
 /// Certified: a number type whose every sign and comparison is proven, for the ideal
-/// trajectory (architecture.md, level C; docs/level-c.md).
+/// trajectory (docs/architecture.md, level C; docs/level-c.md).
 ///
 /// A value is a node of an expression DAG (operation, children, exact leaves taken from the
 /// original inputs) that also carries an enclosure in doubles, [lo, hi], computed eagerly with
@@ -11,7 +11,7 @@
 ///      first_precision_bits, doubling up to max_precision_bits, memoised per node;
 ///   3. exact adjudication: the DAG is evaluated exactly, as a GMP rational when it holds no
 ///      irrational square root (square roots of perfect squares fold), else as a CORE::Expr
-///      in CORE's exact mode (verify/convert.hpp, CoreExactMode), within a size budget. An
+///      in CORE's exact mode (formats/convert.hpp, CoreExactMode), within a size budget. An
 ///      exact zero is a proven tie, and the reference takes the branch its exact semantics
 ///      define (as with Real);
 ///   4. undecided: over budget. The value is taken as 0 (its enclosure straddles 0: after
@@ -24,129 +24,30 @@
 /// exact geometric computation", 2005).
 ///
 /// Every decision is counted, and the non-filter ones are logged, in the thread's current
-/// certified::Session (a default one when none is open). A value must stay on the thread that
+/// certified::Session (certified_session.hpp; a default one when none is open). A value must stay on the thread that
 /// made it (its caches are filled lazily, without locks).
 ///
-/// The implementation is compiled in slidecheck_verify (verify/src/level_c/certified.cpp),
-/// because exact adjudication uses CORE::Expr, which this header keeps out of its includers.
+/// The implementation is compiled in slidecheck_verify (verify/src/level_c/: the double filter,
+/// the MPFR escalation, the exact adjudication), because exact adjudication uses CORE::Expr,
+/// which this header keeps out of its includers.
 
 #include <slidecheck/reference/numbers/number_traits.hpp>
+#include <slidecheck/verify/level_c/certified_session.hpp>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <ostream>
-#include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 namespace slidecheck {
 
 namespace certified {
 
-/// How a decision was settled.
-enum class Method : std::uint8_t {
-  filter,      ///< the double enclosure decided
-  escalation,  ///< an MPFR enclosure at higher precision decided
-  rational,    ///< exact rational evaluation (no irrational square root in the DAG)
-  core,        ///< exact real-algebraic evaluation (CORE::Expr, exact mode)
-  undecided,   ///< not proven within the budget: a documented guess was taken
-};
-inline constexpr int method_count = 5;
-std::string_view to_string(Method m);
-inline std::ostream& operator<<(std::ostream& os, Method m) { return os << to_string(m); }
-
-/// The budget of a decision. Defaults: see docs/level-c.md for what they cost.
-struct Options {
-  /// First MPFR precision tried when the double filter fails.
-  int first_precision_bits = 128;
-  /// Highest MPFR precision (the ladder doubles up to it).
-  int max_precision_bits = 1024;
-  /// Try exact adjudication at all (off: the ladder is the last resort).
-  bool exact_adjudication = true;
-  /// Largest DAG (distinct nodes) an exact adjudication may evaluate.
-  std::size_t max_exact_nodes = 200000;
-  /// Largest number of distinct square-root nodes in a DAG sent to CORE (its root bounds,
-  /// and so its cost, grow as 2 to this power).
-  int max_exact_sqrt = 24;
-  /// Wall-time budget of one CORE zero test, in seconds. CORE cannot be interrupted, so with
-  /// a positive budget the test runs in a forked child process that is killed when the budget
-  /// runs out (the decision is then undecided, and the trajectory goes on). 0: in-process,
-  /// unbounded (CORE may then run for hours on a deep tie; architecture.md measured it).
-  double exact_timeout_seconds = 2.0;
-  /// Decisions logged in full (the counters count all of them).
-  std::size_t max_logged = 100000;
-  /// Log filter decisions too (the counters always count them).
-  bool log_filter_decisions = false;
-  /// Apply exact symbolic identities when building nodes: the squared length of a normalised
-  /// (and possibly scaled) vector, |v/|v| s|^2 = s^2, and sqrt(s s) = |s| (docs/level-c.md,
-  /// "Deep ties"). Off: the DAG is the reference's operations as written.
-  bool symbolic_identities = true;
-};
-
-/// One decision: a sign (or the sign of a difference, for a comparison).
-struct Decision {
-  int sign = 0;                   ///< the outcome taken, -1, 0 or +1
-  Method method = Method::filter;
-  bool tie = false;               ///< an exact zero, proven
-  int precision_bits = 53;        ///< precision of the enclosure that decided (or the last tried)
-  double lo = 0, hi = 0;          ///< the best enclosure of the compared quantity (outward rounded)
-  std::size_t dag_nodes = 0;      ///< distinct DAG nodes (0 when the filter decided)
-  int sqrt_nodes = 0;             ///< distinct square-root nodes in the DAG
-  std::string where;              ///< the Session's location label when it was taken
-  std::string reason;             ///< undecided: why (budget, error)
-  bool proven() const { return method != Method::undecided; }
-};
-
-/// Counts of decisions by method, and proven ties.
-struct Summary {
-  std::array<std::size_t, method_count> by_method{};
-  std::size_t ties = 0;
-  std::size_t total() const;
-  std::size_t count(Method m) const { return by_method[static_cast<std::size_t>(m)]; }
-  std::size_t undecided() const { return count(Method::undecided); }
-  Summary& operator+=(const Summary& o);
-};
-
-/// The decision log and budget of the calling thread while alive (sessions nest; the
-/// innermost is current). Not copyable.
-class Session {
- public:
-  explicit Session(Options options = {});
-  ~Session();
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
-
-  const Options& options() const { return options_; }
-  const Summary& summary() const { return summary_; }
-  /// Logged decisions (non-filter ones unless Options::log_filter_decisions), oldest first.
-  const std::vector<Decision>& decisions() const { return decisions_; }
-  /// The label recorded with each following decision (e.g. the algorithm step).
-  void set_where(std::string where) { where_ = std::move(where); }
-  const std::string& where() const { return where_; }
-
-  /// The calling thread's current session (a per-thread default when none is open).
-  static Session& current();
-  void record(Decision d);
-
-  /// Exact-evaluation state shared by the session's adjudications (opaque; the .cpp's).
-  struct ExactState;
-  ExactState& exact_state();
-
- private:
-  Options options_;
-  Summary summary_;
-  std::vector<Decision> decisions_;
-  std::string where_;
-  Session* previous_ = nullptr;
-  std::unique_ptr<ExactState> exact_;
-};
-
 enum class Op : std::uint8_t { leaf, add, sub, mul, div, neg, abs, sqrt };
 
-struct NodeCache;  // MPFR enclosures and exact values, filled on demand (the .cpp's)
+struct NodeCache;  // MPFR enclosures and exact values, filled on demand (verify/src/level_c/node_cache.hpp)
 
 /// A DAG node. Leaves are doubles (every input coordinate and constant is one), so a leaf
 /// is exact; inner nodes hold their operation and children.

@@ -1,0 +1,65 @@
+#pragma once
+// The third stage of Certified (certified.hpp): a DAG evaluated exactly, as a GMP rational
+// when it holds no irrational square root (square roots of perfect squares fold), else as a
+// CORE::Expr in CORE's exact mode, within the session's budget.
+#include "level_c/node_cache.hpp"
+
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+namespace slidecheck::certified {
+
+/// The exact-evaluation state a session's adjudications share.
+struct Session::ExactState {
+  /// One CORE square root per rational radicand: equal radicals are one node for CORE's
+  /// root bounds (which grow with the number of distinct radicals).
+  std::map<Rational, CORE::Expr> radicals;
+  /// One CORE leaf per rational value, so that equal rationals have one representation.
+  std::map<Rational, CORE::Expr> rationals;
+  /// Hash-consing of CORE nodes: (operation, operand representations) -> the node. The
+  /// reference recomputes the same quantity many times (|velocity|, a triangle's unit
+  /// normal in every iteration); each recomputation is a new DAG node of ours, but one CORE
+  /// node here, so CORE's root bounds count each radical once.
+  std::map<std::tuple<int, const void*, const void*>, CORE::Expr> nodes;
+};
+
+}  // namespace slidecheck::certified
+
+namespace slidecheck::certified::detail {
+
+/// An exact evaluation that cannot be done: a division by an exact zero, the square root of
+/// a negative number, an operand whose sign could not be proven.
+struct ExactFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The rational pass, in-process and cheap: n's exact value when it is rational (no square
+/// root below, or only of perfect squares), else n is marked irrational. Never calls CORE:
+/// building a CORE::Expr already decides signs of its subexpressions (CORE computes its
+/// "exact flags" eagerly, a zero test for a tie), so all of CORE runs under the time budget.
+void eval_rational(Node& n);
+
+/// Exact value of n: a Rational wherever no irrational square root is involved (square roots
+/// of perfect squares fold), a CORE::Expr otherwise. Memoised in the nodes. Throws
+/// ExactFailure for a division by zero or the square root of a negative number.
+void eval_exact(Node& n, Session::ExactState& state, const Options& budget);
+
+/// Distinct nodes, distinct square-root nodes, and (after eval_rational) distinct irrational
+/// square roots (one per rational radicand), of the DAG below n.
+struct DagCount {
+  std::size_t nodes = 0;
+  int sqrts = 0;
+  int irrational_sqrts = 0;
+};
+DagCount count_dag(const Node& root);
+
+/// core_sign's result when the exact evaluation itself failed.
+constexpr int kCoreFailed = 2;
+
+/// CORE's sign of n (run under the time budget, normally in the child process): builds the
+/// CORE::Expr DAG and asks its sign; kCoreFailed when the evaluation itself fails.
+int core_sign(Node& n, Session& session, const Options& opt);
+
+}  // namespace slidecheck::certified::detail

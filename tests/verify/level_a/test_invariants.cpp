@@ -3,6 +3,7 @@
 // clearances against an MPFR oracle, and the interval filter against pure Rational and against
 // the reference's exact distances (segment_triangle_distance.hpp) as RapidCheck properties.
 #include <slidecheck/verify/level_a/invariants.hpp>
+#include <slidecheck/verify/level_a/surd_rounding.hpp>
 
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 

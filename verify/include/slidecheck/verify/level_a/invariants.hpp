@@ -1,5 +1,5 @@
 #pragma once
-/// Level A of the verifier (architecture.md): exact invariants on the outputs of a float run.
+/// Level A of the verifier (docs/architecture.md): exact invariants on the outputs of a float run.
 /// Float results are exact rationals, so whether the sphere at a resting position overlaps a
 /// triangle, or the segment between two resting positions passes closer than r to one, is an
 /// exact question, answered here exactly and never with a tolerance.
@@ -115,11 +115,5 @@ bool segment_penetrates(const Vec3<double>& p0, const Vec3<double>& p1, const Ve
 /// The tunnelling test: p0 and p1 strictly on opposite sides of the triangle's plane and the
 /// segment meeting the closed triangle. Exact. False for a degenerate triangle.
 bool segment_tunnels(const Vec3<double>& p0, const Vec3<double>& p1, const Triangle<double>& tri);
-
-/// a + b sqrt(q) (q >= 0) correctly rounded to double, ties to even: directed-rounding MPFR
-/// enclosures at increasing precision until both ends round alike, or until they straddle a
-/// single midpoint, which is then compared with the value exactly (sign analysis, no root).
-/// Used for depths and clearances (r - sqrt(d^2)).
-double round_surd_to_double(const Rational& a, const Rational& b, const Rational& q);
 
 }  // namespace slidecheck::verify

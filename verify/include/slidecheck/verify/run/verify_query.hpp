@@ -1,7 +1,7 @@
 #pragma once
 /// Verification of one query: run the algorithm in float or double (traced), then check the
 /// float outputs exactly (level A, invariants.hpp) and re-evaluate every traced step exactly
-/// (level B, local_error.hpp), and assemble the QueryRecord (verification.hpp).
+/// (level B, local_error.hpp), and assemble the QueryRecord (records.hpp).
 ///
 /// Speed: a query touches a few triangles of a map of tens of thousands. The float algorithm
 /// is run on the triangles whose boxes meet a generous box around the query's reach (in scene
@@ -14,9 +14,8 @@
 #include <slidecheck/formats/scene.hpp>
 #include <slidecheck/verify/level_a/triangle_index.hpp>
 #include <slidecheck/verify/run/records.hpp>
+#include <slidecheck/verify/run/scene_context.hpp>
 
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,39 +25,9 @@ namespace slidecheck::verify {
 using namespace slidecheck::formats;  // verify is built on the formats layer
 struct StepShape;        // traced_run.hpp
 struct IdealTrajectory;  // ideal_trajectory.hpp
-struct FastWorlds;       // verify_query.cpp: a scene's fast::World per precision and BVH options
 }  // namespace slidecheck::verify
 
 namespace slidecheck::verify {
-
-/// A scene read once and shared read-only by every query and thread that uses it. A run in
-/// float sees the scene rounded once to float (a double scene's coordinates may not be
-/// floats), and level A checks the float outputs against the mesh the run was given: the
-/// rounding of the input is not the algorithm's error.
-struct SceneContext {
-  std::string file;
-  Scene scene;
-
-  explicit SceneContext(std::string path, Scene s);
-  /// The scene's mesh as a run in `p` sees it (exact doubles), and its index. The first
-  /// float use of a double scene rounds it; InputError when a vertex overflows float.
-  const IndexedMesh<double>& mesh(Precision p) const;
-  const TriangleIndex& index(Precision p) const;
-
-  /// The fast::World of mesh(p) for `verify --implementation fast`, one per precision and BVH
-  /// options (robust's exact-only ones, the seeds' default ones), each built on first use
-  /// (thread-safe) and shared by every query of the scene. Opaque here (verify_query.cpp).
-  std::shared_ptr<FastWorlds> fast_worlds;
-
- private:
-  std::unique_ptr<TriangleIndex> index_;
-  /// A double scene rounded once to float and indexed, built on first use (thread-safe).
-  mutable std::unique_ptr<std::once_flag> float_once_ = std::make_unique<std::once_flag>();
-  mutable std::unique_ptr<TriangleIndex> float_index_;
-};
-
-/// Reads and validates a scene file (InputError on problems) and indexes it.
-std::shared_ptr<const SceneContext> load_scene_context(const std::string& path);
 
 /// Level C settings (docs/level-c.md): the thresholds of lost_motion and stuck, named here so
 /// that a report can say what "measurably less" meant, and the exact budget.
@@ -72,7 +41,7 @@ struct LevelCOptions {
   /// lost_motion and stuck allow, beyond the fraction, the distance from the ideal end to the
   /// nearest position of the run's precision that does not overlap the mesh (grid_allowance.hpp):
   /// what any algorithm computing in that precision may have to lose. Off: the fraction alone
-  /// (how runs before session 13 counted; `verify --no-grid-allowance`).
+  /// (`verify --no-grid-allowance`).
   bool grid_allowance = true;
   /// jitter (queries of several frames): the ideal run's last two frames end at the same
   /// point while the float run's last frame still moves more than this fraction of one

@@ -1,0 +1,198 @@
+// Level C in the runner: the ideal trajectory compared with the float run (ideal_comparison.hpp).
+#include "level_c/ideal_comparison.hpp"
+
+#include "level_c/divergence_margins.hpp"
+#include "run/precision_cast.hpp"
+
+#include <slidecheck/verify/level_b/error_metrics.hpp>
+#include <slidecheck/verify/level_c/grid_allowance.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace slidecheck::verify {
+
+template <IeeeBinary F>
+void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const IndexedMesh<F>& mesh,
+                        const std::vector<std::size_t>& original_index, const FramedRun<F>& framed,
+                        const std::vector<StepLocation>& stops, const LevelCOptions& options,
+                        IdealTrajectory* ideal_out) {
+  const TracedRun<F>& run = framed.joined;
+  IndexedMesh<double> exact_mesh;
+  exact_mesh.triangles = mesh.triangles;
+  for (const Vec3<F>& v : mesh.vertices) exact_mesh.vertices.push_back(widen(v));
+  const Query& q = r.query;
+  const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  IdealOptions io;
+  io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
+  io.frames = q.frames;
+  const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
+  if (ideal_out) *ideal_out = ideal;
+
+  IdealSummary s;
+  s.fully_proven = ideal.fully_proven();
+  s.unproven = static_cast<int>(ideal.decisions.undecided());
+  s.error = ideal.error;
+  s.final_position = ideal.final_position.rounded;
+  s.iterations = ideal.iterations;
+  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
+
+  // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and
+  // feature was hit), then whether the pass stopped for the same reason; each with its margin.
+  const auto& fp = run.result.passes;
+  const auto& ip = ideal.passes;
+  // Fauerby's detection (fauerby::check_mesh and its traced steps) serves these three.
+  const bool fauerby_family = std::holds_alternative<fauerby::Tolerances>(tol) ||
+                              std::holds_alternative<linahan::Tolerances>(tol) ||
+                              std::holds_alternative<monter::Tolerances>(tol);
+  auto ideal_query = [&](int pass, int iteration) -> const IdealQuery* {
+    for (const IdealQuery& x : ideal.queries)
+      if (x.pass == pass && x.iteration == iteration) return &x;
+    return nullptr;
+  };
+  auto float_stop_iteration = [&](std::size_t p) { return p < stops.size() ? stops[p].iteration : fp[p].iterations; };
+  for (std::size_t p = 0; p < std::max(fp.size(), ip.size()) && !s.divergent; ++p) {
+    const int pass = static_cast<int>(p);
+    if (p >= fp.size() || p >= ip.size()) {
+      // A count of passes: no quantity decides it (margin null).
+      s.divergent = IdealDivergence{query_location(run.events, pass, 0), "passes", std::to_string(fp.size()),
+                                    std::to_string(ip.size()), std::nullopt};
+      break;
+    }
+    const auto& fplanes = fp[p].planes;
+    const auto& iplanes = ip[p].planes;
+    for (std::size_t i = 0; i < std::max(fplanes.size(), iplanes.size()); ++i) {
+      const int it = static_cast<int>(i);
+      const std::optional<std::size_t> k = query_event(run.events, pass, it);
+      const IdealQuery* iq = ideal_query(pass, it);
+      if (i >= fplanes.size() || i >= iplanes.size()) {
+        if (!k || !iq) {
+          // One run stopped before this collision query: the first decision apart is its stop test.
+          const bool float_stopped = !k;
+          s.divergent = IdealDivergence{
+              query_location(run.events, pass, it), "stop",
+              float_stopped ? std::string(to_string(fp[p].stop)) : "continues",
+              float_stopped ? "continues" : std::string(to_string(ip[p].stop)),
+              float_stopped ? stop_test_margin(run.events, tol, fp[p].stop, pass, float_stop_iteration(p))
+                            : stop_test_margin(run.events, tol, ip[p].stop, pass, ip[p].stop_iteration)};
+          break;
+        }
+        // Hit against miss: the float run's tests that decided it (float_hit_margin, float_miss_margin).
+        std::optional<std::int64_t> m;
+        if (fauerby_family) {
+          if (i < fplanes.size())
+            m = float_hit_margin(run.events, *k);
+          else if (iq->hit)
+            m = float_miss_margin(run.events, *k, iplanes[i].triangle, iplanes[i].feature, iplanes[i].feature_index,
+                                  iq->time);
+        }
+        s.divergent = IdealDivergence{query_location(run.events, pass, it), "hit", i < fplanes.size() ? "hit" : "miss",
+                                      i < iplanes.size() ? "hit" : "miss", m};
+        break;
+      }
+      const std::size_t ft = scene_triangle(fplanes[i].triangle), itri = scene_triangle(iplanes[i].triangle);
+      if (ft != itri) {
+        // The ranking quantities of the two triangles, as the float run computed them; the
+        // ideal one's rounded where the float detection found no contact on it.
+        std::optional<std::int64_t> m;
+        if (k) {
+          const std::optional<F> chosen = float_rank(run.events, *k, fplanes[i].triangle);
+          const std::optional<F> other = float_rank(run.events, *k, iplanes[i].triangle);
+          if (chosen && other)
+            m = ulp_gap<F>(*chosen, *other);
+          else if (chosen && iq)
+            for (const auto& [t, e] : iq->candidates)
+              if (t == iplanes[i].triangle) m = ulp_gap<F>(e, *chosen);
+        }
+        s.divergent = IdealDivergence{query_location(run.events, pass, it), "triangle", std::to_string(ft),
+                                      std::to_string(itri), m};
+        break;
+      }
+      if (fplanes[i].feature != iplanes[i].feature || fplanes[i].feature_index != iplanes[i].feature_index) {
+        // The float contact time against the time the float detection found the ideal
+        // feature at (else the ideal contact time, rounded). pseudo_distance's feature is the
+        // closest point's region, decided by signs: no margin.
+        std::optional<std::int64_t> m;
+        if (k && fauerby_family) {
+          const auto& fq = std::get<trace::response::CollisionQuery<F>>(run.events[*k]);
+          const std::optional<F> other =
+              float_feature_time(run.events, *k, fplanes[i].triangle, iplanes[i].feature, iplanes[i].feature_index);
+          if (other)
+            m = ulp_gap<F>(fq.time, *other);
+          else if (iq && iq->hit)
+            m = ulp_gap<F>(iq->time, fq.time);
+        }
+        s.divergent = IdealDivergence{
+            query_location(run.events, pass, it), "feature",
+            std::string(to_string(fplanes[i].feature)) + " " + std::to_string(fplanes[i].feature_index),
+            std::string(to_string(iplanes[i].feature)) + " " + std::to_string(iplanes[i].feature_index), m};
+        break;
+      }
+    }
+    if (!s.divergent && fp[p].stop != ip[p].stop)
+      s.divergent = IdealDivergence{p < stops.size() ? stops[p] : query_location(run.events, pass, 0), "stop",
+                                    std::string(to_string(fp[p].stop)), std::string(to_string(ip[p].stop)),
+                                    stop_margin(run.events, tol, fp[p].stop, float_stop_iteration(p), ip[p].stop,
+                                                ip[p].stop_iteration, pass)};
+  }
+
+  s.float_travel = length(r.final_position - q.start);
+  s.ideal_travel = length(s.final_position - q.start);
+  s.final_distance = length(r.final_position - s.final_position);
+  r.undecided += s.unproven;
+  const double requested = q.frames * (length(q.displacement) + length(q.gravity));
+  // A NaN float end travels nowhere measurable: nonfinite says it already. An ideal run that
+  // divides by zero (undefined_operation) has no defined end to fall short of.
+  const bool ideal_defined =
+      std::none_of(ip.begin(), ip.end(), [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
+  // Beyond the fraction, the shortfall F's grid may force (grid_allowance.hpp), computed only
+  // for a run that falls short by more than the fraction (a few exact tests per candidate).
+  const double shortfall = s.ideal_travel - s.float_travel, fraction = options.lost_motion_fraction * requested;
+  double allowance = 0;
+  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction &&
+      options.grid_allowance) {
+    allowance = grid_allowance<F>(s.final_position, q.radii.radii, exact_mesh);
+    s.grid_allowance = allowance;
+    s.within_grid = !(shortfall > fraction + allowance);
+  }
+  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction + allowance) {
+    Failure f;
+    const bool stuck = s.float_travel <= options.stuck_fraction * s.ideal_travel;
+    f.kind = stuck ? FailureClass::stuck : FailureClass::lost_motion;
+    f.where = stops.empty() ? StepLocation{} : stops.back();
+    f.detail = std::string(stuck ? "the float run barely moves" : "the float run travels less") + ": |end - start| " +
+               exact_text(s.float_travel) + " in " + std::string(precision_name(r.precision)) + ", " +
+               exact_text(s.ideal_travel) + " ideal (requested move " + exact_text(requested) +
+               (s.grid_allowance ? ", allowed for the grid " + exact_text(*s.grid_allowance) : std::string()) + ")";
+    r.failures.push_back(std::move(f));
+  }
+  // jitter: the ideal run has settled (its last two frames end at the same double) while the
+  // float run still moves measurably in its last frame.
+  const std::size_t n = framed.frames.size();
+  if (n >= 2 && ideal.error.empty() && ideal_defined && ideal.frame_ends.size() == n) {
+    const bool ideal_settled = ideal.frame_ends[n - 1].rounded == ideal.frame_ends[n - 2].rounded;
+    const double last_move = length(widen(framed.frames[n - 1].result.final_position) -
+                                    widen(framed.frames[n - 2].result.final_position));
+    if (ideal_settled && std::isfinite(last_move) &&
+        last_move > options.jitter_fraction * (length(q.displacement) + length(q.gravity))) {
+      Failure f;
+      f.kind = FailureClass::jitter;
+      f.where = stops.empty() ? StepLocation{} : stops.back();
+      f.detail = "the ideal run settles by frame " + std::to_string(n - 1) + " but the float run still moves " +
+                 exact_text(last_move) + " in its last frame";
+      r.failures.push_back(std::move(f));
+    }
+  }
+  r.ideal = std::move(s);
+}
+
+template void compare_with_ideal<float>(QueryRecord&, const AlgorithmTolerances&, const IndexedMesh<float>&,
+                                        const std::vector<std::size_t>&, const FramedRun<float>&,
+                                        const std::vector<StepLocation>&, const LevelCOptions&, IdealTrajectory*);
+template void compare_with_ideal<double>(QueryRecord&, const AlgorithmTolerances&, const IndexedMesh<double>&,
+                                         const std::vector<std::size_t>&, const FramedRun<double>&,
+                                         const std::vector<StepLocation>&, const LevelCOptions&, IdealTrajectory*);
+
+}  // namespace slidecheck::verify

@@ -7,6 +7,7 @@
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/verify/level_b/local_error.hpp>
+#include <slidecheck/verify/level_b/surd.hpp>
 
 #include <boost/test/unit_test.hpp>
 

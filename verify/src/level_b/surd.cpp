@@ -1,6 +1,6 @@
-// Exact rounding of values with one square root (local_error.hpp: Surd), the arithmetic of
-// level B: an MPFR filter with a proven error bound, then exact sign analysis in Rational.
-#include <slidecheck/verify/level_b/local_error.hpp>
+// Exact rounding of values with one square root (surd.hpp), the arithmetic of level B: an
+// MPFR filter with a proven error bound, then exact sign analysis in Rational.
+#include <slidecheck/verify/level_b/surd.hpp>
 
 #include <slidecheck/reference/numbers/real.hpp>
 #include <slidecheck/verify/level_b/error_metrics.hpp>
@@ -93,8 +93,8 @@ F round_surd(const Surd& x) {
   if (const std::optional<F> y = filtered<F>(v, error_bound(a, term))) return *y;
   // Near a boundary: bracket x between the midpoints around y exactly, moving y as needed.
   // A few steps suffice when v is a good estimate; when a + b sqrt(q) cancels to far below
-  // the 257-bit error bound, v may be many binades off, and walking ULP by ULP would not end
-  // (found by `slidecheck search`: fauerby, float, far offsets): CORE rounds it exactly.
+  // the 257-bit error bound (fauerby in float far from the origin meets such values), v may be
+  // many binades off, and walking ULP by ULP would not end: CORE rounds it exactly.
   F y = round_to_nearest<F>(v);
   for (int steps = 0;; ++steps) {
     if (!std::isfinite(y) || std::fabs(y) == std::numeric_limits<F>::max() || steps > 8)

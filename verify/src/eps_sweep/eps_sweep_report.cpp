@@ -6,7 +6,7 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/report/report.hpp>
 
-#include <slidecheck/verify/report/gnuplot.hpp>
+#include "report/gnuplot.hpp"
 
 #include <fmt/format.h>
 
@@ -225,7 +225,9 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
   std::string corpus;
   for (const std::string& c : o.corpus) corpus += (corpus.empty() ? "" : ", ") + c;
   h << "<p>corpus " << html_escape(corpus) << "; " << r.cells.size() << " cells; slidecheck "
-    << html_escape(build_info().version) << ". Definitions: docs/eps-sweep.md.</p>\n";
+    << html_escape(build_info().version)
+    << ". Definitions: docs/eps-sweep.md; the failure classes: docs/architecture.md (both in the slidecheck "
+       "repository).</p>\n";
   for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
   h << "<h2>eps*</h2>\n<p>The smallest swept value with no failure of the classes penetration, path_penetration, "
        "tunnelling, nonfinite or iteration_cap (a triangle a one-sided algorithm skips by back-face culling is by design and "

@@ -1,13 +1,13 @@
-// The CSV tables of a verification run (report.hpp, docs/report.md) and atomic file writing.
+// The CSV tables of a verification run (csv.hpp, docs/report.md).
+#include <slidecheck/verify/report/csv.hpp>
+
 #include <slidecheck/verify/cases/case_file.hpp>
-#include <slidecheck/verify/report/report.hpp>
+#include <slidecheck/verify/report/text_file.hpp>
 
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace slidecheck::verify {
 namespace {
@@ -154,27 +154,6 @@ void write_csv(const std::string& dir, const Summary& s, const std::vector<Query
   write_text_file((d / "summary.csv").string(), summary_csv(s));
   write_text_file((d / "steps.csv").string(), steps_csv(s));
   write_text_file((d / "failures.csv").string(), failures_csv(records));
-}
-
-void write_text_file(const std::string& path, std::string_view text) {
-  // The temporary lives beside the target so that the rename stays within one file system.
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(tmp);
-      throw std::runtime_error("cannot write " + tmp);
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  }
 }
 
 }  // namespace slidecheck::verify

@@ -1,5 +1,5 @@
 // Drawing plots with gnuplot (gnuplot.hpp).
-#include <slidecheck/verify/report/gnuplot.hpp>
+#include "report/gnuplot.hpp"
 
 #include <slidecheck/verify/report/report.hpp>
 

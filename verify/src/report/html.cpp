@@ -1,7 +1,10 @@
-// The self-contained HTML report of a verification run (report.hpp, docs/report.md): no
+// The self-contained HTML report of a verification run (html.hpp, docs/report.md): no
 // scripts, no external resources, plots as inline SVG, every text from a record escaped.
+#include <slidecheck/verify/report/html.hpp>
+
 #include <slidecheck/verify/level_b/error_metrics.hpp>
-#include <slidecheck/verify/report/report.hpp>
+#include <slidecheck/verify/report/plots.hpp>
+#include <slidecheck/verify/report/text_file.hpp>
 
 #include <fmt/format.h>
 
@@ -203,7 +206,7 @@ std::string failing_table(const std::vector<QueryRecord>& records, const ReportO
 
 constexpr const char* kDefinitions = R"(<dl>
 <dt>queries, invalid starts, checked</dt><dd>A query is one record: one query of the corpus run by one algorithm in one precision. An invalid start already overlaps a triangle before moving: the input's fault, so nothing else about it is counted. Every failure count is out of the checked queries (the valid starts).</dd>
-<dt>failure class &ldquo;3 of 410&rdquo;</dt><dd>3 of the 410 checked queries have at least one failure of the class. The failure classes are defined in architecture.md; <em>failing</em> counts queries with any failure.</dd>
+<dt>failure class &ldquo;3 of 410&rdquo;</dt><dd>3 of the 410 checked queries have at least one failure of the class. The failure classes are defined in docs/architecture.md of the slidecheck repository; <em>failing</em> counts queries with any failure.</dd>
 <dt>decisions flipped</dt><dd>Decisions of the float run (branch, triangle, feature, comparison) that the exact re-evaluation from the same float inputs takes the other way, out of the decisions whose exact outcome was proven. Undecided: decisions whose exact outcome could not be proven within the budget (never guessed, not counted as compared).</dd>
 <dt>bits, ulps (per step value)</dt><dd>Level B, local error: each value a traced step computed is compared with the step re-evaluated exactly from the step's own float inputs and rounded correctly to the run's precision. ulps = signed distance in representable values; bits = log2(|ulps| + 1) (0: correctly rounded; 1: one ulp off). A NaN counts as the format's width (32 or 64 bits).</dd>
 <dt>max, p99, mean bits</dt><dd>Over every step value of the group (or of the step name). p99 is the nearest-rank 99th percentile: with the n values sorted ascending, the value of rank ceil(99 n / 100); so at least 99 % of the values are at most p99, and p99 is always one of the values.</dd>

@@ -1,8 +1,8 @@
-// The report's plots: gnuplot scripts and data per plot (report.hpp, docs/report.md), drawn
+// The report's plots: gnuplot scripts and data per plot (plots.hpp, docs/report.md), drawn
 // by gnuplot.hpp.
-#include <slidecheck/verify/report/report.hpp>
+#include <slidecheck/verify/report/plots.hpp>
 
-#include <slidecheck/verify/report/gnuplot.hpp>
+#include "report/gnuplot.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,7 @@
-// Aggregates of verification records and the console summary (report.hpp, docs/report.md).
+// Aggregates of verification records and the console summary (summary.hpp, docs/report.md).
+#include <slidecheck/verify/report/summary.hpp>
+
 #include <slidecheck/verify/level_b/error_metrics.hpp>
-#include <slidecheck/verify/report/report.hpp>
 
 #include <fmt/format.h>
 

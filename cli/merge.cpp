@@ -6,8 +6,8 @@
 
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
-#include <slidecheck/verify/search/search.hpp>
-#include <slidecheck/verify/run/shard.hpp>
+#include <slidecheck/verify/search/search_merge.hpp>
+#include <slidecheck/verify/run/run_inputs.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -26,28 +26,19 @@ struct MergeArgs {
   bool overwrite = false, json = false, no_views = false;
 };
 
-/// The kind of run a shard directory holds, from its run.json.
-std::string run_format(const std::string& dir) {
-  const nlohmann::json d = verify::read_run_description(dir);
-  if (!d.is_object() || !d.contains("format") || !d["format"].is_string())
-    throw formats::InputError(dir + "/run.json", 0, "not a run description: no \"format\"");
-  return d["format"].get<std::string>();
-}
-
 int report_search(const std::string& out, const verify::SearchMerge& m, bool as_json) {
   nlohmann::ordered_json j;
   j["out"] = out;
-  j["found"] = m.outcome["found"].get<bool>();
+  j["found"] = m.found_at.has_value();
   if (j["found"].get<bool>()) {
-    j["found_at"] = m.outcome["found_at"].get<std::size_t>();
+    j["found_at"] = *m.found_at;
     j["found_in"] = m.found_in;
-    if (m.outcome.contains("signature")) j["signature"] = m.outcome["signature"].get<std::string>();
+    if (m.signature) j["signature"] = *m.signature;
   }
-  j["tried"] = m.outcome["tried"].get<std::size_t>();
+  j["tried"] = m.tried;
   std::ostringstream text;
-  text << "search " << m.description["algorithm"].get<std::string>() << " in "
-       << m.description["precision"].get<std::string>() << " for " << m.description["property"].get<std::string>()
-       << " (seed " << m.description["seed"].get<std::uint64_t>() << "): " << j["tried"].get<std::size_t>()
+  text << "search " << m.algorithm << " in " << m.precision << " for " << m.property << " (seed " << m.seed
+       << "): " << j["tried"].get<std::size_t>()
        << " candidates tried over the shards\n";
   if (j["found"].get<bool>())
     text << "lowest failing attempt " << j["found_at"].get<std::size_t>() << " (in " << m.found_in
@@ -64,7 +55,7 @@ int report_search(const std::string& out, const verify::SearchMerge& m, bool as_
 int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
                      const std::string& gnuplot, bool views) {
   if (shards.empty()) throw formats::InputError("merge", 0, "no shard directories given");
-  const std::string format = run_format(shards.front());
+  const std::string format = verify::read_run_format(shards.front());
   if (format.rfind("slidecheck-verify-run ", 0) == 0) {
     const bool link_views = views && viewer_available();
     const verify::VerifyRunResult r = verify::merge_verify_runs(shards, out, overwrite, link_views);

@@ -31,7 +31,7 @@ int run(const ReplayArgs& a) {
     nlohmann::ordered_json j;
     j["case"] = a.file;
     j["reproduced"] = replay.reproduced();
-    j["record"] = verify::to_json(replay.record);
+    j["record"] = nlohmann::ordered_json::parse(verify::record_json_line(replay.record));
     j["trace"] = replay.trace;
     std::cout << j.dump(2) << '\n';
   } else {

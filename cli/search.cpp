@@ -9,6 +9,7 @@
 #include <slidecheck/verify/report/report.hpp>
 #include <slidecheck/verify/search/search.hpp>
 #include <slidecheck/verify/search/search_generators.hpp>
+#include <slidecheck/verify/search/search_merge.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -107,8 +108,7 @@ int run(const SearchArgs& a) {
   };
   auto write_run_files = [&] {
     std::filesystem::create_directories(dir);
-    verify::write_text_file((dir / "run.json").string(), verify::search_description(o).dump(2) + "\n");
-    verify::write_text_file((dir / "result.json").string(), verify::search_outcome(r).dump(2) + "\n");
+    verify::write_search_run_files(dir.string(), o, r);
   };
   if (!r.found_at) {
     j["found"] = false;

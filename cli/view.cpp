@@ -115,7 +115,8 @@ int run(const ViewArgs& a) {
     if (!fs::exists(a.input)) throw formats::InputError(a.input, 0, "no such file or directory");
     const verify::CaseFile c = verify::read_case_file(a.input);
     const std::string out = a.out.empty() ? (fs::path(a.input).replace_extension(".html")).string() : a.out;
-    const nlohmann::ordered_json data = verify::case_view_data(c, a.input, view_options(a));
+    const nlohmann::ordered_json data =
+        nlohmann::ordered_json::parse(verify::case_view_json(c, a.input, view_options(a)));
     verify::write_text_file(out, view_page(data, ""));
     j["out"] = out;
     j["steps"] = data["steps"].size();
@@ -150,7 +151,7 @@ void write_views(const std::vector<std::string>& case_files, const std::string& 
   for (std::size_t i = 0; i < case_files.size(); ++i) {
     const std::string& file = case_files[i];
     const verify::CaseFile c = verify::read_case_file(file);
-    const nlohmann::ordered_json data = verify::case_view_data(c, file, options);
+    const nlohmann::ordered_json data = nlohmann::ordered_json::parse(verify::case_view_json(c, file, options));
     verify::write_text_file((fs::path(out_dir) / view_file_name(fs::path(file).filename().string())).string(),
                             view_page(data, kSharedThree));
     if (progress) std::cerr << "\rview: " << i + 1 << "/" << case_files.size() << " cases" << std::flush;

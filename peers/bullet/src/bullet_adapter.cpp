@@ -169,7 +169,7 @@ ojson to_json(const BulletRecord& r) {
   j["resting_positions"] = path;
   j["min_clearance"] = r.skipped.empty() ? metric(r.min_clearance) : ojson(nullptr);
   ojson failures = ojson::array();
-  for (const verify::Failure& f : r.failures) failures.push_back(verify::to_json(f));
+  for (const verify::Failure& f : r.failures) failures.push_back(ojson::parse(verify::failure_json(f)));
   j["failures"] = failures;
   if (r.algorithm == BulletAlgorithm::sweep && r.skipped.empty()) {
     ojson sweeps = ojson::array();

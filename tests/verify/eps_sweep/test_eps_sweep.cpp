@@ -3,6 +3,8 @@
 // thread count, resumable after a torn line, refusing a resume with other options.
 #include <slidecheck/verify/cases/case_replay.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
+
+#include "eps_sweep/eps_sweep_json.hpp"
 #include <slidecheck/formats/errors.hpp>
 
 #include <boost/test/unit_test.hpp>

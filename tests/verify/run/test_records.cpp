@@ -6,6 +6,8 @@
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/run/records.hpp>
 
+#include "run/record_json.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 

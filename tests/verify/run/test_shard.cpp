@@ -5,6 +5,8 @@
 #include <slidecheck/verify/run/shard.hpp>
 #include <slidecheck/verify/run/verify_run.hpp>
 
+#include "run/run_json.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 #include <rapidcheck/boost_test.h>

@@ -16,6 +16,8 @@
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
+#include "run/record_json.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 

@@ -5,6 +5,7 @@
 #include <slidecheck/verify/view/case_view.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <string>
@@ -26,7 +27,7 @@ BOOST_AUTO_TEST_CASE(penetration_case_has_its_trace_paths_and_divergence) {
   const std::string file = kRegressions + "search-fauerby-float-penetration-seed1/case.case";
   const verify::CaseFile c = verify::read_case_file(file);
   const verify::CaseReplay replay = verify::replay_case(c, file);
-  const auto j = verify::case_view_data(c, file);
+  const auto j = nlohmann::ordered_json::parse(verify::case_view_json(c, file));
   BOOST_TEST(j["format"] == "slidecheck-view 1");
   BOOST_TEST(j["steps"].size() == replay.trace.size());
   BOOST_TEST(j["triangles"].size() == c.scene.mesh.triangle_count());
@@ -64,7 +65,7 @@ BOOST_AUTO_TEST_CASE(exact_points_are_level_b_values) {
   // distance is that of the values level B recorded, scaled back from eSpace.
   const std::string file = kRegressions + "search-fauerby-float-spurious_hit-seed1/case.case";
   const verify::CaseFile c = verify::read_case_file(file);
-  const auto j = verify::case_view_data(c, file, {.level_c = false});
+  const auto j = nlohmann::ordered_json::parse(verify::case_view_json(c, file, {.level_c = false}));
   BOOST_TEST(j["ideal"].is_null());
   std::size_t pairs = 0;
   for (const auto& s : j["steps"])

@@ -1,6 +1,8 @@
 // Case files: a failing run made self-contained (case_file.hpp, docs/verify.md).
 #include <slidecheck/verify/cases/case_file.hpp>
 
+#include "run/record_json.hpp"
+
 #include <slidecheck/verify/run/build_info.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/scene_io.hpp>

@@ -1,17 +1,19 @@
 // `slidecheck eps-sweep` as a library call (eps_sweep.hpp, docs/eps-sweep.md): the cells of the
-// sweep in order, each verified over the whole corpus in parallel and appended to cells.jsonl;
-// eps* and the error models from the cells.
+// sweep in order, each verified over the whole corpus in parallel (sweep_cell.hpp) and
+// appended to cells.jsonl; eps* and the error models from the cells.
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
 
-#include <slidecheck/verify/run/algorithms.hpp>
-#include <slidecheck/verify/run/build_info.hpp>
-#include <slidecheck/verify/cases/case_file.hpp>
-#include <slidecheck/verify/level_b/error_metrics.hpp>
-#include <slidecheck/formats/errors.hpp>
-#include <slidecheck/verify/report/report.hpp>
-#include <slidecheck/verify/run/verify_run.hpp>
+#include "eps_sweep/eps_sweep_json.hpp"
+#include "eps_sweep/sweep_cell.hpp"
+#include "run/run_json.hpp"
 
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/cases/case_file.hpp>
+#include <slidecheck/verify/eps_sweep/eps_sweep_report.hpp>
+#include <slidecheck/verify/report/report.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
+#include <slidecheck/verify/run/verify_run.hpp>
 
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/global_control.h>
@@ -22,18 +24,25 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <limits>
-#include <map>
 #include <iterator>
-#include <tuple>
+#include <map>
 #include <thread>
+#include <tuple>
 
 namespace slidecheck::verify {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using eps_sweep::aggregate;
+using eps_sweep::kRunFormat;
+using eps_sweep::make_world;
+using eps_sweep::options_from_description;
+using eps_sweep::QueryOutcome;
+using eps_sweep::run_description;
+using eps_sweep::run_one;
+using eps_sweep::tolerance_of;
+using eps_sweep::World;
 
 std::string default_swept_tolerance(Algorithm a) {
   switch (a) {
@@ -65,330 +74,10 @@ std::vector<CellKey> sweep_cells(const EpsSweepOptions& o) {
 
 namespace {
 
-constexpr std::string_view kRunFormat = "slidecheck-eps-sweep-run 1";
-
-std::string tolerance_of(const EpsSweepOptions& o, Algorithm a) {
-  const auto it = o.tolerance.find(a);
-  return it == o.tolerance.end() ? default_swept_tolerance(a) : it->second;
-}
-
-/// The corpus at one world scale and offset: scenes and queries transformed (docs/eps-sweep.md).
-struct World {
-  double scale = 1, offset = 0;
-  std::vector<QueryInput> inputs;
-};
-
-Vec3<double> scaled(const Vec3<double>& v, double s, double o) { return {v.x * s + o, v.y * s + o, v.z * s + o}; }
-
-World make_world(const std::vector<QueryInput>& base, double scale, double offset) {
-  World w{scale, offset, {}};
-  if (scale == 1 && offset == 0) {
-    w.inputs = base;
-    return w;
-  }
-  std::map<const SceneContext*, std::shared_ptr<const SceneContext>> moved;
-  for (const QueryInput& in : base) {
-    QueryInput q = in;
-    auto it = moved.find(in.scene.get());
-    if (it == moved.end()) {
-      Scene s = in.scene->scene;
-      for (auto& v : s.mesh.vertices) {
-        v = scaled(v, scale, offset);
-        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
-          throw InputError(in.scene->file, 0, "a vertex overflows at scale " + number_text(scale));
-      }
-      // Scaled coordinates need not be floats any more: the scene becomes a double one and
-      // a float run rounds it once (SceneContext).
-      s.precision = Precision::double_float;
-      validate_scene(s, in.scene->file + " (scale " + number_text(scale) + ", offset " + number_text(offset) + ")",
-                     ReadOptions{true});
-      it = moved.emplace(in.scene.get(), std::make_shared<const SceneContext>(in.scene->file, std::move(s))).first;
-    }
-    q.scene = it->second;
-    q.query.start = scaled(in.query.start, scale, offset);
-    q.query.displacement = scaled(in.query.displacement, scale, 0);
-    q.query.gravity = scaled(in.query.gravity, scale, 0);
-    q.query.radii.radii = scaled(in.query.radii.radii, scale, 0);
-    w.inputs.push_back(std::move(q));
-  }
-  return w;
-}
-
-/// What one query contributes to its cell.
-struct QueryOutcome {
-  bool invalid = false, failed = false, eps_failed = false, back_face = false;
-  std::vector<FailureClass> classes;
-  std::optional<double> clearance;
-  double depth = 0;
-  std::optional<double> travel_fraction, lost_fraction;
-  int iterations = 0;
-  double magnitude = 0;
-  QueryRecord record;
-};
-
-double query_magnitude(const Query& q) {
-  double m = std::max({q.radii.radii.x, q.radii.radii.y, q.radii.radii.z});
-  const Vec3<double> end = q.start + q.displacement, fall = end + q.gravity;
-  for (const Vec3<double>& p : {q.start, end, fall}) m = std::max({m, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
-  return m;
-}
-
-QueryOutcome run_one(const QueryInput& in, const CellKey& key, const std::string& tolerance, const EpsSweepOptions& o) {
-  QueryOutcome out;
-  Query q = in.query;
-  if (q.algorithm != key.algorithm) q.tolerances.clear();
-  q.algorithm = key.algorithm;
-  q.tolerances[tolerance] = key.value;
-  VerifyQueryOptions vo;
-  vo.level_c = o.level_c;
-  vo.level_c_options = o.level_c_options;
-  out.record = verify_query(*in.scene, q, in.file, key.algorithm, key.precision, vo);
-  const QueryRecord& r = out.record;
-  if (r.invalid_start) {
-    out.invalid = true;
-    return out;
-  }
-  out.failed = r.failed();
-  for (const FailureClass c : all_failure_classes)
-    if (r.has(c)) out.classes.push_back(c);
-  // An eps-class failure counts unless a one-sided algorithm skipped the triangle by design
-  // (the move points along its normal: back-face culling): those are counted apart.
-  for (const Failure& f : r.failures) {
-    if (std::find(std::begin(eps_star_classes), std::end(eps_star_classes), f.kind) == std::end(eps_star_classes)) continue;
-    if (f.back_face && culls_back_faces(key.algorithm))
-      out.back_face = true;
-    else
-      out.eps_failed = true;
-  }
-  if (!std::isnan(r.min_clearance)) out.clearance = r.min_clearance;
-  for (const Failure& f : r.failures)
-    if (f.kind == FailureClass::penetration || f.kind == FailureClass::path_penetration ||
-        f.kind == FailureClass::tunnelling)
-      out.depth = std::max(out.depth, f.depth);
-  const double requested = length(r.query.displacement) + length(r.query.gravity);
-  if (requested > 0 && std::isfinite(r.final_position.x))
-    out.travel_fraction = length(r.final_position - r.query.start) / (requested * r.query.frames);
-  if (r.ideal && r.ideal->error.empty() && r.ideal->ideal_travel > 0)
-    out.lost_fraction = std::max(0.0, r.ideal->ideal_travel - r.ideal->float_travel) / r.ideal->ideal_travel;
-  out.iterations = r.iterations;
-  out.magnitude = query_magnitude(r.query);
-  return out;
-}
-
-EpsCell aggregate(const CellKey& key, const std::string& tolerance, const std::vector<QueryOutcome>& outcomes) {
-  EpsCell c;
-  c.key = key;
-  c.tolerance = tolerance;
-  const double u = unit_roundoff(key.precision);
-  std::vector<double> ulps, abs;
-  double travel_sum = 0, lost_sum = 0;
-  std::size_t travel_n = 0, lost_n = 0, checked = 0;
-  long long iterations_sum = 0;
-  for (const QueryOutcome& q : outcomes) {
-    ++c.queries;
-    if (q.invalid) {
-      ++c.invalid;
-      continue;
-    }
-    ++checked;
-    c.failing += q.failed;
-    c.eps_failing += q.eps_failed;
-    if (q.eps_failed) c.eps_failing_queries.push_back(c.queries - 1);
-    c.back_face += q.back_face && !q.eps_failed;
-    for (const FailureClass k : q.classes) ++c.queries_with[k];
-    if (q.clearance) c.min_clearance = c.min_clearance ? std::min(*c.min_clearance, *q.clearance) : *q.clearance;
-    if (q.clearance && !q.eps_failed && !q.back_face)
-      c.min_clearance_passing =
-          c.min_clearance_passing ? std::min(*c.min_clearance_passing, *q.clearance) : *q.clearance;
-    c.max_depth = std::max(c.max_depth, q.depth);
-    if (q.travel_fraction) travel_sum += *q.travel_fraction, ++travel_n;
-    if (q.lost_fraction) lost_sum += *q.lost_fraction, ++lost_n;
-    iterations_sum += q.iterations;
-    c.iterations_max = std::max(c.iterations_max, q.iterations);
-    c.magnitude = std::max(c.magnitude, q.magnitude);
-    for (const StepValueError& v : q.record.step_errors) {
-      if (!std::isfinite(v.computed) || v.ulps == nan_ulps) continue;
-      const double e = std::fabs(v.computed - v.correctly_rounded);
-      const double ul = std::fabs(static_cast<double>(v.ulps));
-      ulps.push_back(ul);
-      abs.push_back(e);
-      // "near_point.x" names its step already; "x" of an inside_test does not.
-      const std::string name = v.quantity.rfind(v.step, 0) == 0 ? v.quantity : v.step + "." + v.quantity;
-      StepErrorStats& s = c.steps[name];
-      ++s.values;
-      s.max_abs = std::max(s.max_abs, e);
-      s.max_ulps = std::max(s.max_ulps, ul);
-      if (q.magnitude > 0) s.max_relative_to_magnitude = std::max(s.max_relative_to_magnitude, e / (u * q.magnitude));
-    }
-  }
-  if (travel_n) c.mean_travel_fraction = travel_sum / static_cast<double>(travel_n);
-  if (lost_n) c.mean_lost_fraction = lost_sum / static_cast<double>(lost_n);
-  if (checked) c.iterations_mean = static_cast<double>(iterations_sum) / static_cast<double>(checked);
-  std::sort(ulps.begin(), ulps.end());
-  std::sort(abs.begin(), abs.end());
-  if (!ulps.empty()) {
-    c.ulps_max = ulps.back();
-    c.ulps_p99 = nearest_rank_percentile(ulps, 99);
-    c.abs_max = abs.back();
-    c.abs_p99 = nearest_rank_percentile(abs, 99);
-  }
-  return c;
-}
-
-json run_description(const EpsSweepOptions& o, const std::vector<std::string>& files, std::size_t queries) {
-  json j;
-  j["format"] = kRunFormat;
-  j["tool"] = build_info().version;
-  j["corpus"] = o.corpus;
-  j["query_files"] = files;
-  j["queries"] = queries;
-  j["algorithms"] = json::array();
-  for (const Algorithm a : o.algorithms)
-    j["algorithms"].push_back({{"algorithm", std::string(algorithm_name(a))}, {"tolerance", tolerance_of(o, a)}});
-  auto hex_list = [](const std::vector<double>& v) {
-    json a = json::array();
-    for (const double x : v) a.push_back(to_hex(x));
-    return a;
-  };
-  j["grid"] = hex_list(o.grid);
-  j["precisions"] = json::array();
-  for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
-  j["scales"] = hex_list(o.scales);
-  j["offsets"] = hex_list(o.offsets);
-  j["level_c"] = o.level_c;
-  if (o.level_c)
-    j["level_c_options"] = {{"lost_motion_fraction", o.level_c_options.lost_motion_fraction},
-                            {"stuck_fraction", o.level_c_options.stuck_fraction},
-                            {"grid_allowance", o.level_c_options.grid_allowance},
-                            {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
-  add_shard(j, o.shard);
-  return j;
-}
-
-/// The sweep a run description describes (for merge): what its outputs need.
-EpsSweepOptions options_from_description(const json& d, const std::string& file) {
-  EpsSweepOptions o;
-  try {
-    o.corpus = d.at("corpus").get<std::vector<std::string>>();
-    for (const json& a : d.at("algorithms")) {
-      const auto alg = find_algorithm(a.at("algorithm").get<std::string>());
-      if (!alg) throw InputError(file, 0, "unknown algorithm " + a.at("algorithm").dump());
-      o.algorithms.push_back(*alg);
-      o.tolerance[*alg] = a.at("tolerance").get<std::string>();
-    }
-    auto numbers = [&](const char* key) {
-      std::vector<double> v;
-      for (const json& x : d.at(key)) v.push_back(parse_double(x.get<std::string>()));
-      return v;
-    };
-    o.grid = numbers("grid");
-    o.scales = numbers("scales");
-    o.offsets = numbers("offsets");
-    o.precisions.clear();
-    for (const json& p : d.at("precisions")) {
-      const std::string name = p.get<std::string>();
-      if (name != "float" && name != "double") throw InputError(file, 0, "unknown precision '" + name + "'");
-      o.precisions.push_back(name == "float" ? Precision::single_float : Precision::double_float);
-    }
-    o.level_c = d.at("level_c").get<bool>();
-  } catch (const json::exception& e) {
-    throw InputError(file, 0, std::string("not an eps-sweep run description: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw InputError(file, 0, std::string("not an eps-sweep run description: ") + e.what());
-  }
-  return o;
-}
-
 constexpr const char* kRunFiles[] = {"run.json",      "cells.jsonl",     "summary.txt", "cells.csv",
                                      "eps_star.csv", "error_model.csv", "report.html"};
 
 }  // namespace
-
-nlohmann::ordered_json to_json(const EpsCell& c) {
-  nlohmann::ordered_json j;
-  j["algorithm"] = algorithm_name(c.key.algorithm);
-  j["precision"] = precision_name(c.key.precision);
-  j["scale"] = to_hex(c.key.scale);
-  j["offset"] = to_hex(c.key.offset);
-  j["tolerance"] = c.tolerance;
-  j["value"] = to_hex(c.key.value);
-  j["queries"] = c.queries;
-  j["invalid"] = c.invalid;
-  j["failing"] = c.failing;
-  j["eps_failing"] = c.eps_failing;
-  j["eps_failing_queries"] = c.eps_failing_queries;
-  j["back_face"] = c.back_face;
-  nlohmann::ordered_json classes = nlohmann::ordered_json::object();
-  for (const auto& [k, n] : c.queries_with) classes[std::string(to_string(k))] = n;
-  j["queries_with"] = classes;
-  j["min_clearance"] = c.min_clearance ? json(*c.min_clearance) : json(nullptr);
-  j["min_clearance_passing"] = c.min_clearance_passing ? json(*c.min_clearance_passing) : json(nullptr);
-  j["max_depth"] = c.max_depth;
-  j["mean_travel_fraction"] = c.mean_travel_fraction;
-  j["mean_lost_fraction"] = c.mean_lost_fraction ? json(*c.mean_lost_fraction) : json(nullptr);
-  j["ulps_max"] = c.ulps_max;
-  j["ulps_p99"] = c.ulps_p99;
-  j["abs_max"] = c.abs_max;
-  j["abs_p99"] = c.abs_p99;
-  j["iterations_mean"] = c.iterations_mean;
-  j["iterations_max"] = c.iterations_max;
-  j["magnitude"] = c.magnitude;
-  nlohmann::ordered_json steps = nlohmann::ordered_json::object();
-  for (const auto& [name, s] : c.steps)
-    steps[name] = {{"values", s.values},
-                   {"max_abs", s.max_abs},
-                   {"max_ulps", s.max_ulps},
-                   {"max_relative_to_magnitude", s.max_relative_to_magnitude}};
-  j["steps"] = steps;
-  return j;
-}
-
-EpsCell eps_cell_from_json(const json& j, const std::string& file, std::size_t line) {
-  try {
-    EpsCell c;
-    const auto alg = find_algorithm(j.at("algorithm").get<std::string>());
-    if (!alg) throw InputError(file, line, "unknown algorithm " + j.at("algorithm").dump());
-    c.key.algorithm = *alg;
-    c.key.precision = parse_precision(j.at("precision").get<std::string>());
-    c.key.scale = parse_double(j.at("scale").get<std::string>());
-    c.key.offset = parse_double(j.at("offset").get<std::string>());
-    c.key.value = parse_double(j.at("value").get<std::string>());
-    c.tolerance = j.at("tolerance").get<std::string>();
-    c.queries = j.at("queries").get<std::size_t>();
-    c.invalid = j.at("invalid").get<std::size_t>();
-    c.failing = j.at("failing").get<std::size_t>();
-    c.eps_failing = j.at("eps_failing").get<std::size_t>();
-    c.eps_failing_queries = j.at("eps_failing_queries").get<std::vector<std::size_t>>();
-    c.back_face = j.at("back_face").get<std::size_t>();
-    if (c.eps_failing_queries.size() != c.eps_failing)
-      throw InputError(file, line, "eps_failing_queries does not list eps_failing queries");
-    for (const auto& [k, n] : j.at("queries_with").items()) {
-      const auto kind = find_failure_class(k);
-      if (!kind) throw InputError(file, line, "unknown failure class '" + k + "'");
-      c.queries_with[*kind] = n.get<std::size_t>();
-    }
-    if (!j.at("min_clearance").is_null()) c.min_clearance = j.at("min_clearance").get<double>();
-    if (!j.at("min_clearance_passing").is_null()) c.min_clearance_passing = j.at("min_clearance_passing").get<double>();
-    c.max_depth = j.at("max_depth").get<double>();
-    c.mean_travel_fraction = j.at("mean_travel_fraction").get<double>();
-    if (!j.at("mean_lost_fraction").is_null()) c.mean_lost_fraction = j.at("mean_lost_fraction").get<double>();
-    c.ulps_max = j.at("ulps_max").get<double>();
-    c.ulps_p99 = j.at("ulps_p99").get<double>();
-    c.abs_max = j.at("abs_max").get<double>();
-    c.abs_p99 = j.at("abs_p99").get<double>();
-    c.iterations_mean = j.at("iterations_mean").get<double>();
-    c.iterations_max = j.at("iterations_max").get<int>();
-    c.magnitude = j.at("magnitude").get<double>();
-    for (const auto& [name, s] : j.at("steps").items())
-      c.steps[name] = {s.at("max_abs").get<double>(), s.at("max_ulps").get<double>(),
-                       s.at("max_relative_to_magnitude").get<double>(), s.at("values").get<std::size_t>()};
-    return c;
-  } catch (const json::exception& e) {
-    throw InputError(file, line, std::string("malformed cell: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw InputError(file, line, std::string("malformed cell: ") + e.what());
-  }
-}
 
 std::vector<EpsStar> find_eps_star(const std::vector<EpsCell>& cells) {
   std::vector<EpsStar> stars;

@@ -1,6 +1,6 @@
-// The outputs of eps-sweep (eps_sweep.hpp, docs/eps-sweep.md): console summary, CSV tables and
+// The outputs of eps-sweep (eps_sweep_report.hpp, docs/eps-sweep.md): console summary, CSV tables and
 // the HTML report with log-log plots, all made from the cells alone.
-#include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
+#include <slidecheck/verify/eps_sweep/eps_sweep_report.hpp>
 
 #include <slidecheck/verify/run/build_info.hpp>
 #include <slidecheck/formats/errors.hpp>

@@ -1,6 +1,8 @@
 // The corpus and output files of long runs (run_inputs.hpp).
 #include <slidecheck/verify/run/run_inputs.hpp>
 
+#include "run/run_json.hpp"
+
 #include <slidecheck/formats/errors.hpp>
 
 #include <nlohmann/json.hpp>
@@ -75,22 +77,6 @@ void check_runnable(const QueryInput& in, Precision p, const std::string& contex
     throw InputError(in.file, in.line, "a radius rounds to 0 in float" + context);
 }
 
-void require_same_run(const std::string& dir, const nlohmann::json& description) {
-  const fs::path run = fs::path(dir) / "run.json";
-  if (!fs::exists(run)) throw InputError(dir, 0, "--resume: there is no run here (no run.json)");
-  nlohmann::json previous;
-  try {
-    std::ifstream in(run);
-    previous = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
-  }
-  if (previous != description)
-    throw InputError(run.string(), 0,
-                     "--resume: this run was made with other inputs or options (" + previous.dump() +
-                         "); run again with the same command line, or use --overwrite");
-}
-
 SyncedAppender::SyncedAppender(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error(path + ": cannot open for appending");
@@ -128,79 +114,11 @@ std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::
   return out;
 }
 
-namespace {
-
-/// The first member in which two descriptions differ, for the error message.
-std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
-  for (const auto& [key, value] : a.items())
-    if (!b.contains(key) || b[key] != value) return key;
-  for (const auto& [key, value] : b.items())
-    if (!a.contains(key)) return key;
-  return "?";
-}
-
-}  // namespace
-
-nlohmann::json read_run_description(const std::string& dir) {
-  const fs::path run = fs::path(dir) / "run.json";
-  if (!fs::is_directory(dir)) throw InputError(dir, 0, "no such directory");
-  if (!fs::exists(run)) throw InputError(dir, 0, "holds no run (no run.json)");
-  try {
-    std::ifstream in(run);
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
-  }
-}
-
-nlohmann::json parse_json_line(const std::string& text, const std::string& path, std::size_t line, const char* what) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, line, std::string("not a JSON ") + what + ": " + e.what());
-  }
-}
-
-nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
-                              std::vector<std::string>& ordered) {
-  if (dirs.empty()) throw InputError("merge", 0, "no shard directories given");
-  nlohmann::json common;
-  std::vector<std::string> by_index;
-  std::string first_dir;
-  for (const std::string& dir : dirs) {
-    nlohmann::json d = read_run_description(dir);
-    const std::string file = (fs::path(dir) / "run.json").string();
-    if (!d.is_object() || !d.contains("format") || d["format"] != format)
-      throw InputError(file, 0,
-                       "not the same kind of run as the first (" + std::string(format) + "): " +
-                           (d.is_object() && d.contains("format") ? d["format"].dump() : std::string("no format")));
-    const Shard shard = shard_of(d, file);
-    d.erase("shard");
-    if (by_index.empty()) {
-      common = d;
-      first_dir = dir;
-      by_index.assign(shard.count, std::string());
-    } else if (shard.count != by_index.size()) {
-      throw InputError(file, 0,
-                       "is shard " + shard.text() + " but " + first_dir + " is one of " + std::to_string(by_index.size()) +
-                           " shards: merge the shards of one partition");
-    } else if (d != common) {
-      throw InputError(file, 0,
-                       "is not a shard of the same run as " + first_dir + " (they differ in \"" +
-                           first_difference(common, d) + "\")");
-    }
-    if (!by_index[shard.index].empty())
-      throw InputError(file, 0, "holds shard " + shard.text() + ", and so does " + by_index[shard.index]);
-    by_index[shard.index] = dir;
-  }
-  for (std::size_t i = 0; i < by_index.size(); ++i)
-    if (by_index[i].empty())
-      throw InputError("merge", 0,
-                       "shard " + Shard{i, by_index.size()}.text() +
-                           " is missing: run it (the same command with --shard " + Shard{i, by_index.size()}.text() +
-                           ") and merge again");
-  ordered = std::move(by_index);
-  return common;
+std::string read_run_format(const std::string& dir) {
+  const nlohmann::json d = read_run_description(dir);
+  if (!d.is_object() || !d.contains("format") || !d["format"].is_string())
+    throw InputError(dir + "/run.json", 0, "not a run description: no \"format\"");
+  return d["format"].get<std::string>();
 }
 
 void prepare_merge_output(const std::string& out, const std::vector<std::string>& shard_dirs, bool overwrite,

@@ -3,8 +3,6 @@
 
 #include <slidecheck/formats/errors.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 
 namespace slidecheck::verify {
@@ -34,20 +32,6 @@ Shard parse_shard(const std::string& text, const std::string& option) {
                      "'" + text + "': shards are counted from 0, so I must be below N (0/" + std::to_string(s.count) +
                          " .. " + std::to_string(s.count - 1) + "/" + std::to_string(s.count) + ")");
   return s;
-}
-
-void add_shard(nlohmann::json& description, const Shard& shard) {
-  if (!shard.whole()) description["shard"] = {{"index", shard.index}, {"count", shard.count}};
-}
-
-Shard shard_of(const nlohmann::json& description, const std::string& file) {
-  if (!description.contains("shard")) return {};
-  const nlohmann::json& j = description["shard"];
-  if (!j.is_object() || !j.contains("index") || !j.contains("count") || !j["index"].is_number_unsigned() ||
-      !j["count"].is_number_unsigned())
-    throw InputError(file, 0, "\"shard\" must be {\"index\": I, \"count\": N}");
-  return parse_shard(std::to_string(j["index"].get<std::size_t>()) + "/" + std::to_string(j["count"].get<std::size_t>()),
-                     file);
 }
 
 }  // namespace slidecheck::verify

@@ -3,6 +3,9 @@
 // case files and record lines before the next starts, and the summaries and reports at the end.
 #include <slidecheck/verify/run/verify_run.hpp>
 
+#include "run/record_json.hpp"
+#include "run/run_json.hpp"
+
 #include <slidecheck/verify/run/build_info.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/formats/errors.hpp>

@@ -7,6 +7,8 @@
 #include <slidecheck/verify/level_b/traced_run.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -37,8 +39,7 @@ bool is_point_quantity(const std::string& base) {
 
 double rounded_to(double x, Precision p) { return p == Precision::single_float ? double(float(x)) : x; }
 
-}  // namespace
-
+/// The page's data as JSON (case_view_json).
 ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewOptions& options) {
   const SceneContext scene(file, c.scene);
   // The verdict run (as verify checks it) with the ideal trajectory, then the detail run.
@@ -225,6 +226,12 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   if (focus_step < 0 && !verdict.failures.empty()) focus_step = verdict.failures.front().where.step;
   j["focus_step"] = focus_step >= 0 && focus_step < static_cast<int>(lines.size()) ? ojson(focus_step) : ojson(nullptr);
   return j;
+}
+
+}  // namespace
+
+std::string case_view_json(const CaseFile& c, const std::string& file, const CaseViewOptions& options) {
+  return case_view_data(c, file, options).dump();
 }
 
 }  // namespace slidecheck::verify

@@ -17,8 +17,6 @@
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -43,9 +41,10 @@ std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero);
 
 /// The failure classes eps* counts: what a tolerance is meant to prevent (penetration,
 /// path_penetration, tunnelling, nonfinite, iteration_cap), except a penetration or path
-/// class on a triangle that an algorithm culling back faces skips by design (Failure::back_face). Decision flips and wrong
-/// triangles are round-off in detection that a distance kept from surfaces does not remove;
-/// they are reported per cell but do not make a tolerance unsafe.
+/// class on a triangle that an algorithm culling back faces skips by design
+/// (Failure::back_face). Decision flips and wrong triangles are round-off in detection that a
+/// distance kept from surfaces does not remove; they are reported per cell but do not make a
+/// tolerance unsafe.
 inline constexpr FailureClass eps_star_classes[] = {FailureClass::penetration, FailureClass::path_penetration,
                                                     FailureClass::tunnelling, FailureClass::nonfinite,
                                                     FailureClass::iteration_cap};
@@ -125,10 +124,6 @@ struct EpsCell {
   std::map<std::string, StepErrorStats> steps;  ///< per quantity ("near_point.x", "time", ...)
 };
 
-nlohmann::ordered_json to_json(const EpsCell& c);
-/// Throws InputError naming `file` and `line` when malformed.
-EpsCell eps_cell_from_json(const nlohmann::json& j, const std::string& file, std::size_t line);
-
 /// eps* of one (algorithm, precision, scale, offset).
 struct EpsStar {
   Algorithm algorithm{};
@@ -142,8 +137,7 @@ struct EpsStar {
   /// large fails again: the sphere is kept so far away that it snags or caps out).
   std::optional<double> safe_up_to;
   /// Queries that fail (an eps class) at every swept value: no value of this tolerance helps
-  /// them (a failure by design, or one beyond the grid).
-  /// or one beyond the grid). Reported, and left out of eps*.
+  /// them (a failure by design, or one beyond the grid). Reported, and left out of eps*.
   std::size_t persistent = 0;
   /// At eps*: the least clearance of the queries that do not fail (min_clearance_passing) and
   /// the mean travel fraction (its cost), and at the smallest swept value the same.
@@ -202,14 +196,9 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells);
 /// output cannot be written.
 EpsSweepResult run_eps_sweep(const EpsSweepOptions& options);
 
-/// The outputs (summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html, and
-/// cases/ with each world's worst case, re-verified from the corpus) of a finished sweep;
-/// returns the console summary and fills warnings (plots missing, corpus gone).
-std::string write_eps_sweep_outputs(const std::string& dir, const EpsSweepOptions& options, EpsSweepResult& result);
-
 /// Re-verifies each world's worst case (EpsStar::worst_query) from the corpus and writes it to
 /// `dir`/cases/worst_case_file_name; returns the files written. InputError when the corpus
-/// cannot be read (write_eps_sweep_outputs turns that into a warning).
+/// cannot be read (write_eps_sweep_outputs, eps_sweep_report.hpp, turns that into a warning).
 std::vector<std::string> write_eps_worst_cases(const std::string& dir, const EpsSweepOptions& options,
                                                const std::vector<EpsStar>& stars);
 

@@ -1,7 +1,7 @@
 #pragma once
 /// What `slidecheck verify` finds about one query run by one algorithm in one precision: the
-/// failures (architecture.md, "Failure classes"), the per-step local error (level B) and the
-/// run itself. Every other part of the verifier speaks these types: the level A checks
+/// failures (docs/architecture.md, "Failure classes"), the per-step local error (level B) and
+/// the run itself. Every other part of the verifier speaks these types: the level A checks
 /// (invariants.hpp) and level B re-evaluation (local_error.hpp) fill them in, the runner
 /// (verify_query.hpp) assembles a QueryRecord, and the reports (report.hpp) and case files
 /// (case_file.hpp) read it. The JSON form is documented in docs/verify.md.
@@ -9,8 +9,6 @@
 #include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/formats/query_io.hpp>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +22,7 @@ namespace slidecheck::verify {
 
 using namespace slidecheck::formats;  // verify is built on the formats layer
 
-/// The failure classes the verifier counts (architecture.md). `lost_motion` and `stuck` come
+/// The failure classes the verifier counts (docs/architecture.md). `lost_motion` and `stuck` come
 /// from level C (`verify --level-c`); `jitter` too, for queries repeated over frames;
 /// `fast_mismatch` from `verify --implementation fast`.
 enum class FailureClass {
@@ -211,14 +209,12 @@ struct QueryRecord {
   bool has(FailureClass c) const;
 };
 
-/// The JSON form of a record (docs/verify.md): numbers of the inputs and positions as hexfloat
-/// strings, metrics as JSON numbers, `seconds` left out when `with_timing` is false so that
-/// records are byte-identical across runs.
-nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing = false);
-/// One failure as records.jsonl writes it ({class, where, triangle, depth, [back_face], detail}):
-/// shared with the peers' records (peers/bullet), so both read alike.
-nlohmann::ordered_json to_json(const Failure& f);
-/// Reads a record back; throws InputError naming `file` and `line` when malformed.
-QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, std::size_t line);
+/// A record as one line of records.jsonl (docs/verify.md; no newline): numbers of the inputs
+/// and positions as hexfloat strings, metrics as JSON numbers, `seconds` left out when
+/// `with_timing` is false so that records are byte-identical across runs.
+std::string record_json_line(const QueryRecord& r, bool with_timing = false);
+/// One failure as records.jsonl writes it ({class, where, triangle, depth, [back_face],
+/// detail}), as JSON text: shared with the peers' records (peers/bullet), so both read alike.
+std::string failure_json(const Failure& f);
 
 }  // namespace slidecheck::verify

@@ -1,12 +1,11 @@
 #pragma once
-// What the long-running commands (verify, eps-sweep) share: the corpus read and checked
-// before anything runs, and output files appended and synced so that a killed run keeps
-// every line it completed. Private to the verify library.
+/// What the long-running commands (verify, eps-sweep) share: the corpus read and checked
+/// before anything runs, output files appended and synced so that a killed run keeps every
+/// line it completed, and the output directory of a merge. The peers' tools (peers/) read
+/// their corpora with it too.
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/verify/run/shard.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -35,9 +34,6 @@ std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files)
 /// scene overflows float, or a radius rounds to 0 (`context` is added, e.g. the world).
 void check_runnable(const QueryInput& in, Precision p, const std::string& context = {});
 
-/// For --resume: InputError unless `dir`/run.json exists and equals `description`.
-void require_same_run(const std::string& dir, const nlohmann::json& description);
-
 /// A file appended to line by line, each batch flushed and synced to disk before returning.
 class SyncedAppender {
  public:
@@ -58,16 +54,9 @@ class SyncedAppender {
 std::vector<std::pair<std::size_t, std::string>> read_complete_lines(const std::string& path,
                                                                       bool cut_torn_line = true);
 
-/// One line of a JSON-lines output file; InputError "not a JSON <what>" naming the file and line.
-nlohmann::json parse_json_line(const std::string& text, const std::string& path, std::size_t line, const char* what);
-
-/// For merge: reads DIR/run.json of each shard directory and checks that they are the shards
-/// of one run: the same `format`, the same description apart from "shard", the same shard
-/// count N, and each index 0..N-1 exactly once (InputError naming the missing, duplicated or
-/// foreign shard). Returns the description without "shard"; `ordered` gets the directories
-/// by shard index.
-nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
-                              std::vector<std::string>& ordered);
+/// The "format" of DIR/run.json: which command's run (verify, eps-sweep or search) the
+/// directory holds. InputError naming the directory or the file when it holds none.
+std::string read_run_format(const std::string& dir);
 
 /// For merge: InputError when `out` is one of the shards or holds a run (unless `overwrite`);
 /// removes the previous run's files (`run_files`, cases/) and creates the directory.

@@ -6,8 +6,6 @@
 /// Membership depends on the index alone, never on threads or timing, so N shards together
 /// hold every item exactly once and `slidecheck merge` can put them back in order.
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstddef>
 #include <string>
 
@@ -27,15 +25,5 @@ struct Shard {
 
 /// Parses "I/N" (0 <= I < N, 1 <= N <= 2^20). InputError naming `option` otherwise.
 Shard parse_shard(const std::string& text, const std::string& option = "--shard");
-
-/// DIR/run.json of a run (verify, eps-sweep, search); InputError naming the directory when it
-/// is not one, or the file when it is not JSON.
-nlohmann::json read_run_description(const std::string& dir);
-
-/// The "shard" member of a run description ({"index": I, "count": N}); absent for a whole run.
-void add_shard(nlohmann::json& description, const Shard& shard);
-/// The shard a run description holds (the whole run when none); InputError naming `file`
-/// when the member is malformed.
-Shard shard_of(const nlohmann::json& description, const std::string& file);
 
 }  // namespace slidecheck::verify

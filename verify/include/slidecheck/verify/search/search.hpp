@@ -1,16 +1,14 @@
 #pragma once
-/// Property search (docs/search.md): generate candidates with RapidCheck
-/// (search_generators.hpp) until one fails with the wanted class, then shrink it
-/// (case_shrink.hpp). The attempt sequence depends only on the seed: attempt i draws from
-/// rc::Random(SplitMix64(seed, i)), candidates are generated in order on one thread and
-/// verified in parallel chunks, and the failure reported is the lowest attempt index that
-/// fails, so the result is the same for every thread count.
+/// Property search (docs/search.md): generate candidates with RapidCheck (constructions.hpp)
+/// until one fails with the wanted class, then shrink it (case_shrink.hpp). The attempt
+/// sequence depends only on the seed: attempt i draws from rc::Random(SplitMix64(seed, i)),
+/// candidates are generated in order on one thread and verified in parallel chunks, and the
+/// failure reported is the lowest attempt index that fails, so the result is the same for
+/// every thread count. The search's directory and the merge of shards: search_merge.hpp.
 
 #include <slidecheck/verify/search/candidate.hpp>
 #include <slidecheck/verify/search/case_shrink.hpp>
 #include <slidecheck/verify/run/shard.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +24,7 @@ struct SearchOptions {
   Precision precision = Precision::single_float;
   /// The failure class searched for; nullopt: any class (the first in report order).
   std::optional<FailureClass> property;
-  /// One construction (search_generators.hpp) or empty for all of them.
+  /// One construction (constructions.hpp) or empty for all of them.
   std::string construction;
   std::uint64_t seed = 1;
   std::size_t budget = 10000;  ///< candidates generated at most
@@ -57,31 +55,7 @@ struct SearchResult {
 /// Runs the search; never throws for a candidate that fails to verify (it counts as invalid).
 SearchResult search_failure(const SearchOptions& options);
 
-/// What run.json of a search directory records (docs/campaigns.md): the options that decide
-/// the result (algorithm, precision, property, construction, seed, budget, shrink budgets)
-/// and the shard; `property` is the class's name or "any".
-nlohmann::json search_description(const SearchOptions& options);
-/// What result.json records: candidates tried and invalid, classes seen, whether and where
-/// (attempt index, signature) the wanted failure was found.
-nlohmann::json search_outcome(const SearchResult& result);
-
-/// The files of a search's case directory that hold the case (copied by merge).
-inline constexpr const char* search_case_files[] = {"case.case", "original.case", "trace.txt", "README.md"};
-
-struct SearchMerge {
-  nlohmann::json description;    ///< run.json written (no shard)
-  nlohmann::json outcome;        ///< result.json written: sums over the shards, the lowest find
-  std::string found_in;          ///< the shard directory whose case was kept (empty: none found)
-};
-
-/// `slidecheck merge` of search shards: checks that `shard_dirs` are the shards 0..N-1 of
-/// one search (InputError naming the missing or foreign one), keeps the case of the lowest
-/// failing attempt (the one a whole run finds, shrunk the same way) and writes it into `out`
-/// with run.json and result.json. The tried/invalid/classes counts are the shards' sums (a
-/// whole run stops at the chunk of its first failure, so it may count fewer).
-SearchMerge merge_searches(const std::vector<std::string>& shard_dirs, const std::string& out, bool overwrite);
-
-/// The rc::Random seed of attempt `index` under `seed` (SplitMix64 of both; reproducible).
+/// The random seed of attempt `index` under `seed` (SplitMix64 of both; reproducible).
 std::uint64_t attempt_seed(std::uint64_t seed, std::size_t index);
 
 }  // namespace slidecheck::verify

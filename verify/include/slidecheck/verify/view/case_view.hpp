@@ -1,14 +1,12 @@
 #pragma once
 /// The data behind `slidecheck view` (docs/view.md): everything the page of one case draws
-/// and lists, as JSON. The case is replayed as `replay` does (the verdict run checked as verify
-/// checks it, and the same float run with every step re-evaluated exactly), and the ideal
+/// and lists, as JSON text. The case is replayed as `replay` does (the verdict run checked as
+/// verify checks it, and the same float run with every step re-evaluated exactly), and the ideal
 /// trajectory (level C) is run for the exact path. Geometry is in scene units (eSpace values
 /// of the trace scaled back by the radii); every number is a double printed losslessly by the
 /// JSON writer, with the step's own hexfloat text beside it for people.
 
 #include <slidecheck/verify/cases/case_file.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -23,7 +21,8 @@ struct CaseViewOptions {
 /// replayed first divergent step, reproduced), triangles (corners), float_path, ideal (path,
 /// note, divergence) or null, steps (name, text, pass, iteration, sphere, point, move, plane,
 /// crease, triangle, exact values and decisions, failures, first_divergent), focus (the first
-/// divergent step's point and the scale of its divergence).
-nlohmann::ordered_json case_view_data(const CaseFile& c, const std::string& file, const CaseViewOptions& options = {});
+/// divergent step's point and the scale of its divergence). JSON text, with object members in
+/// this order.
+std::string case_view_json(const CaseFile& c, const std::string& file, const CaseViewOptions& options = {});
 
 }  // namespace slidecheck::verify

@@ -3,7 +3,7 @@
 
 #include <slidecheck/verify/cases/case_replay.hpp>
 #include <slidecheck/formats/errors.hpp>
-#include <slidecheck/verify/search/search_generators.hpp>
+#include <slidecheck/verify/search/constructions.hpp>
 
 #include <fstream>
 #include <iostream>

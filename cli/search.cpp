@@ -7,8 +7,8 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/report/report.hpp>
+#include <slidecheck/verify/search/constructions.hpp>
 #include <slidecheck/verify/search/search.hpp>
-#include <slidecheck/verify/search/search_generators.hpp>
 #include <slidecheck/verify/search/search_merge.hpp>
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,9 @@
 // shrink pipeline (case_shrink.hpp).
 #include <slidecheck/verify/search/case_shrink.hpp>
 #include <slidecheck/verify/search/ddmin.hpp>
-#include <slidecheck/verify/search/search_generators.hpp>
+
+#include "search/candidate_shrinks.hpp"
+#include "search/search_generators.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>

@@ -2,7 +2,8 @@
 // seed whatever the thread count, finds the failures the seed algorithms are known to have,
 // shrinks them keeping class and first divergent step, and generates exact inputs.
 #include <slidecheck/verify/search/search.hpp>
-#include <slidecheck/verify/search/search_generators.hpp>
+
+#include "search/search_generators.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>

@@ -1,7 +1,7 @@
 // Property search: generate, verify in parallel, keep the first failure, shrink (search.hpp).
 #include <slidecheck/verify/search/search.hpp>
 
-#include <slidecheck/verify/search/search_generators.hpp>
+#include "search/search_generators.hpp"
 
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>

@@ -1,7 +1,7 @@
 // RapidCheck generators of candidates near degenerate configurations (search_generators.hpp).
-#include <slidecheck/verify/search/search_generators.hpp>
+#include "search/search_generators.hpp"
 
-#include <slidecheck/verify/search/case_shrink.hpp>
+#include "search/candidate_shrinks.hpp"
 
 #include <cmath>
 #include <limits>
@@ -220,7 +220,7 @@ Builder build(std::string_view name) {
 }
 
 // A generator whose values come from `make` (RapidCheck draws, not shrunk by RapidCheck's own
-// tree) and whose shrinks are slidecheck's (case_shrink.hpp).
+// tree) and whose shrinks are slidecheck's (candidate_shrinks.hpp).
 template <class Make>
 rc::Gen<Candidate> with_candidate_shrinks(Make make) {
   const rc::Gen<Candidate> raw = rc::gen::noShrink(rc::gen::exec(make));
@@ -232,9 +232,7 @@ rc::Gen<Candidate> with_candidate_shrinks(Make make) {
 }  // namespace
 
 rc::Gen<Candidate> gen_construction(std::string_view name, Algorithm algorithm, Precision precision) {
-  bool known = false;
-  for (const std::string_view n : construction_names) known = known || n == name;
-  if (!known) throw std::invalid_argument("unknown construction '" + std::string(name) + "'");
+  if (!is_construction(name)) throw std::invalid_argument("unknown construction '" + std::string(name) + "'");
   const std::string owned(name);
   return with_candidate_shrinks(
       [owned, algorithm, precision] { return finish(build(owned), owned, algorithm, precision); });

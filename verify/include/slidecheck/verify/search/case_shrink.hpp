@@ -2,7 +2,8 @@
 /// Shrinking a failing candidate to a minimal one that fails the same way (same failure
 /// class at the same first divergent step; candidate.hpp): ddmin over the triangles
 /// (ddmin.hpp), then RapidCheck's greedy local-minimum search over slidecheck's own shrinks
-/// of a candidate. docs/search.md describes the shrinks and what "minimal" means here.
+/// of a candidate (its shrink tree is private to the library: verify/src/search/).
+/// docs/search.md describes the shrinks and what "minimal" means here.
 ///
 /// The shrinks, biggest steps first (every result rounded to the candidate's precision):
 ///   - drop one triangle (and the vertices only it used);
@@ -18,23 +19,11 @@
 
 #include <slidecheck/verify/search/candidate.hpp>
 
-#include <rapidcheck.h>
-
-#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
 
 namespace slidecheck::verify {
-
-/// The immediate shrinks of a candidate, lazily, in the order above.
-rc::Seq<Candidate> candidate_shrinks(const Candidate& c);
-
-/// A RapidCheck Shrinkable whose shrink tree applies candidate_shrinks recursively.
-rc::Shrinkable<Candidate> shrinkable_candidate(Candidate c);
-
-/// Prints a candidate for RapidCheck counterexamples: every number in hexfloat.
-void showValue(const Candidate& c, std::ostream& os);
 
 struct ShrinkOptions {
   std::size_t max_tests = 20000;  ///< interestingness tests (one verified run each)

@@ -1,5 +1,6 @@
 #pragma once
-/// RapidCheck generators of candidates that make collide-and-slide fail (docs/search.md).
+/// The constructions of candidates that make collide-and-slide fail (docs/search.md), which
+/// `slidecheck search` generates with RapidCheck.
 ///
 /// Coordinates are small integers times a power of two (exact in float and double, and they
 /// shrink well); each construction is built exactly and then rounded once to the precision,
@@ -20,15 +21,9 @@
 /// double). Candidates whose start already overlaps a triangle are generated too; the
 /// search counts them as invalid and goes on.
 ///
-/// The shrink tree of every generated candidate is case_shrink.hpp's.
+/// Every generated candidate shrinks as case_shrink.hpp describes.
 
-#include <slidecheck/verify/search/candidate.hpp>
-
-#include <rapidcheck.h>
-
-#include <string>
 #include <string_view>
-#include <vector>
 
 namespace slidecheck::verify {
 
@@ -36,11 +31,7 @@ namespace slidecheck::verify {
 inline constexpr std::string_view construction_names[] = {"floor_touch", "plane_parallel", "edge_parallel",
                                                           "sliver",      "corner_push",    "random_soup"};
 
-/// Candidates of one construction (a name above) for `algorithm` in `precision`; throws
-/// std::invalid_argument for an unknown name.
-rc::Gen<Candidate> gen_construction(std::string_view name, Algorithm algorithm, Precision precision);
-
-/// Candidates of every construction, equally likely.
-rc::Gen<Candidate> gen_candidate(Algorithm algorithm, Precision precision);
+/// Whether `name` is one of construction_names.
+bool is_construction(std::string_view name);
 
 }  // namespace slidecheck::verify

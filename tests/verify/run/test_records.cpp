@@ -5,6 +5,8 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/run/records.hpp>
+// Every public header of verify, so that the umbrella header stays compilable.
+#include <slidecheck/verify.hpp>
 
 #include "run/record_json.hpp"
 

@@ -258,7 +258,7 @@ BOOST_AUTO_TEST_CASE(level_c_adds_lost_motion_to_the_cells) {
 }
 
 // Each world's worst case (the query holding eps* up) is written as a case file that replays
-// with an eps* class, at the value the star names (issue 14: the report links it to its view).
+// with an eps* class, at the value the star names (the report links it to its view).
 BOOST_AUTO_TEST_CASE(eps_sweep_worst_cases_replay) {
   namespace fs = std::filesystem;
   verify::EpsSweepOptions o;

@@ -1,4 +1,4 @@
-// verify_query with --implementation fast (issue 11): fast/ runs beside the reference run and
+// verify_query with --implementation fast: fast/ runs beside the reference run and
 // is compared with it bit for bit.
 // - the built-in corpus, the canonical shapes and a large floor (culled runs: planes name
 //   culled triangles, mapped back) with robust, linahan, fauerby and monter in float and

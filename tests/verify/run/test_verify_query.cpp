@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(query_is_rounded_once_to_the_precision) {
   const QueryRecord other = verify_query(scene, tuned, "q.jsonl", Algorithm::fauerby, Precision::double_float);
   BOOST_TEST(other.query.tolerances.empty());
   BOOST_TEST(other.query.algorithm == Algorithm::fauerby);
-  // robust (issue 10) runs like the others, with its own defaults.
+  // robust runs like the others, with its own defaults.
   BOOST_TEST(verify_query(scene, q, "q.jsonl", Algorithm::robust, Precision::double_float).query.tolerances.empty());
 }
 

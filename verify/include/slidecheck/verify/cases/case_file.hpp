@@ -1,5 +1,5 @@
 #pragma once
-/// Case files (architecture.md, "Formats"; docs/verify.md): one failing (query, algorithm,
+/// Case files (docs/architecture.md, "Formats"; docs/verify.md): one failing (query, algorithm,
 /// precision) made self-contained and bit-exact, so `slidecheck replay CASE` rebuilds and
 /// re-runs it anywhere. A case is one JSON object:
 ///

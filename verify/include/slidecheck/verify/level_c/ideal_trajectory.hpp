@@ -1,7 +1,7 @@
 #pragma once
-/// The ideal trajectory (architecture.md, level C; docs/level-c.md): an algorithm executed
+/// The ideal trajectory (docs/architecture.md, level C; docs/level-c.md): an algorithm executed
 /// from the original inputs with every decision proven, in the Certified number type
-/// (reference/certified.hpp). It never aborts: a decision that cannot be proven within the
+/// (certified.hpp). It never aborts: a decision that cannot be proven within the
 /// budget is taken by a documented choice and listed, so the caller knows how far the
 /// trajectory is certified.
 

@@ -74,7 +74,7 @@ class TriangleIndex {
   /// The exact box of triangle i.
   const exact::Box& triangle_box(std::size_t i) const { return boxes_[i]; }
 
-  /// The hierarchy, for custom traversals (nearest-triangle search in invariants.cpp): node 0
+  /// The hierarchy, for custom traversals (level A's nearest-triangle search): node 0
   /// is the root (absent when the mesh has no triangles).
   const std::vector<Node>& nodes() const { return nodes_; }
   /// Triangle indices in leaf order: a leaf holds order()[first, first + count).

@@ -43,8 +43,8 @@ struct IdealPass {
 
 /// An enclosure of a Certified value in doubles, outward rounded (from an MPFR evaluation at
 /// the session's first precision, ideal_quantity_bits), kept where level C needs the ideal
-/// side of a decision's margin (verify_query.cpp): rounded to the run's precision, both ends
-/// rounding alike proves the rounding.
+/// side of a decision's margin (verify/src/level_c/divergence_margins.hpp): rounded to the
+/// run's precision, both ends rounding alike proves the rounding.
 struct IdealEnclosure {
   double lo = 0, hi = 0;
 };

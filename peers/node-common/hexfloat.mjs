@@ -71,9 +71,10 @@ function parseExponent(text, what) {
 /**
  * Rounds the exact value (-1)^neg * num / den (num, den BigInt, den > 0) to `fmt`.
  * mode 'nearest' rounds to nearest, ties to even; 'exact' refuses any value that needs rounding.
+ * underflow 'zero' gives a signed zero for a value that rounds to zero; 'error' refuses it.
  * Returns a JS number (a double, which holds every value of both formats exactly).
  */
-function roundRational(negative, num, den, fmt, mode, text) {
+function roundRational(negative, num, den, fmt, mode, text, underflow) {
   if (num === 0n) return negative ? -0 : 0;
   // e = floor(log2(num/den)).
   let e = bitLength(num) - bitLength(den);
@@ -94,7 +95,10 @@ function roundRational(negative, num, den, fmt, mode, text) {
     }
     if (r2 > d || (r2 === d && (q & 1n) === 1n)) q += 1n;
   }
-  if (q === 0n) throw new NumberError(`${text} is non-zero but rounds to zero in ${fmt.name}`);
+  if (q === 0n) {
+    if (underflow === 'zero') return negative ? -0 : 0;
+    throw new NumberError(`${text} is non-zero but rounds to zero in ${fmt.name}`);
+  }
   // Rounding up may carry into the next binade; check the largest finite value again.
   if (bitLength(q) + ulpExp - 1 > fmt.emax) throw new NumberError(`${text} overflows ${fmt.name}`);
   // q < 2^(bits+1) and the result is representable, so this product is exact.
@@ -107,7 +111,7 @@ function roundRational(negative, num, den, fmt, mode, text) {
  * Parses a hexfloat text. mode 'exact' (the files' rule) refuses a value `fmt` cannot hold
  * exactly; 'nearest' rounds the exact value once.
  */
-export function parseHex(text, fmt = DOUBLE, mode = 'exact') {
+export function parseHex(text, fmt = DOUBLE, mode = 'exact', underflow = 'error') {
   const m = HEX_RE.exec(text);
   if (!m) throw new NumberError(`'${text}' is not a hexfloat`);
   const [, sign, intDigits, fracDigits = '', expText] = m;
@@ -117,17 +121,19 @@ export function parseHex(text, fmt = DOUBLE, mode = 'exact') {
   if (mant === 0n) return negative ? -0 : 0;
   const mag = bitLength(mant) + exp;
   if (mag > fmt.emax + 1) throw new NumberError(`${text} overflows ${fmt.name}`);
-  if (mag < fmt.emin - fmt.bits - 1)
+  if (mag < fmt.emin - fmt.bits - 1) {
+    if (mode !== 'exact' && underflow === 'zero') return negative ? -0 : 0;
     throw new NumberError(mode === 'exact'
       ? `${text} is below the smallest subnormal ${fmt.name} holds (not exact)`
       : `${text} is non-zero but rounds to zero in ${fmt.name}`);
+  }
   return exp >= 0
-    ? roundRational(negative, mant << BigInt(exp), 1n, fmt, mode, text)
-    : roundRational(negative, mant, 1n << BigInt(-exp), fmt, mode, text);
+    ? roundRational(negative, mant << BigInt(exp), 1n, fmt, mode, text, underflow)
+    : roundRational(negative, mant, 1n << BigInt(-exp), fmt, mode, text, underflow);
 }
 
 /** Parses a decimal text, rounded once to `fmt` (to nearest, ties to even). */
-export function parseDecimal(text, fmt = DOUBLE) {
+export function parseDecimal(text, fmt = DOUBLE, underflow = 'error') {
   const m = DEC_RE.exec(text);
   if (!m) throw new NumberError(`'${text}' is not a decimal number`);
   const [, sign, body, expText] = m;
@@ -141,13 +147,15 @@ export function parseDecimal(text, fmt = DOUBLE) {
   // log2 of the value is within digits.length*log2(10) + exp10*log2(10) (+-1 digit).
   const mag10 = digits.length + exp10;
   if (mag10 > (fmt.emax + 2) * 0.30103 + 2) throw new NumberError(`${text} overflows ${fmt.name}`);
-  if (mag10 < (fmt.emin - fmt.bits - 2) * 0.30103 - 2)
+  if (mag10 < (fmt.emin - fmt.bits - 2) * 0.30103 - 2) {
+    if (underflow === 'zero') return negative ? -0 : 0;
     throw new NumberError(`${text} is non-zero but rounds to zero in ${fmt.name}`);
+  }
   if (Math.abs(exp10) > EXP_LIMIT) throw new NumberError(`${text}: exponent out of range`);
   const mant = BigInt(digits);
   return exp10 >= 0
-    ? roundRational(negative, mant * 10n ** BigInt(exp10), 1n, fmt, 'nearest', text)
-    : roundRational(negative, mant, 10n ** BigInt(-exp10), fmt, 'nearest', text);
+    ? roundRational(negative, mant * 10n ** BigInt(exp10), 1n, fmt, 'nearest', text, underflow)
+    : roundRational(negative, mant, 10n ** BigInt(-exp10), fmt, 'nearest', text, underflow);
 }
 
 /**
@@ -155,21 +163,23 @@ export function parseDecimal(text, fmt = DOUBLE) {
  * double, correctly rounded by JSON.parse; to float it is rounded a second time, from that double).
  * `hexMode`: 'exact' refuses a hexfloat `fmt` cannot hold (files); 'nearest' rounds it once from its
  * exact value (an engine taking a double into its float API does the same).
+ * `underflow`: 'error' refuses a non-zero value that rounds to zero (files); 'zero' gives the
+ * signed zero a float API would get.
  */
-export function parseNumber(value, fmt = DOUBLE, hexMode = 'exact') {
+export function parseNumber(value, fmt = DOUBLE, hexMode = 'exact', underflow = 'error') {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new NumberError(`not a finite number: ${value}`);
     if (fmt === DOUBLE) return value;
     const f = Math.fround(value);
     if (!Number.isFinite(f)) throw new NumberError(`${value} overflows float`);
-    if (f === 0 && value !== 0) throw new NumberError(`${value} is non-zero but rounds to zero in float`);
+    if (f === 0 && value !== 0 && underflow !== 'zero') throw new NumberError(`${value} is non-zero but rounds to zero in float`);
     return f;
   }
   if (typeof value !== 'string') throw new NumberError(`expected a number or a number string, got ${JSON.stringify(value)}`);
-  if (/^[+-]?0[xX]/.test(value)) return parseHex(value, fmt, hexMode);
+  if (/^[+-]?0[xX]/.test(value)) return parseHex(value, fmt, hexMode, underflow);
   if (/^\s|\s$/.test(value) || value === '') throw new NumberError(`'${value}' is not a number`);
   if (/^[+-]?(nan|inf|infinity)$/i.test(value)) throw new NumberError(`'${value}': NaN and infinities are refused`);
-  return parseDecimal(value, fmt);
+  return parseDecimal(value, fmt, underflow);
 }
 
 /** Human-readable companion: hexfloat with the shortest round-tripping decimal. */

@@ -16,9 +16,10 @@ function isObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
+/** A request number in the engine's format: rounded once, as its float API would take it. */
 function num(value, where, fmt) {
   try {
-    return parseNumber(value, fmt, 'nearest');
+    return parseNumber(value, fmt, 'nearest', 'zero');
   } catch (e) {
     if (e instanceof NumberError) throw new RequestError(`${where}: ${e.message}`);
     throw e;
@@ -34,7 +35,7 @@ function vec(value, where, fmt) {
 /**
  * Checks a query request and converts its numbers to the engine's format (float): hexfloats are
  * rounded once from their exact value, decimal strings once from their text, JSON numbers from
- * the double JSON.parse made. `engine` = { name, precisions: ['float'], tolerances: {name: default} }.
+ * the double JSON.parse made; what underflows becomes a signed zero, what overflows is refused. `engine` = { name, precisions: ['float'], tolerances: {name: default} }.
  * Returns { scene, id, start, displacement, radius, gravity, gravityNonZero, frames, tolerances }.
  */
 export function parseRequest(req, engine) {
@@ -119,7 +120,7 @@ export function upOf(request) {
   const g = request.gravity;
   const len = Math.hypot(g[0], g[1], g[2]);
   if (!request.gravityNonZero || !(len > 0)) return [0, 0, 1];
-  return [-g[0] / len, -g[1] / len, -g[2] / len];
+  return [0 - g[0] / len, 0 - g[1] / len, 0 - g[2] / len]; // 0 - x: no -0 components
 }
 
 /** A sweep record with its numbers as hexfloats. */

@@ -226,6 +226,12 @@ export async function createJoltPeer() {
     // Slope limits are walking policy, not collide-and-slide: off, so every surface slides.
     cvs.mMaxSlopeAngle = Math.PI;
     cvs.mCharacterPadding = tol.character_padding;
+    // Jolt places the shape character_padding along up from GetPosition() (its feet then touch
+    // the floor). An opposite shape offset, the same float product negated, cancels that exactly,
+    // so the position is the sphere's centre: the start is the query's and the centre is reported.
+    const pad = Math.fround(tol.character_padding);
+    vB.Set(-(pad * Math.fround(up[0])), -(pad * Math.fround(up[1])), -(pad * Math.fround(up[2])));
+    cvs.mShapeOffset = vB;
     cvs.mPenetrationRecoverySpeed = tol.penetration_recovery_speed;
     cvs.mPredictiveContactDistance = tol.predictive_contact_distance;
     cvs.mCollisionTolerance = tol.collision_tolerance;
@@ -234,7 +240,8 @@ export async function createJoltPeer() {
     rA.Set(req.start[0], req.start[1], req.start[2]);
     const character = new J.CharacterVirtual(cvs, rA, J.Quat.prototype.sIdentity(), system);
     try {
-      const positions = [readPos(character.GetPosition())];
+      const centre = () => readPos(character.GetCenterOfMassPosition());
+      const positions = [centre()];
       const sweeps = [];
       for (const pass of passesOf(req)) {
         const from = positions[positions.length - 1];
@@ -245,7 +252,7 @@ export async function createJoltPeer() {
         character.SetLinearVelocity(vA);
         // Update's gravity argument only pushes a dynamic ground body; the scene is static.
         character.Update(1, zero, bpFilter, objFilter, bodyFilter, shapeFilter, allocator);
-        const p = readPos(character.GetPosition());
+        const p = centre();
         if (!p.every(Number.isFinite)) throw new Error(`${engine.shortName} produced a non-finite position in pass ${positions.length}`);
         positions.push(p);
       }

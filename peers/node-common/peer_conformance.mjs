@@ -143,6 +143,15 @@ export function conformanceSuite({ clientPath, engineName, gap, requiredToleranc
     for (const p of a.positions) for (const h of p) num(h);
   });
 
+  test('positions[0] is the query start exactly, whatever the up axis', async () => {
+    const start = [3.0000002, 2 ** 20 + 0.0625, 1234.5678].map(Math.fround);
+    for (const gravity of [[0, 0, -1], [0, -0.6, -0.8], [0.3, 0, 0]]) {
+      const a = await peer.send(request('floor.scene', { id: 'start', start, displacement: [0, 0, 0], gravity, radius: r }));
+      assert.deepEqual(vec(a.positions[0]), start, `gravity ${gravity}`);
+      assert.deepEqual(vec(a.sweeps[0].start), start);
+    }
+  });
+
   test('frames repeat the passes from each end; no gravity pass without gravity', async () => {
     const a = await peer.send(request('floor.scene', { id: 'frames', start: [0, 0, 1], displacement: [0.25, 0, 0], radius: r, frames: 3 }));
     assert.equal(a.positions.length, 4);

@@ -53,6 +53,7 @@ for (const req of requests) {
 }
 const t2 = performance.now();
 const { code } = await peer.close();
+if (peer.stderr) process.stderr.write(peer.stderr);
 if (answersOut) writeFileSync(answersOut, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
 
 const n = requests.length;

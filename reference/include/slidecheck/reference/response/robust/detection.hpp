@@ -21,7 +21,7 @@
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/response/robust/slab_filter.hpp>
-#include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -197,7 +197,13 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   for (std::size_t q = 0; q < inputs.size(); ++q) {
     const QueryInput& in = inputs[q];
     std::vector<Algorithm> algorithms = o.algorithms;
-    if (algorithms.empty()) algorithms.push_back(in.query.algorithm);
+    if (algorithms.empty()) {
+      if (!in.query.algorithm_given)
+        throw InputError(in.file, in.line,
+                         "query '" + in.query.id + "' names no algorithm, which --algorithm query needs: add one, or "
+                         "choose with --algorithm");
+      algorithms.push_back(in.query.algorithm);
+    }
     for (const Algorithm a : algorithms) {
       if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
         const std::string problem = std::string(algorithm_name(a)) +

@@ -2,6 +2,7 @@
 // and the exact checks, and print the float trace with the exact re-evaluation beside every
 // step that differs, the first divergent step marked `>>` (docs/verify.md).
 #include "commands.hpp"
+#include "common_options.hpp"
 
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/verify/cases/case_replay.hpp>
@@ -49,7 +50,7 @@ void register_replay(CLI::App& app, CommandAction& action) {
       "Re-run a case file (written by verify) in float and exact arithmetic and print the float trace with the "
       "exact re-evaluation beside each step that differs; the first divergent step is marked '>>'. Exit 1 when "
       "the case still fails, 0 when it no longer does, 2 on a malformed case file.");
-  cmd->add_option("CASE", args->file, "A .case file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("CASE", args->file, "A .case file")->required()->check(existing_file());
   cmd->add_flag("--all-steps", args->all_steps, "Show the exact value of every step and every decision");
   cmd->add_flag("--level-c", args->level_c,
                 "Run level C (the ideal trajectory) even when the case was recorded without it");

@@ -50,6 +50,8 @@ struct CorpusBuildArgs : CommonArgs {
   std::size_t exact_count = 8;
   std::string maps;  ///< pak1-maps.pk3, optional
   std::vector<std::string> map_names;
+  std::string mesh;   ///< --mesh: the user's own mesh instead of the canonical shapes
+  double radius = 0;  ///< --radius (0: default_radius of the mesh)
 };
 
 /// "1e-2", "1", "1e6": the file-name form of a scale or offset.
@@ -96,10 +98,66 @@ void build_maps(const CorpusBuildArgs& args, std::ostream* queries, std::size_t&
   }
 }
 
+/// "forms" of forms.obj, with what a file name should not hold replaced.
+std::string file_stem(const std::string& path) {
+  std::string stem = fs::path(path).stem().string();
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  return stem;
+}
+
+/// `--mesh`: the user's mesh as a .scene per precision (an OBJ or OFF read as check-scene reads
+/// it; a .scene as it is), with walks, tangent and grazing moves of a character of --radius.
+int build_mesh(const CorpusBuildArgs& args, const std::vector<formats::Precision>& precisions) {
+  if (!args.shapes.empty() || !args.maps.empty() || !args.map_names.empty())
+    throw formats::InputError("--mesh", 0, "builds the moves of one mesh: leave out --shape, --maps and --map");
+  const bool decimal = formats::is_decimal_mesh_file(args.mesh);
+  std::vector<formats::Scene> scenes;
+  for (const formats::Precision p : precisions) {
+    if (!decimal && !scenes.empty()) break;  // a .scene declares its own precision
+    scenes.push_back(formats::load_scene_file(args.mesh, {.precision = p}));
+  }
+  double radius = args.radius;
+  std::ostringstream how;
+  if (radius == 0) {
+    radius = corpora::default_radius(scenes.front().mesh);
+    const formats::SceneStats st = formats::compute_stats(scenes.front());
+    how << " (1/32 of the mesh's bounding-box diagonal "
+        << fmt::format("{:.6g}", std::sqrt(length_squared(st.bbox_max - st.bbox_min)))
+        << ", rounded down to a power of two; --radius to choose)";
+  }
+  fs::create_directories(args.out);
+  const std::string query_file = args.out + "/queries.jsonl";
+  std::ofstream queries(query_file, std::ios::binary | std::ios::trunc);
+  if (!queries) throw formats::InputError(query_file, 0, "cannot write");
+  const corpora::Character character = corpora::character_with_radius(radius);
+  // As on the maps: a random vertex of a real mesh is rarely clear on all sides.
+  const corpora::ExactMoveOptions exact{.count = args.exact_count, .attempts = 512};
+  std::size_t query_count = 0;
+  std::cout << "radius " << formats::to_decimal(radius) << " (" << formats::to_hex(radius) << ")" << how.str() << '\n';
+  for (const formats::Scene& scene : scenes) {
+    const std::string file = file_stem(args.mesh) + "_" + std::string(formats::precision_name(scene.precision)) + ".scene";
+    formats::write_scene_file(args.out + "/" + file, scene);
+    const corpora::MovementScene ms{file, &scene.mesh, character};
+    const std::size_t before = query_count;
+    append_queries(queries, corpora::mesh_moves(ms, args.seed, {.walks = args.walks, .frames = args.frames}, exact),
+                   query_count);
+    std::cout << "wrote " << args.out << "/" << file << " (" << scene.mesh.triangle_count() << " triangles, "
+              << query_count - before << " moves)\n";
+  }
+  queries.close();
+  if (!queries) throw std::runtime_error("error writing " + query_file);
+  std::cout << "wrote " << query_count << " queries to " << query_file << " (seed " << args.seed << ")\n";
+  if (query_count == 0)
+    std::cout << "warning: no move could be generated on this mesh (no start clear of it at this radius?)\n";
+  return verify::exit_ok;
+}
+
 int build(const CorpusBuildArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
   check_output_dir(args.out);
   const std::vector<formats::Precision> precisions = precision_list(args.precisions);
+  if (!args.mesh.empty()) return build_mesh(args, precisions);
   std::vector<const corpora::CanonicalShape*> shapes;
   if (args.shapes.empty())
     for (const auto& s : corpora::canonical_shapes()) shapes.push_back(&s);
@@ -293,20 +351,28 @@ void register_corpus(CLI::App& app, CommandAction& action) {
   auto args = std::make_shared<CorpusBuildArgs>();
   auto* b = corpus->add_subcommand(
       "build",
-      "Write every canonical shape at every scale (1e-2..1e2) and offset (0..1e6) as .scene files, with movement "
-      "sets (queries.jsonl) on request");
+      "Write every canonical shape at every scale (1e-2..1e2) and offset (0..1e6) as .scene files, or (--mesh) "
+      "your own mesh, with movement sets (queries.jsonl) for slidecheck verify");
   add_out(*b, *args, "corpus", "Directory to write into (created)");
   add_precisions(*b, *args, "float",
                  "the placed coordinates (--mesh: the mesh's decimals) are rounded once to each, a scene each");
+  b->add_option("--mesh", args->mesh,
+                "Your own mesh (.obj, .off or .scene) instead of the canonical shapes: writes it as .scene (read "
+                "exactly) and queries.jsonl with random walks, tangent and grazing moves on it (+z up)")
+      ->check(existing_file());
+  b->add_option("--radius", args->radius,
+                "--mesh: the moving sphere's radius (default 1/32 of the mesh's bounding-box diagonal, rounded down "
+                "to a power of two; printed)")
+      ->check(finite_number(true));
   b->add_option("--shape", args->shapes, "Only these shapes (repeatable; default all)");
   b->add_flag("--movements", args->movements,
               "Also write queries.jsonl: scripted paths, random walks, exact tangent and grazing moves per scene");
   b->add_option("--seed", args->seed, "Seed of the random generators (recorded in every query id)")
       ->check(whole_number(0))
       ->capture_default_str();
-  b->add_option("--walks", args->walks, "Random walks per shape or map")->check(whole_number(0))->capture_default_str();
+  b->add_option("--walks", args->walks, "Random walks per shape, map or mesh")->check(whole_number(0))->capture_default_str();
   b->add_option("--frames", args->frames, "Frames (queries) per walk")->check(whole_number(0))->capture_default_str();
-  b->add_option("--exact-moves", args->exact_count, "Tangent and grazing constructions tried per shape or map")
+  b->add_option("--exact-moves", args->exact_count, "Tangent and grazing constructions tried per shape, map or mesh")
       ->check(whole_number(0))
       ->capture_default_str();
   b->add_option("--maps", args->maps, "OpenArena's pak1-maps.pk3 (scripts/fetch-openarena-maps.sh): also write map scenes");

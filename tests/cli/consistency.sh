@@ -3,6 +3,8 @@
 #   defaults   without --out each command writes ./slidecheck-out/COMMAND, never the source tree
 #   progress   progress is whole lines when stderr is not a terminal, rewritten (\r) on one;
 #              views are announced, --views N writes N, --no-views none
+#   mesh       corpus build --mesh turns an OBJ into a scene and moves that verify runs; a query
+#              may name an OBJ scene directly, read at the precision verified
 # Usage: consistency.sh SLIDECHECK SOURCE_DIR WORK_DIR SCENARIO
 set -euo pipefail
 slidecheck=$1 source=$2 work=$3 scenario=$4
@@ -61,6 +63,33 @@ progress)
     grep -q $'\rshrink: ' "$work/tty.txt" || { cat -A "$work/tty.txt" | head; fail "no \\r progress on a terminal"; }
   fi
   echo "progress: whole lines to files, \\r on a terminal; 5 views by default, --views N, --no-views"
+  ;;
+mesh)
+  run 0 corpus build --mesh "$source/tests/data/obj/good/forms.obj" --out "$work/c"
+  grep -q "^radius 0.03125 (0x1p-5) (1/32 of the mesh's bounding-box diagonal" "$work/out.txt" ||
+    { cat "$work/out.txt"; fail "default radius not printed"; }
+  [ -f "$work/c/forms_float.scene" ] || fail "no forms_float.scene"
+  "$slidecheck" check-scene "$work/c/forms_float.scene" >/dev/null || fail "the written scene does not read back"
+  queries=$(wc -l <"$work/c/queries.jsonl")
+  [ "$queries" -gt 10 ] || fail "only $queries queries"
+  rc=0; "$slidecheck" verify --corpus "$work/c" --out "$work/v" --no-views --quiet >/dev/null || rc=$?
+  [ "$rc" -le 1 ] || fail "verify on the built mesh corpus: exit $rc"
+  [ "$(wc -l <"$work/v/records.jsonl")" -eq $((queries * 10)) ] || fail "expected $((queries * 10)) records"
+  run 0 corpus build --mesh "$source/tests/data/obj/good/forms.obj" --radius 0.25 --precision float,double --out "$work/c2"
+  [ -f "$work/c2/forms_double.scene" ] && grep -q '"radius":"0x1p-2"' "$work/c2/queries.jsonl" || fail "--radius or a precision list ignored"
+  run 2 corpus build --mesh "$source/tests/data/obj/bad/degenerate.obj" --out "$work/c3"
+  grep -q "slidecheck: error: .*degenerate.obj:7: .*zero area" "$work/err.txt" || fail "a bad mesh is not named"
+  # A query names an OBJ directly and no algorithm: its vertex 1 + 2^-24 + 1e-26 is 1 + 2^-23 in
+  # float (rounded once from the decimal, not 1 through double) and 1 + 2^-24 in double, so the
+  # clearance of a sphere of radius 1 at distance 2 from it is 1 - 2^-23 and 1 - 2^-24.
+  printf '{"id":"near-vertex","scene":"%s","start":["3","0","0"],"displacement":["0","0","0"],"radius":"1"}\n' \
+    "$source/tests/data/obj/good/float_rounding.obj" >"$work/q.jsonl"
+  run 0 verify --corpus "$work/q.jsonl" --algorithm robust --out "$work/q" --quiet
+  grep -q '"precision":"float".*"min_clearance":0.9999998807907104,' "$work/q/records.jsonl" || fail "float clearance"
+  grep -q '"precision":"double".*"min_clearance":0.9999999403953552,' "$work/q/records.jsonl" || fail "double clearance"
+  run 2 verify --corpus "$work/q.jsonl" --algorithm query --out "$work/q2" --quiet
+  grep -q "slidecheck: error: .*q.jsonl:1: query 'near-vertex' names no algorithm" "$work/err.txt" || fail "--algorithm query"
+  echo "mesh: corpus build --mesh, verify on it ($queries queries), OBJ scenes in queries at float and double"
   ;;
 *) fail "unknown scenario $scenario" ;;
 esac

@@ -122,6 +122,7 @@ int run(const ViewArgs& a) {
     if (fs::is_directory(out)) out = (fs::path(out) / page).string();
     const std::string parent = fs::path(out).parent_path().string();
     check_output_dir(parent.empty() ? "." : parent);
+    if (!parent.empty()) fs::create_directories(parent);
     const nlohmann::ordered_json data = verify::case_view_data(c, a.input, view_options(a));
     verify::write_text_file(out, view_page(data, ""));
     j["out"] = out;

@@ -133,27 +133,26 @@ void check_output_dir(const std::string& dir, const std::string& option) {
     probe_writable(path, option);
     return;
   }
-  // The highest missing ancestor: created to try, removed again afterwards.
-  fs::path first_missing = path;
-  for (fs::path p = path; !p.empty(); p = p.parent_path()) {
+  for (fs::path p = path.parent_path(); !p.empty(); p = p.parent_path()) {
     const fs::file_status s = fs::status(p, ec);
     if (fs::exists(s)) {
       if (!fs::is_directory(s))
         throw InputError(dir, 0, "cannot be the output directory (" + option + "): " + p.string() + " is a file");
       break;
     }
-    first_missing = p;
     if (p == p.parent_path()) break;
   }
+  // Created to try, then removed again if still empty; missing parents are left in place, as
+  // another run may be creating its own directory beside this one (shards into one parent).
   fs::create_directories(path, ec);
   if (ec) throw InputError(dir, 0, "cannot create the output directory (" + option + "): " + ec.message());
   try {
     probe_writable(path, option);
   } catch (...) {
-    fs::remove_all(first_missing, ec);
+    fs::remove(path, ec);
     throw;
   }
-  fs::remove_all(first_missing, ec);
+  fs::remove(path, ec);
 }
 
 void check_common(const CommonArgs& a) {

@@ -65,7 +65,8 @@ std::vector<std::string> split_list(const std::string& text, char separator = ',
 
 /// Checks before a command writes: --resume excludes --overwrite, and `dir` can be an output
 /// directory (InputError naming `option` when it is a file, lies below a file or cannot be
-/// created or written). Creates nothing: a directory it had to make to try is removed again.
+/// created or written). A missing `dir` is created to try and removed again (its missing
+/// parents are left).
 void check_output_dir(const std::string& dir, const std::string& option = "--out");
 void check_common(const CommonArgs& a);
 

@@ -106,7 +106,7 @@ void register_check_scene(CLI::App& app, CommandAction& action) {
                  "OBJ/OFF decimal coordinates are rounded once to each and checked (a .scene declares its own)");
   cmd->add_flag("--allow-degenerate", args->allow_degenerate,
                 "Count zero-area triangles instead of rejecting the file");
-  cmd->add_flag("--json", args->json, "Print one JSON array with an object per file (after all are valid)");
+  add_json(*cmd, *args, "Print one JSON array with an object per file (after all are valid)");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }
 

@@ -62,9 +62,11 @@ void add_views(CLI::App& cmd, CommonArgs& a, const std::string& what) {
 
 void add_shard(CLI::App& cmd, CommonArgs& a, const std::string& help) { cmd.add_option("--shard", a.shard, help); }
 
+void add_json(CLI::App& cmd, CommonArgs& a, const std::string& help) { cmd.add_flag("--json", a.json, help); }
+
 void add_quiet_json(CLI::App& cmd, CommonArgs& a, const std::string& json_help) {
   cmd.add_flag("--quiet", a.quiet, "No progress on stderr");
-  cmd.add_flag("--json", a.json, json_help);
+  add_json(cmd, a, json_help);
 }
 
 formats::Algorithm algorithm_option(const std::string& name, const std::string& option) {

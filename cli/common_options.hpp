@@ -52,7 +52,9 @@ void add_precisions(CLI::App& cmd, CommonArgs& a, const std::string& default_lis
 void add_views(CLI::App& cmd, CommonArgs& a, const std::string& what);
 /// --shard I/N.
 void add_shard(CLI::App& cmd, CommonArgs& a, const std::string& help);
-/// --quiet (no progress on stderr) and --json (the result as JSON on stdout).
+/// --json: the result as JSON on stdout (`help` says what it holds).
+void add_json(CLI::App& cmd, CommonArgs& a, const std::string& help = "Print the result as JSON");
+/// --quiet (no progress on stderr) and --json.
 void add_quiet_json(CLI::App& cmd, CommonArgs& a, const std::string& json_help = "Print the result as JSON");
 
 /// An implemented algorithm by name; InputError naming `option` otherwise.

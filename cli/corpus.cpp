@@ -379,14 +379,14 @@ void register_corpus(CLI::App& app, CommandAction& action) {
   b->add_option("--map", args->map_names, "Maps to take from --maps (repeatable; default oa_dm1 and oa_ctf2)");
   b->callback([&action, args] { action = [args] { return build(*args); }; });
 
-  auto stats_paths = std::make_shared<std::vector<std::string>>();
-  auto stats_json = std::make_shared<bool>(false);
+  struct StatsArgs : CommonArgs {
+    std::vector<std::string> paths;
+  };
+  auto stats_args = std::make_shared<StatsArgs>();
   auto* st = corpus->add_subcommand("stats", "Statistics of scene (.scene, .obj, .off) and query (.jsonl) files");
-  st->add_option("paths", *stats_paths, "Files, or directories searched recursively")->required();
-  st->add_flag("--json", *stats_json, "Machine-readable output");
-  st->callback([&action, stats_paths, stats_json] {
-    action = [stats_paths, stats_json] { return stats(*stats_paths, *stats_json); };
-  });
+  st->add_option("paths", stats_args->paths, "Files, or directories searched recursively")->required();
+  add_json(*st, *stats_args, "Machine-readable output");
+  st->callback([&action, stats_args] { action = [stats_args] { return stats(stats_args->paths, stats_args->json); }; });
 }
 
 }  // namespace slidecheck::cli

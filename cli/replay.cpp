@@ -18,10 +18,9 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct ReplayArgs {
+struct ReplayArgs : CommonArgs {
   std::string file;
   bool all_steps = false;
-  bool json = false;
   bool level_c = false;
 };
 
@@ -54,7 +53,7 @@ void register_replay(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--all-steps", args->all_steps, "Show the exact value of every step and every decision");
   cmd->add_flag("--level-c", args->level_c,
                 "Run level C (the ideal trajectory) even when the case was recorded without it");
-  cmd->add_flag("--json", args->json, "Print the record, the trace and whether the case was reproduced as JSON");
+  add_json(*cmd, *args, "Print the record, the trace and whether the case was reproduced as JSON");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }
 

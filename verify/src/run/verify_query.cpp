@@ -8,6 +8,7 @@
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/level_a/invariants.hpp>
 #include <slidecheck/verify/level_b/local_error.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/run/slide_difference.hpp>
 #include <slidecheck/verify/level_b/traced_run.hpp>
@@ -737,6 +738,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   Query& q = r.query;
   q = query;
   q.algorithm = algorithm;
+  q.algorithm_given = true;
   if (algorithm != query.algorithm) q.tolerances.clear();
   q.start = widen(narrow<F>(query.start));
   q.displacement = widen(narrow<F>(query.displacement));
@@ -937,10 +939,11 @@ exact::Box query_reach_box(const Query& q) {
   return b;
 }
 
-SceneContext::SceneContext(std::string path, Scene s)
+SceneContext::SceneContext(std::string path, Scene s, bool float_from_file)
     : file(std::move(path)),
       scene(std::move(s)),
       fast_worlds(std::make_shared<FastWorlds>()),
+      float_from_file_(float_from_file),
       index_(std::make_unique<TriangleIndex>(scene.mesh)) {}
 
 bool has_fast_implementation(Algorithm a) {
@@ -952,7 +955,9 @@ const IndexedMesh<double>& SceneContext::mesh(Precision p) const { return index(
 const TriangleIndex& SceneContext::index(Precision p) const {
   if (p == Precision::double_float || scene.precision == Precision::single_float) return *index_;
   std::call_once(*float_once_, [this] {
-    IndexedMesh<double> rounded = rounded_to_float(scene.mesh);
+    IndexedMesh<double> rounded = float_from_file_
+                                      ? load_scene_file(file, {.precision = Precision::single_float}).mesh
+                                      : rounded_to_float(scene.mesh);
     for (const Vec3<double>& v : rounded.vertices)
       if (!finite(v))
         throw InputError(file, 0, "a vertex overflows float (" + exact_text(max_abs(v)) +
@@ -963,6 +968,7 @@ const TriangleIndex& SceneContext::index(Precision p) const {
 }
 
 std::shared_ptr<const SceneContext> load_scene_context(const std::string& path) {
+  if (is_decimal_mesh_file(path)) return std::make_shared<const SceneContext>(path, load_scene_file(path), true);
   Scene s = read_scene(path);
   return std::make_shared<const SceneContext>(path, std::move(s));
 }

@@ -175,12 +175,13 @@ Plots draw_plots(const Summary& s, const std::string& gnuplot);
 std::string html_escape(std::string_view text);
 
 /// Writes dir/report.html (atomically, creating `dir` if needed): self-contained, plots as
-/// How many failing records a verify report links to their view (views/*.html): the first
-/// ones in record order, which the failing-queries table lists first.
+/// How many failing records a verify report links to their view (views/*.html) at most: the
+/// first ones in record order, which the failing-queries table lists first.
 inline constexpr std::size_t report_view_limit = 50;
-/// The records a verify report links to a view: the first report_view_limit failing ones
-/// with a valid start, in record order.
-std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records);
+/// The records a verify report links to a view: the first `limit` (at most report_view_limit)
+/// failing ones with a valid start, in record order.
+std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records,
+                                                   std::size_t limit = report_view_limit);
 
 /// inline SVG, tables of the summary, the steps, the worst cases and the failing queries.
 /// Returns the warnings (plots missing and why), which the report also shows at its top.

@@ -1,6 +1,6 @@
 #pragma once
 /// Each subcommand of the slidecheck CLI lives in a file of its own and registers itself
-/// here. A command's callback returns its exit code (verify/errors.hpp); it throws
+/// here. A command's callback returns its exit code (verify/exit_codes.hpp); it throws
 /// InputError for malformed input, which main() prints and turns into exit code 2.
 
 #include <CLI/CLI.hpp>
@@ -29,12 +29,12 @@ struct ShardedCommand {
   bool overwrite = false;      ///< --overwrite: an earlier run in merged_out is replaced
   bool json = false;           ///< --json
   bool shard_given = false;    ///< --shard on the command line (excludes mpirun)
-  bool views = true;           ///< verify: the merged run gets its views (not --no-views)
+  std::size_t views = 0;       ///< verify, eps-sweep: the views the merged run gets (--views)
+  bool progress = true;        ///< not --quiet: the merge says what it writes
 };
 
-/// Fills `sharded` for a command whose Args has out, shard, resume, overwrite, quiet, json and
-/// no_views, run by `run(Args)`: a shard runs the same arguments with --shard, into its own
-/// directory, quietly.
+/// Fills `sharded` for a command whose Args derives from CommonArgs (common_options.hpp), run
+/// by `run(Args)`: a shard runs the same arguments with --shard, into its own directory, quietly.
 template <class Args, class Run>
 void set_sharded(ShardedCommand& sharded, const std::shared_ptr<Args>& args, Run run) {
   sharded.run_shard = [args, run](const verify::Shard& shard, const std::string& dir, bool resume) {
@@ -51,7 +51,8 @@ void set_sharded(ShardedCommand& sharded, const std::shared_ptr<Args>& args, Run
   sharded.overwrite = args->overwrite;
   sharded.json = args->json;
   sharded.shard_given = !args->shard.empty();
-  sharded.views = !args->no_views;
+  sharded.views = args->view_count();
+  sharded.progress = !args->quiet;
 }
 
 void register_version(CLI::App& app, CommandAction& action);

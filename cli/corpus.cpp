@@ -2,6 +2,7 @@
 // with movement sets (queries.jsonl) and OpenArena maps on request, and statistics of scene
 // and query files.
 #include "commands.hpp"
+#include "common_options.hpp"
 
 #include <slidecheck/corpora/bsp.hpp>
 #include <slidecheck/corpora/bsp_soup.hpp>
@@ -40,9 +41,7 @@ namespace fs = std::filesystem;
 /// patch-heavy capture-the-flag map.
 const std::vector<std::string> kDefaultMaps = {"oa_dm1", "oa_ctf2"};
 
-struct CorpusBuildArgs {
-  std::string out;
-  std::string precision = "float";
+struct CorpusBuildArgs : CommonArgs {
   std::vector<std::string> shapes;
   bool movements = false;
   std::uint64_t seed = 1;
@@ -51,6 +50,8 @@ struct CorpusBuildArgs {
   std::size_t exact_count = 8;
   std::string maps;  ///< pak1-maps.pk3, optional
   std::vector<std::string> map_names;
+  std::string mesh;   ///< --mesh: the user's own mesh instead of the canonical shapes
+  double radius = 0;  ///< --radius (0: default_radius of the mesh)
 };
 
 /// "1e-2", "1", "1e6": the file-name form of a scale or offset.
@@ -84,10 +85,9 @@ void build_maps(const CorpusBuildArgs& args, std::ostream* queries, std::size_t&
           // More candidates than on the canonical shapes: a random vertex of a level is rarely clear
           // on all sides (64 attempts gave 2 to 8 grazing moves of 8 per soup).
           const corpora::ExactMoveOptions exact{.count = args.exact_count, .attempts = 512};
-          append_queries(*queries, corpora::random_walks(ms, args.seed, {.walks = args.walks, .frames = args.frames}),
+          append_queries(*queries,
+                         corpora::mesh_moves(ms, args.seed, {.walks = args.walks, .frames = args.frames}, exact),
                          query_count);
-          append_queries(*queries, corpora::tangent_moves(ms, args.seed, exact), query_count);
-          append_queries(*queries, corpora::grazing_moves(ms, args.seed, exact), query_count);
         }
         std::cerr << "corpus build: " << scene.name << " done (" << scene.mesh.triangle_count() << " triangles)\n";
       }
@@ -98,9 +98,66 @@ void build_maps(const CorpusBuildArgs& args, std::ostream* queries, std::size_t&
   }
 }
 
+/// "forms" of forms.obj, with what a file name should not hold replaced.
+std::string file_stem(const std::string& path) {
+  std::string stem = fs::path(path).stem().string();
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  return stem;
+}
+
+/// `--mesh`: the user's mesh as a .scene per precision (an OBJ or OFF read as check-scene reads
+/// it; a .scene as it is), with walks, tangent and grazing moves of a character of --radius.
+int build_mesh(const CorpusBuildArgs& args, const std::vector<formats::Precision>& precisions) {
+  if (!args.shapes.empty() || !args.maps.empty() || !args.map_names.empty())
+    throw formats::InputError("--mesh", 0, "builds the moves of one mesh: leave out --shape, --maps and --map");
+  const bool decimal = formats::is_decimal_mesh_file(args.mesh);
+  std::vector<formats::Scene> scenes;
+  for (const formats::Precision p : precisions) {
+    if (!decimal && !scenes.empty()) break;  // a .scene declares its own precision
+    scenes.push_back(formats::load_scene_file(args.mesh, {.precision = p}));
+  }
+  double radius = args.radius;
+  std::ostringstream how;
+  if (radius == 0) {
+    radius = corpora::default_radius(scenes.front().mesh);
+    const formats::SceneStats st = formats::compute_stats(scenes.front());
+    how << " (1/32 of the mesh's bounding-box diagonal "
+        << fmt::format("{:.6g}", std::sqrt(length_squared(st.bbox_max - st.bbox_min)))
+        << ", rounded down to a power of two; --radius to choose)";
+  }
+  fs::create_directories(args.out);
+  const std::string query_file = args.out + "/queries.jsonl";
+  std::ofstream queries(query_file, std::ios::binary | std::ios::trunc);
+  if (!queries) throw formats::InputError(query_file, 0, "cannot write");
+  const corpora::Character character = corpora::character_with_radius(radius);
+  // As on the maps: a random vertex of a real mesh is rarely clear on all sides.
+  const corpora::ExactMoveOptions exact{.count = args.exact_count, .attempts = 512};
+  std::size_t query_count = 0;
+  std::cout << "radius " << formats::to_decimal(radius) << " (" << formats::to_hex(radius) << ")" << how.str() << '\n';
+  for (const formats::Scene& scene : scenes) {
+    const std::string file = file_stem(args.mesh) + "_" + std::string(formats::precision_name(scene.precision)) + ".scene";
+    formats::write_scene_file(args.out + "/" + file, scene);
+    const corpora::MovementScene ms{file, &scene.mesh, character};
+    const std::size_t before = query_count;
+    append_queries(queries, corpora::mesh_moves(ms, args.seed, {.walks = args.walks, .frames = args.frames}, exact),
+                   query_count);
+    std::cout << "wrote " << args.out << "/" << file << " (" << scene.mesh.triangle_count() << " triangles, "
+              << query_count - before << " moves)\n";
+  }
+  queries.close();
+  if (!queries) throw std::runtime_error("error writing " + query_file);
+  std::cout << "wrote " << query_count << " queries to " << query_file << " (seed " << args.seed << ")\n";
+  if (query_count == 0)
+    std::cout << "warning: no move could be generated on this mesh (no start clear of it at this radius?)\n";
+  return verify::exit_ok;
+}
+
 int build(const CorpusBuildArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
-  const formats::Precision precision = formats::parse_precision(args.precision);
+  check_output_dir(args.out);
+  const std::vector<formats::Precision> precisions = precision_list(args.precisions);
+  if (!args.mesh.empty()) return build_mesh(args, precisions);
   std::vector<const corpora::CanonicalShape*> shapes;
   if (args.shapes.empty())
     for (const auto& s : corpora::canonical_shapes()) shapes.push_back(&s);
@@ -121,7 +178,7 @@ int build(const CorpusBuildArgs& args) {
   const std::string query_file = args.out + "/queries.jsonl";
   if (args.movements) {
     queries.open(query_file, std::ios::binary | std::ios::trunc);
-    if (!queries) throw std::runtime_error("cannot write " + query_file);
+    if (!queries) throw formats::InputError(query_file, 0, "cannot write");
   }
   const corpora::CanonicalMovementOptions movement{
       .seed = args.seed, .walk = {.walks = args.walks, .frames = args.frames}, .exact = {.count = args.exact_count}};
@@ -129,27 +186,28 @@ int build(const CorpusBuildArgs& args) {
   for (const corpora::CanonicalShape* shape : shapes) {
     const std::vector<formats::Query> unit_moves =
         args.movements ? corpora::canonical_unit_moves(*shape, movement) : std::vector<formats::Query>{};
-    for (double scale : corpora::canonical_scales())
-      for (double offset : corpora::canonical_offsets()) {
-        formats::Scene scene;
-        scene.name = fmt::format("{} scale {} offset {}", shape->name, short_number(scale), short_number(offset));
-        scene.units = "meter";
-        scene.source = "slidecheck canonical scene '" + shape->name + "': " + shape->purpose;
-        scene.licence = "CC0-1.0";
-        scene.precision = precision;
-        scene.mesh = corpora::place_canonical(*shape, scale, offset, precision);
-        // Rounding far from the origin can collapse triangles: say so in the file.
-        for (std::size_t i = 0; i < scene.mesh.triangle_count(); ++i)
-          if (formats::is_degenerate_exact(scene.mesh.triangle(i))) scene.degenerate_allowed = true;
-        with_degenerate += scene.degenerate_allowed;
-        const std::string file = fmt::format("{}_s{}_o{}_{}.scene", shape->name, short_number(scale),
-                                             short_number(offset), args.precision);
-        formats::write_scene_file(args.out + "/" + file, scene);
-        ++written;
-        if (args.movements)
-          append_queries(queries, corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
-                         query_count);
-      }
+    for (const formats::Precision precision : precisions)
+      for (double scale : corpora::canonical_scales())
+        for (double offset : corpora::canonical_offsets()) {
+          formats::Scene scene;
+          scene.name = fmt::format("{} scale {} offset {}", shape->name, short_number(scale), short_number(offset));
+          scene.units = "meter";
+          scene.source = "slidecheck canonical scene '" + shape->name + "': " + shape->purpose;
+          scene.licence = "CC0-1.0";
+          scene.precision = precision;
+          scene.mesh = corpora::place_canonical(*shape, scale, offset, precision);
+          // Rounding far from the origin can collapse triangles: say so in the file.
+          for (std::size_t i = 0; i < scene.mesh.triangle_count(); ++i)
+            if (formats::is_degenerate_exact(scene.mesh.triangle(i))) scene.degenerate_allowed = true;
+          with_degenerate += scene.degenerate_allowed;
+          const std::string file = fmt::format("{}_s{}_o{}_{}.scene", shape->name, short_number(scale),
+                                               short_number(offset), formats::precision_name(precision));
+          formats::write_scene_file(args.out + "/" + file, scene);
+          ++written;
+          if (args.movements)
+            append_queries(queries, corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
+                           query_count);
+        }
     std::cerr << "corpus build: " << shape->name << " done\n";
   }
   std::size_t map_scenes = 0;
@@ -292,31 +350,43 @@ void register_corpus(CLI::App& app, CommandAction& action) {
   });
   auto args = std::make_shared<CorpusBuildArgs>();
   auto* b = corpus->add_subcommand(
-      "build", "Write every canonical shape at every scale (1e-2..1e2) and offset (0..1e6) as .scene files");
-  b->add_option("--out", args->out, "Directory to write into (created)")->required();
-  b->add_option("--precision", args->precision, "Precision the placed coordinates are rounded to, once")
-      ->check(CLI::IsMember({"float", "double"}))
-      ->capture_default_str();
+      "build",
+      "Write every canonical shape at every scale (1e-2..1e2) and offset (0..1e6) as .scene files, or (--mesh) "
+      "your own mesh, with movement sets (queries.jsonl) for slidecheck verify");
+  add_out(*b, *args, "corpus", "Directory to write into (created)");
+  add_precisions(*b, *args, "float",
+                 "the placed coordinates (--mesh: the mesh's decimals) are rounded once to each, a scene each");
+  b->add_option("--mesh", args->mesh,
+                "Your own mesh (.obj, .off or .scene) instead of the canonical shapes: writes it as .scene (read "
+                "exactly) and queries.jsonl with random walks, tangent and grazing moves on it (+z up)")
+      ->check(existing_file());
+  b->add_option("--radius", args->radius,
+                "--mesh: the moving sphere's radius (default 1/32 of the mesh's bounding-box diagonal, rounded down "
+                "to a power of two; printed)")
+      ->check(finite_number(true));
   b->add_option("--shape", args->shapes, "Only these shapes (repeatable; default all)");
   b->add_flag("--movements", args->movements,
               "Also write queries.jsonl: scripted paths, random walks, exact tangent and grazing moves per scene");
-  b->add_option("--seed", args->seed, "Seed of the random generators (recorded in every query id)")->capture_default_str();
-  b->add_option("--walks", args->walks, "Random walks per shape or map")->capture_default_str();
-  b->add_option("--frames", args->frames, "Frames (queries) per walk")->capture_default_str();
-  b->add_option("--exact-moves", args->exact_count, "Tangent and grazing constructions tried per shape or map")
+  b->add_option("--seed", args->seed, "Seed of the random generators (recorded in every query id)")
+      ->check(whole_number(0))
+      ->capture_default_str();
+  b->add_option("--walks", args->walks, "Random walks per shape, map or mesh")->check(whole_number(0))->capture_default_str();
+  b->add_option("--frames", args->frames, "Frames (queries) per walk")->check(whole_number(0))->capture_default_str();
+  b->add_option("--exact-moves", args->exact_count, "Tangent and grazing constructions tried per shape, map or mesh")
+      ->check(whole_number(0))
       ->capture_default_str();
   b->add_option("--maps", args->maps, "OpenArena's pak1-maps.pk3 (scripts/fetch-openarena-maps.sh): also write map scenes");
   b->add_option("--map", args->map_names, "Maps to take from --maps (repeatable; default oa_dm1 and oa_ctf2)");
   b->callback([&action, args] { action = [args] { return build(*args); }; });
 
-  auto stats_paths = std::make_shared<std::vector<std::string>>();
-  auto stats_json = std::make_shared<bool>(false);
+  struct StatsArgs : CommonArgs {
+    std::vector<std::string> paths;
+  };
+  auto stats_args = std::make_shared<StatsArgs>();
   auto* st = corpus->add_subcommand("stats", "Statistics of scene (.scene, .obj, .off) and query (.jsonl) files");
-  st->add_option("paths", *stats_paths, "Files, or directories searched recursively")->required();
-  st->add_flag("--json", *stats_json, "Machine-readable output");
-  st->callback([&action, stats_paths, stats_json] {
-    action = [stats_paths, stats_json] { return stats(*stats_paths, *stats_json); };
-  });
+  st->add_option("paths", stats_args->paths, "Files, or directories searched recursively")->required();
+  add_json(*st, *stats_args, "Machine-readable output");
+  st->callback([&action, stats_args] { action = [stats_args] { return stats(stats_args->paths, stats_args->json); }; });
 }
 
 }  // namespace slidecheck::cli

@@ -1,7 +1,7 @@
 // `slidecheck eps-sweep`: one named tolerance per algorithm over a grid of values x precision x
 // world scale x offset, over a corpus; eps*, the error model, CSV and an HTML report
 // (docs/eps-sweep.md).
-#include "cli_options.hpp"
+#include "common_options.hpp"
 #include "commands.hpp"
 #include "run_results.hpp"
 
@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -22,24 +23,21 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct EpsSweepArgs {
+struct EpsSweepArgs : CommonArgs {
   std::vector<std::string> corpus;
-  std::string algorithms = "all", tolerances, grid = "-40:-2", values, precisions = "float,double", scales = "1",
-              offsets = "0", out = "slidecheck-eps-sweep";
-  bool no_zero = false, resume = false, overwrite = false, level_c = false, quiet = false, json = false,
-       no_views = false, no_grid_allowance = false;
-  int threads = 0;
+  std::string algorithms = "all", tolerances, grid = "-40:-2", values, scales = "1", offsets = "0";
+  bool no_zero = false, level_c = false, no_grid_allowance = false;
   std::size_t limit = 0;
-  std::string shard;
 };
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
+/// An exponent of --grid: a whole number, possibly negative.
+int exponent_option(const std::string& text, const std::string& grid) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < -1100 || v > 1100)
+    throw formats::InputError("--grid", 0,
+                              "'" + grid + "': '" + text + "' is not an exponent of 2 (a whole number such as -40)");
+  return v;
 }
 
 /// A number: decimal, hexfloat, or 2^K.
@@ -57,20 +55,21 @@ double number_option(const std::string& text, const std::string& option) {
 
 std::vector<double> numbers_option(const std::string& text, const std::string& option) {
   std::vector<double> out;
-  for (const std::string& item : split(text, ',')) out.push_back(number_option(item, option));
+  for (const std::string& item : split_list(text, ',')) out.push_back(number_option(item, option));
   if (out.empty()) throw formats::InputError(option, 0, "no value given");
   return out;
 }
 
 int run(const EpsSweepArgs& a) {
+  check_common(a);
   verify::EpsSweepOptions o;
   o.corpus = a.corpus;
   if (a.algorithms == "all") {
     o.algorithms.assign(std::begin(formats::all_algorithms), std::end(formats::all_algorithms));
   } else {
-    for (const std::string& name : split(a.algorithms, ',')) o.algorithms.push_back(algorithm_option(name));
+    for (const std::string& name : split_list(a.algorithms, ',')) o.algorithms.push_back(algorithm_option(name));
   }
-  for (const std::string& item : split(a.tolerances, ',')) {
+  for (const std::string& item : split_list(a.tolerances, ',')) {
     const auto eq = item.find('=');
     if (eq == std::string::npos) {
       if (o.algorithms.size() != 1)
@@ -83,18 +82,18 @@ int run(const EpsSweepArgs& a) {
   if (!a.values.empty()) {
     o.grid = numbers_option(a.values, "--values");
   } else {
-    const std::vector<std::string> parts = split(a.grid, ':');
+    const std::vector<std::string> parts = split_list(a.grid, ':');
     if (parts.size() < 2 || parts.size() > 3)
       throw formats::InputError("--grid", 0, "expected LO:HI or LO:HI:STEP (exponents of 2), got '" + a.grid + "'");
+    const int lo = exponent_option(parts[0], a.grid), hi = exponent_option(parts[1], a.grid);
+    const int step = parts.size() == 3 ? exponent_option(parts[2], a.grid) : 1;
     try {
-      o.grid = verify::log2_grid(std::stoi(parts[0]), std::stoi(parts[1]), parts.size() == 3 ? std::stoi(parts[2]) : 1,
-                                 !a.no_zero);
-    } catch (const std::exception& e) {
+      o.grid = verify::log2_grid(lo, hi, step, !a.no_zero);
+    } catch (const std::invalid_argument& e) {
       throw formats::InputError("--grid", 0, "'" + a.grid + "': " + e.what());
     }
   }
-  o.precisions.clear();
-  for (const std::string& name : split(a.precisions, ',')) o.precisions.push_back(precision_option(name));
+  o.precisions = precision_list(a.precisions);
   o.scales = numbers_option(a.scales, "--scales");
   o.offsets = numbers_option(a.offsets, "--offsets");
   o.out = a.out;
@@ -106,9 +105,9 @@ int run(const EpsSweepArgs& a) {
   o.limit = a.limit;
   o.progress = !a.quiet;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
-  o.link_views = viewer_available() && !a.no_views && o.shard.whole();
+  o.views = viewer_available() && o.shard.whole() ? a.view_count() : 0;
   const verify::EpsSweepResult r = verify::run_eps_sweep(o);
-  if (o.link_views) write_eps_sweep_views(a.out, !a.quiet);
+  if (o.views > 0) write_eps_sweep_views(a.out, r, o.views, !a.quiet);
   return report_eps_sweep(a.out, r, a.json, !o.shard.whole());
 }
 
@@ -160,26 +159,23 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
   cmd->add_option("--grid", args->grid, "LO:HI[:STEP]: the values 2^LO ... 2^HI (and 0)")->capture_default_str();
   cmd->add_flag("--no-zero", args->no_zero, "Leave 0 out of the grid");
   cmd->add_option("--values", args->values, "Explicit values instead of --grid (comma-separated; 2^K allowed)");
-  cmd->add_option("--precision", args->precisions, "float,double")->capture_default_str();
+  add_precisions(*cmd, *args, "float,double", "sweep each");
   cmd->add_option("--scales", args->scales, "World scales (comma-separated)")->capture_default_str();
   cmd->add_option("--offsets", args->offsets, "Offsets from the origin, added on every axis")->capture_default_str();
-  cmd->add_option("--out", args->out, "Output directory")->capture_default_str();
-  cmd->add_flag("--resume", args->resume, "Continue the sweep in --out");
-  cmd->add_flag("--overwrite", args->overwrite, "Replace the sweep in --out");
-  cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  add_out(*cmd, *args, "eps-sweep", "Output directory");
+  add_resume_overwrite(*cmd, *args, "sweep");
+  add_threads(*cmd, *args);
   cmd->add_flag("--level-c", args->level_c, "Also run level C per query: lost_motion, stuck and lost travel (costly)");
   cmd->add_flag("--no-grid-allowance", args->no_grid_allowance,
                 "Level C: lost_motion and stuck by the fraction alone, without the grid allowance (docs/level-c.md)");
-  cmd->add_option("--limit", args->limit, "Use only the first N queries of the corpus");
-  cmd->add_option("--shard", args->shard,
-                  "Only cells I, I+N, I+2N, ... in sweep order (I/N, from 0; docs/campaigns.md): writes run.json and "
-                  "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
-  cmd->add_flag("--no-views", args->no_views,
-                "Do not write views/ (3D pages of each world's worst case, slidecheck view) nor link them");
-  cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
-  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  cmd->add_option("--limit", args->limit, "Use only the first N queries of the corpus (0: all)")
+      ->check(whole_number(0));
+  add_shard(*cmd, *args,
+            "Only cells I, I+N, I+2N, ... in sweep order (I/N, from 0; docs/campaigns.md): writes run.json and "
+            "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
+  add_views(*cmd, *args, "worst cases of the eps* table (one per algorithm, precision and world)");
+  add_quiet_json(*cmd, *args);
   cmd->callback([&action, &sharded, args] {
-    if (args->resume && args->overwrite) throw CLI::ValidationError("--resume and --overwrite exclude each other");
     action = [args] { return run(*args); };
     set_sharded(sharded, args, [](const EpsSweepArgs& b) { return run(b); });
   });

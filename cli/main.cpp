@@ -1,5 +1,6 @@
 // The slidecheck command-line tool: one subcommand per job (see commands.hpp).
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "mpi_campaign.hpp"
 
 #include <slidecheck/reference/config.hpp>
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "slidecheck: exact verification of floating-point swept-sphere collision detection and "
       "collide-and-slide response.\n\n"
+      "Outputs go to ./slidecheck-out/COMMAND unless --out names another directory.\n"
       "Exit codes: 0 ok; 1 failures found; 2 malformed input or command line; 3 internal error."};
   app.require_subcommand(1);
   app.set_version_flag("--version", SLIDECHECK_VERSION_STRING);
@@ -31,11 +33,20 @@ int main(int argc, char** argv) {
   cli::register_merge(app, action);
   cli::register_view(app, action);
 
+  // An unknown command is an error even with --help (which CLI11 would answer first).
+  if (const std::string unknown = cli::unknown_command(app, argc, argv); !unknown.empty()) {
+    std::cerr << "slidecheck: error: " << unknown << '\n';
+    return verify::exit_bad_input;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);  // prints help or the usage error
-    return rc == 0 ? verify::exit_ok : verify::exit_bad_input;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "slidecheck: error: " << cli::parse_error_sentence(e, app) << '\n';
+    return verify::exit_bad_input;
+  } catch (const formats::InputError& e) {
+    std::cerr << "slidecheck: error: " << e.what() << '\n';
+    return verify::exit_bad_input;
   }
   if (cli::launched_by_mpi_with_several_ranks() && !cli::built_with_mpi()) {
     std::cerr << "slidecheck: error: started by an MPI launcher with several ranks, but this slidecheck was built "

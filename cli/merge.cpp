@@ -1,6 +1,6 @@
 // `slidecheck merge`: the shards of a verify run, an eps-sweep or a search joined into what
 // one run of all the work writes (docs/campaigns.md).
-#include "cli_options.hpp"
+#include "common_options.hpp"
 #include "commands.hpp"
 #include "run_results.hpp"
 
@@ -20,10 +20,9 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct MergeArgs {
+struct MergeArgs : CommonArgs {
   std::vector<std::string> shards;
-  std::string out, gnuplot = "gnuplot";
-  bool overwrite = false, json = false, no_views = false;
+  std::string gnuplot = "gnuplot";
 };
 
 int report_search(const std::string& out, const verify::SearchMerge& m, bool as_json) {
@@ -53,19 +52,19 @@ int report_search(const std::string& out, const verify::SearchMerge& m, bool as_
 }  // namespace
 
 int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
-                     const std::string& gnuplot, bool views) {
+                     const std::string& gnuplot, std::size_t views, bool progress) {
   if (shards.empty()) throw formats::InputError("merge", 0, "no shard directories given");
+  check_output_dir(out);
   const std::string format = verify::read_run_format(shards.front());
+  if (!viewer_available()) views = 0;
   if (format.rfind("slidecheck-verify-run ", 0) == 0) {
-    const bool link_views = views && viewer_available();
-    const verify::VerifyRunResult r = verify::merge_verify_runs(shards, out, overwrite, link_views);
-    if (link_views) write_report_views(out, r, false);
+    const verify::VerifyRunResult r = verify::merge_verify_runs(shards, out, overwrite, views);
+    write_report_views(out, r, views, progress);
     return report_verify(out, r, json);
   }
   if (format.rfind("slidecheck-eps-sweep-run ", 0) == 0) {
-    const bool link_views = views && viewer_available();
-    const verify::EpsSweepResult r = verify::merge_eps_sweeps(shards, out, overwrite, gnuplot, link_views);
-    if (link_views) write_eps_sweep_views(out, false);
+    const verify::EpsSweepResult r = verify::merge_eps_sweeps(shards, out, overwrite, gnuplot, views);
+    if (views > 0) write_eps_sweep_views(out, r, views, progress);
     return report_eps_sweep(out, r, json, false);
   }
   if (format.rfind("slidecheck-search-run ", 0) == 0)
@@ -83,15 +82,16 @@ void register_merge(CLI::App& app, CommandAction& action) {
       "(docs/campaigns.md). The shard directories are only read; a missing, unfinished or foreign shard is named "
       "with how to redo it. Exit codes as the merged command (0, 1 failures found), 2 on bad input.");
   cmd->add_option("shards", args->shards, "The shards' output directories (any order)")->required();
-  cmd->add_option("--out", args->out, "Output directory of the merged run")->required();
-  cmd->add_flag("--overwrite", args->overwrite, "Replace a run already in --out");
+  add_out(*cmd, *args, "", "Output directory of the merged run");
+  add_overwrite(*cmd, *args, "Replace a run already in --out");
   cmd->add_option("--gnuplot", args->gnuplot, "gnuplot executable for the eps-sweep report's plots")
       ->capture_default_str();
-  cmd->add_flag("--no-views", args->no_views, "verify shards: do not write views/ nor link them (as verify --no-views)");
-  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  add_views(*cmd, *args, "failing cases (verify) or worst cases (eps-sweep) of the merged run");
+  add_quiet_json(*cmd, *args);
   cmd->callback([&action, args] {
     action = [args] {
-      return merge_and_report(args->shards, args->out, args->overwrite, args->json, args->gnuplot, !args->no_views);
+      return merge_and_report(args->shards, args->out, args->overwrite, args->json, args->gnuplot, args->view_count(),
+                              !args->quiet);
     };
   });
 }

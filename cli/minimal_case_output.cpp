@@ -37,9 +37,9 @@ void write_text(const std::filesystem::path& p, const std::string& text) {
 
 }  // namespace
 
-void print_shrink_progress(std::size_t tests, const verify::CandidateSize& s) {
-  std::cerr << "\rshrink: " << tests << " tests, " << s.triangles << " triangles, " << s.max_bits
-            << " bits max            " << std::flush;
+std::string shrink_progress_text(std::size_t tests, const verify::CandidateSize& s) {
+  return "shrink: " + std::to_string(tests) + " tests, " + std::to_string(s.triangles) + " triangles, " +
+         std::to_string(s.max_bits) + " bits max";
 }
 
 std::string failure_class_list() {

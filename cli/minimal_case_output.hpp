@@ -28,8 +28,8 @@ struct MinimalCase {
 /// to `json` and `text`.
 void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_json& json, std::ostringstream& text);
 
-/// Prints the shrink's progress on stderr (one rewritten line): ShrinkOptions::on_progress.
-void print_shrink_progress(std::size_t tests, const verify::CandidateSize& size);
+/// The shrink's progress line: "shrink: T tests, N triangles, B bits max".
+std::string shrink_progress_text(std::size_t tests, const verify::CandidateSize& size);
 
 /// "penetration, path_penetration, ..." for error messages.
 std::string failure_class_list();

@@ -252,7 +252,7 @@ int run_under_mpi(const MpiSession& mpi, const CommandAction& action, const Shar
     return worst;
   }
   std::cerr << "mpi: gathered " << k << " shards; merging into " << c.merged_out << "\n";
-  return merge_and_report(dirs, c.merged_out, true, c.json, "gnuplot", c.views);
+  return merge_and_report(dirs, c.merged_out, true, c.json, "gnuplot", c.views, c.progress);
 }
 
 bool built_with_mpi() { return true; }

@@ -2,6 +2,7 @@
 // and the exact checks, and print the float trace with the exact re-evaluation beside every
 // step that differs, the first divergent step marked `>>` (docs/verify.md).
 #include "commands.hpp"
+#include "common_options.hpp"
 
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/verify/cases/case_replay.hpp>
@@ -17,10 +18,9 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct ReplayArgs {
+struct ReplayArgs : CommonArgs {
   std::string file;
   bool all_steps = false;
-  bool json = false;
   bool level_c = false;
 };
 
@@ -49,11 +49,11 @@ void register_replay(CLI::App& app, CommandAction& action) {
       "Re-run a case file (written by verify) in float and exact arithmetic and print the float trace with the "
       "exact re-evaluation beside each step that differs; the first divergent step is marked '>>'. Exit 1 when "
       "the case still fails, 0 when it no longer does, 2 on a malformed case file.");
-  cmd->add_option("CASE", args->file, "A .case file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("CASE", args->file, "A .case file")->required()->check(existing_file());
   cmd->add_flag("--all-steps", args->all_steps, "Show the exact value of every step and every decision");
   cmd->add_flag("--level-c", args->level_c,
                 "Run level C (the ideal trajectory) even when the case was recorded without it");
-  cmd->add_flag("--json", args->json, "Print the record, the trace and whether the case was reproduced as JSON");
+  add_json(*cmd, *args, "Print the record, the trace and whether the case was reproduced as JSON");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }
 

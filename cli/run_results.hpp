@@ -16,20 +16,22 @@ int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bo
 
 /// `slidecheck merge`: joins the shard directories (verify, eps-sweep or search, told apart by
 /// their run.json) into `out` and prints the merged run like the command itself.
-/// A merged verify run also gets the views its report links, unless `views` is false.
+/// A merged verify run or sweep also gets the first `views` views its report links.
 int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
-                     const std::string& gnuplot = "gnuplot", bool views = true);
+                     const std::string& gnuplot, std::size_t views, bool progress);
 
 /// Whether this build can draw views (three.js was embedded; viewer_assets.hpp).
 bool viewer_available();
 /// The page of a case file name: NAME.case -> NAME.html.
 std::string view_file_name(const std::string& case_file_name);
-/// Writes the view of each case file into `out_dir`, with one shared copy of three.js beside them.
+/// Writes the view of each case file into `out_dir`, with one shared copy of three.js beside
+/// them; with `progress`, says how many it writes and counts them on stderr.
 void write_views(const std::vector<std::string>& case_files, const std::string& out_dir,
                  const verify::CaseViewOptions& options, bool progress);
-/// The views an eps-sweep report links: one per worst case in `out`/cases/, in `out`/views/.
-void write_eps_sweep_views(const std::string& out, bool progress);
-/// The views a verify report links (verify::records_with_views), in `out`/views/.
-void write_report_views(const std::string& out, const verify::VerifyRunResult& r, bool progress);
+/// The views an eps-sweep report links: the first `views` worst cases of `r` (in the eps*
+/// table's order) found in `out`/cases/, in `out`/views/.
+void write_eps_sweep_views(const std::string& out, const verify::EpsSweepResult& r, std::size_t views, bool progress);
+/// The views a verify report links (verify::records_with_views, the first `views`), in `out`/views/.
+void write_report_views(const std::string& out, const verify::VerifyRunResult& r, std::size_t views, bool progress);
 
 }  // namespace slidecheck::cli

@@ -1,6 +1,7 @@
 // `slidecheck search`: generate candidates with RapidCheck until one fails with the wanted
 // class, shrink it, and write it as a regression case (docs/search.md).
-#include "cli_options.hpp"
+#include "common_options.hpp"
+#include "progress.hpp"
 #include "commands.hpp"
 #include "minimal_case_output.hpp"
 
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -21,24 +23,25 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct SearchArgs {
-  std::string algorithm, precision = "float", property = "any", construction, out = "corpora/regressions", name, shard;
+struct SearchArgs : CommonArgs {
+  std::string algorithm, property = "any", construction, name;
   std::uint64_t seed = 1;
   std::size_t budget = 10000, max_tests = 20000;
   double max_seconds = 600;
-  int threads = 0;
-  bool overwrite = false, quiet = false, json = false, no_shrink = false;
+  bool no_shrink = false;
 };
 
 /// search-ALGORITHM-PRECISION-PROPERTY-seedS
-std::string default_name(const SearchArgs& a) {
-  return "search-" + a.algorithm + "-" + a.precision + "-" + a.property + "-seed" + std::to_string(a.seed);
+std::string default_name(const SearchArgs& a, const std::string& precision) {
+  return "search-" + a.algorithm + "-" + precision + "-" + a.property + "-seed" + std::to_string(a.seed);
 }
 
-int run(const SearchArgs& a) {
+/// The search in one precision; adds its result to `j` and `text`, returns the exit code.
+int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_json& j, std::ostringstream& text) {
   verify::SearchOptions o;
   o.algorithm = algorithm_option(a.algorithm);
-  o.precision = precision_option(a.precision);
+  o.precision = precision;
+  const std::string precision_text(formats::precision_name(precision));
   if (a.property != "any") {
     o.property = verify::find_failure_class(a.property);
     if (!o.property) throw formats::InputError("--property", 0, "unknown failure class '" + a.property + "' (" + failure_class_list() + ", any)");
@@ -63,22 +66,22 @@ int run(const SearchArgs& a) {
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
   const std::string shard_suffix =
       o.shard.whole() ? "" : "-shard-" + std::to_string(o.shard.index) + "-of-" + std::to_string(o.shard.count);
-  const std::string name = !a.name.empty() ? a.name : default_name(a) + shard_suffix;
+  const std::string name = !a.name.empty() ? a.name : default_name(a, precision_text) + shard_suffix;
   const std::filesystem::path dir = std::filesystem::path(a.out) / name;
   if (std::filesystem::exists(dir) && !a.overwrite)
     throw formats::InputError(dir.string(), 0, "exists; pass --overwrite to replace it, or --name to choose another");
 
-  if (!a.quiet) {
-    o.on_progress = [&](std::size_t tried, std::size_t invalid, std::size_t failing) {
-      std::cerr << "\rsearch: " << tried << " of " << a.budget << " candidates, " << invalid << " invalid, " << failing
-                << " failing" << std::flush;
-    };
-    o.shrink_options.on_progress = print_shrink_progress;
-  }
+  ProgressLine progress(!a.quiet);
+  o.on_progress = [&](std::size_t tried, std::size_t invalid, std::size_t failing) {
+    progress.update("search: " + std::to_string(tried) + " of " + std::to_string(a.budget) + " candidates, " +
+                    std::to_string(invalid) + " invalid, " + std::to_string(failing) + " failing");
+  };
+  o.shrink_options.on_progress = [&](std::size_t tests, const verify::CandidateSize& size) {
+    progress.update(shrink_progress_text(tests, size));
+  };
   const verify::SearchResult r = verify::search_failure(o);
-  if (!a.quiet) std::cerr << '\n';
+  progress.done();
 
-  nlohmann::ordered_json j;
   j["algorithm"] = formats::algorithm_name(o.algorithm);
   j["precision"] = formats::precision_name(o.precision);
   j["property"] = a.property;
@@ -91,7 +94,6 @@ int run(const SearchArgs& a) {
   for (const auto& [k, n] : r.classes_seen) seen[std::string(verify::to_string(k))] = n;
   j["classes_seen"] = seen;
   j["search_seconds"] = r.search_seconds;
-  std::ostringstream text;
   text << "search " << formats::algorithm_name(o.algorithm) << " in " << formats::precision_name(o.precision) << " for "
        << a.property << " (seed " << a.seed << "): " << r.tried << " candidates tried, " << r.invalid << " invalid, in "
        << r.search_seconds << " s\n";
@@ -120,7 +122,6 @@ int run(const SearchArgs& a) {
       j["case_directory"] = dir.string();
       text << "wrote " << dir.string() << "/ (run.json, result.json)\n";
     }
-    print_result(j, text, a.json);
     return verify::exit_ok;
   }
   j["found"] = true;
@@ -144,8 +145,37 @@ int run(const SearchArgs& a) {
   if (a.overwrite) remove_run_files();
   write_minimal_case(m, a.overwrite, j, text);
   write_run_files();
-  print_result(j, text, a.json);
   return verify::exit_failures_found;
+}
+
+/// The search in each precision of --precision, one after the other.
+int run(const SearchArgs& a) {
+  (void)algorithm_option(a.algorithm);
+  const std::vector<formats::Precision> precisions = precision_list(a.precisions);
+  check_output_dir(a.out);
+  if (precisions.size() > 1 && !a.shard.empty())
+    throw formats::InputError("--precision", 0, "a shard (--shard, mpirun) searches in one precision: give one");
+  if (precisions.size() > 1 && !a.name.empty())
+    throw formats::InputError("--name", 0, "names one case directory: with several precisions, leave it out");
+  // Every case directory is free before the first search starts.
+  for (const formats::Precision p : precisions) {
+    const std::filesystem::path dir =
+        std::filesystem::path(a.out) / (a.name.empty() ? default_name(a, std::string(formats::precision_name(p))) : a.name);
+    if (a.shard.empty() && std::filesystem::exists(dir) && !a.overwrite)
+      throw formats::InputError(dir.string(), 0, "exists; pass --overwrite to replace it, or --name to choose another");
+  }
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  std::ostringstream all_text;
+  int rc = verify::exit_ok;
+  for (const formats::Precision p : precisions) {
+    nlohmann::ordered_json j;
+    std::ostringstream text;
+    rc = std::max(rc, run_in(a, p, j, text));
+    all.push_back(std::move(j));
+    all_text << text.str();
+  }
+  print_result(precisions.size() == 1 ? all.front() : all, all_text, a.json);
+  return rc;
 }
 
 }  // namespace
@@ -159,25 +189,27 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       "it, with its trace and a README, to OUT/NAME/. Exit 1 when a failure was found, 0 when none was within the "
       "budget, 2 on a bad command line.");
   cmd->add_option("--algorithm", args->algorithm, "fauerby, linahan, monter, pseudo_distance or robust")->required();
-  cmd->add_option("--precision", args->precision, "float or double")->capture_default_str();
+  add_precisions(*cmd, *args, "float", "search in each, one case directory each");
   cmd->add_option("--property", args->property, "The failure class to find (penetration, tunnelling, ...) or any")
       ->capture_default_str();
   cmd->add_option("--construction", args->construction,
                   "Only this construction: floor_touch, plane_parallel, edge_parallel, sliver, corner_push, random_soup");
-  cmd->add_option("--seed", args->seed, "Seed of the candidate sequence")->capture_default_str();
-  cmd->add_option("--budget", args->budget, "Candidates to try at most")->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--max-tests", args->max_tests, "Verified runs the shrink may spend")->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--max-seconds", args->max_seconds, "Wall time the shrink may spend")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", args->seed, "Seed of the candidate sequence")
+      ->check(whole_number(0))
+      ->capture_default_str();
+  cmd->add_option("--budget", args->budget, "Candidates to try at most")->capture_default_str()->check(whole_number(1));
+  cmd->add_option("--max-tests", args->max_tests, "Verified runs the shrink may spend")->capture_default_str()->check(whole_number(1));
+  cmd->add_option("--max-seconds", args->max_seconds, "Wall time the shrink may spend")->capture_default_str()->check(finite_number(true));
   cmd->add_flag("--no-shrink", args->no_shrink, "Write the failure as found");
-  cmd->add_option("--out", args->out, "Directory the case directory is written in")->capture_default_str();
+  add_out(*cmd, *args, "search",
+          "Directory the case directory is written in (to keep a case as a regression: corpora/regressions)");
   cmd->add_option("--name", args->name, "Name of the case directory (default search-ALG-PRECISION-PROPERTY-seedS)");
-  cmd->add_flag("--overwrite", args->overwrite, "Replace an existing case directory of the same name");
-  cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--shard", args->shard,
-                  "Only attempts I, I+N, I+2N, ... (I/N, from 0; docs/campaigns.md): the case directory gets "
-                  "-shard-I-of-N and always holds run.json and result.json; slidecheck merge keeps the lowest find");
-  cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
-  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  add_overwrite(*cmd, *args, "Replace an existing case directory of the same name");
+  add_threads(*cmd, *args);
+  add_shard(*cmd, *args,
+            "Only attempts I, I+N, I+2N, ... (I/N, from 0; docs/campaigns.md): the case directory gets "
+            "-shard-I-of-N and always holds run.json and result.json; slidecheck merge keeps the lowest find");
+  add_quiet_json(*cmd, *args, "Print the result as JSON (an array of one object per precision when several)");
   cmd->callback([&action, &sharded, args] {
     action = [args] { return run(*args); };
     sharded.run_shard = [args](const verify::Shard& shard, const std::string& dir, bool) {
@@ -189,7 +221,10 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       b.quiet = true;
       return run(b);
     };
-    sharded.merged_out = (std::filesystem::path(args->out) / default_name(*args)).string();
+    // Under mpirun the search runs in one precision (run() refuses several).
+    const std::vector<std::string> precisions = split_list(args->precisions);
+    sharded.merged_out =
+        (std::filesystem::path(args->out) / default_name(*args, precisions.empty() ? "" : precisions.front())).string();
     if (!args->name.empty()) sharded.merged_out = (std::filesystem::path(args->out) / args->name).string();
     sharded.overwrite = args->overwrite;
     sharded.json = args->json;

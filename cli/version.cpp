@@ -1,5 +1,6 @@
 // `slidecheck version`: what this build is, so every result can be traced to it.
 #include "commands.hpp"
+#include "common_options.hpp"
 
 #include <slidecheck/verify/run/build_info.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -13,12 +14,12 @@ namespace slidecheck::cli {
 
 void register_version(CLI::App& app, CommandAction& action) {
   auto* cmd = app.add_subcommand("version", "Print the version, compiler, floating-point flags in force and dependency versions");
-  auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Print one JSON object instead of text");
-  cmd->callback([&action, json] {
-    action = [json] {
+  auto args = std::make_shared<CommonArgs>();
+  add_json(*cmd, *args, "Print one JSON object instead of text");
+  cmd->callback([&action, args] {
+    action = [args] {
       const verify::BuildInfo info = verify::build_info();
-      if (*json) {
+      if (args->json) {
         nlohmann::json j{{"version", info.version}, {"compiler", info.compiler},
                          {"build_type", info.build_type}, {"cxx_flags", info.cxx_flags},
                          {"fp_contract_off", info.fp_contract_off},

@@ -2,6 +2,8 @@
 // triangles, the spheres, the float and exact paths, the sliding planes and the first divergent
 // step with three.js, beside the per-step trace; no network when it is opened.
 #include "commands.hpp"
+#include "common_options.hpp"
+#include "progress.hpp"
 #include "run_results.hpp"
 #include <slidecheck/viewer/assets.hpp>
 
@@ -65,9 +67,9 @@ void require_viewer() {
                              std::string(viewer_assets::unavailable));
 }
 
-struct ViewArgs {
-  std::string input, out;
-  bool no_level_c = false, json = false, overwrite = true;
+struct ViewArgs : CommonArgs {
+  std::string input;
+  bool no_level_c = false;
   double exact_timeout = 2;
   std::size_t limit = 50;
 };
@@ -107,14 +109,20 @@ int run(const ViewArgs& a) {
     std::vector<std::string> files = case_files_in(cases);
     if (files.size() > a.limit) files.resize(a.limit);
     const fs::path out = a.out.empty() ? fs::path(a.input) / "views" : fs::path(a.out);
-    write_views(files, out.string(), view_options(a), true);
+    write_views(files, out.string(), view_options(a), !a.quiet);
     j["views"] = files.size();
     j["out"] = out.string();
     text << "wrote " << files.size() << " views in " << out.string() << "/ (open any .html in a browser)\n";
   } else {
     if (!fs::exists(a.input)) throw formats::InputError(a.input, 0, "no such file or directory");
     const verify::CaseFile c = verify::read_case_file(a.input);
-    const std::string out = a.out.empty() ? (fs::path(a.input).replace_extension(".html")).string() : a.out;
+    const fs::path page = fs::path(a.input).filename().replace_extension(".html");
+    // The page beside the case, at --out, or in --out when that is a directory.
+    std::string out = a.out.empty() ? fs::path(a.input).replace_extension(".html").string() : a.out;
+    if (fs::is_directory(out)) out = (fs::path(out) / page).string();
+    const std::string parent = fs::path(out).parent_path().string();
+    check_output_dir(parent.empty() ? "." : parent);
+    if (!parent.empty()) fs::create_directories(parent);
     const nlohmann::ordered_json data =
         nlohmann::ordered_json::parse(verify::case_view_json(c, a.input, view_options(a)));
     verify::write_text_file(out, view_page(data, ""));
@@ -143,7 +151,12 @@ std::string view_file_name(const std::string& case_file_name) {
 void write_views(const std::vector<std::string>& case_files, const std::string& out_dir,
                  const verify::CaseViewOptions& options, bool progress) {
   require_viewer();
+  check_output_dir(out_dir);
   fs::create_directories(out_dir);
+  if (progress)
+    std::cerr << "writing " << case_files.size() << " view" << (case_files.size() == 1 ? "" : "s") << " in " << out_dir
+              << "/ (3D pages; each replays its case with the exact path)\n";
+  ProgressLine line(progress);
   verify::write_text_file((fs::path(out_dir) / kSharedThree).string(),
                           "// three.js " + std::string(viewer_assets::three_version) +
                               " and OrbitControls for slidecheck view; MIT licence:\n/*\n" +
@@ -154,22 +167,28 @@ void write_views(const std::vector<std::string>& case_files, const std::string& 
     const nlohmann::ordered_json data = nlohmann::ordered_json::parse(verify::case_view_json(c, file, options));
     verify::write_text_file((fs::path(out_dir) / view_file_name(fs::path(file).filename().string())).string(),
                             view_page(data, kSharedThree));
-    if (progress) std::cerr << "\rview: " << i + 1 << "/" << case_files.size() << " cases" << std::flush;
+    std::ostringstream state;
+    state << "view: " << i + 1 << "/" << case_files.size() << " cases";
+    line.update(state.str());
   }
-  if (progress && !case_files.empty()) std::cerr << '\n';
 }
 
-void write_report_views(const std::string& out, const verify::VerifyRunResult& r, bool progress) {
-  if (!viewer_available()) return;
+void write_report_views(const std::string& out, const verify::VerifyRunResult& r, std::size_t views, bool progress) {
+  if (!viewer_available() || views == 0) return;
   std::vector<std::string> files;
-  for (const verify::QueryRecord* rec : verify::records_with_views(r.records))
+  for (const verify::QueryRecord* rec : verify::records_with_views(r.records, views))
     files.push_back((fs::path(out) / "cases" / verify::case_file_name(*rec)).string());
-  write_views(files, (fs::path(out) / "views").string(), report_view_options(), progress);
+  if (!files.empty()) write_views(files, (fs::path(out) / "views").string(), report_view_options(), progress);
 }
 
-void write_eps_sweep_views(const std::string& out, bool progress) {
+void write_eps_sweep_views(const std::string& out, const verify::EpsSweepResult& r, std::size_t views, bool progress) {
   if (!viewer_available()) return;
-  const std::vector<std::string> files = case_files_in(fs::path(out) / "cases");
+  // The rows of the eps* table that have a case, in its order: the ones the report links.
+  std::vector<std::string> files;
+  for (const verify::EpsStar& s : r.stars) {
+    const fs::path file = fs::path(out) / "cases" / verify::worst_case_file_name(s);
+    if (files.size() < views && s.worst_query && fs::exists(file)) files.push_back(file.string());
+  }
   fs::remove_all(fs::path(out) / "views");
   if (!files.empty()) write_views(files, (fs::path(out) / "views").string(), report_view_options(), progress);
 }
@@ -184,13 +203,17 @@ void register_view(CLI::App& app, CommandAction& action) {
       "there). CASE.case gives CASE.html, self-contained; a verify output directory gives views/ for its cases. "
       "Exit 0, 2 on bad input, 3 when this build has no three.js.");
   cmd->add_option("input", args->input, "A case file, or a verify output directory (its cases/)")->required();
-  cmd->add_option("--out", args->out, "The page to write (a case) or the directory (default: beside the input)");
+  cmd->add_option("--out", args->out,
+                  "The page to write (a case; a directory: the page goes in it) or the directory of the pages (a "
+                  "verify output directory); default: beside the input (CASE.html, DIR/views/)");
   cmd->add_flag("--no-level-c", args->no_level_c, "Do not run the ideal trajectory (no exact path; faster)");
   cmd->add_option("--exact-timeout", args->exact_timeout, "Seconds per undecided exact decision of the ideal run")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_number(true))
       ->capture_default_str();
-  cmd->add_option("--limit", args->limit, "At most this many cases of a directory")->capture_default_str();
-  cmd->add_flag("--json", args->json, "Print what was written as JSON");
+  cmd->add_option("--limit", args->limit, "At most this many cases of a directory")
+      ->check(whole_number(0))
+      ->capture_default_str();
+  add_quiet_json(*cmd, *args, "Print what was written as JSON");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }
 

@@ -1,4 +1,4 @@
-# Sanitizer and fuzzing builds (issue 12). Both are off by default; the release build is untouched.
+# Sanitizer and fuzzing builds (docs/reliability.md). Both are off by default; the release build is untouched.
 #
 #   -DSLIDECHECK_SANITIZE=address,undefined   every target built and linked with these sanitizers
 #   -DSLIDECHECK_FUZZ=ON                       (clang only) libraries instrumented for libFuzzer and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The standard benchmark of fast/ against Bullet (issue 11, docs/fast.md): the standard sweep
+# The standard benchmark of fast/ against Bullet (docs/fast.md, docs/results.md): the standard sweep
 # set (20,000 queries, seed 20261124) on five OpenArena maps from 2.5k to 41k triangles, in float
 # and double, timed in one process per map and precision (interleaved repetitions, medians), and
 # the instructions per sweep and per update counted by callgrind (noise-free, comparable across

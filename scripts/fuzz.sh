@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes every reader of untrusted input with libFuzzer (issue 12): scene, query, OBJ, OFF and
+# Fuzzes every reader of untrusted input with libFuzzer (docs/reliability.md): scene, query, OBJ, OFF and
 # case files, Quake III BSP maps and .pk3 archives (fuzz/fuzz_<reader>.cpp).
 #
 #   bash scripts/fuzz.sh [SECONDS_PER_TARGET] [READER...]     (default 30 s, every reader)

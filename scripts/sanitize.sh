@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library, the CLI and the tests, then
-# the unit test suite under them (issue 12). Any sanitizer report fails the test that caused it.
+# the unit test suite under them (docs/reliability.md). Any sanitizer report fails the test that caused it.
 #
 #   bash scripts/sanitize.sh [RELEASE_SLIDECHECK]
 #

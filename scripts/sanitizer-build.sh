@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/sanitize.sh and scripts/fuzz.sh (issue 12): one instrumented build directory
+# Sourced by scripts/sanitize.sh and scripts/fuzz.sh: one instrumented build directory
 # serves both, so CI compiles the project once more, not twice.
 #
 # The build: clang (libFuzzer needs it; gcc when SLIDECHECK_SANITIZE_CXX says so, then without
@@ -7,6 +7,7 @@
 # every target, coverage instrumentation for libFuzzer (fuzzer-no-link), -O0 by default: -O0
 # compiles the template-heavy tests three times faster than -O1, which is what fits the
 # sanitizer suite into CI (cmake/Sanitizers.cmake). -ffp-contract=off holds as everywhere.
+# CMakePresets.json's `sanitize` preset configures the same build.
 #
 # Environment:
 #   SLIDECHECK_SANITIZE_BUILD_DIR  build directory (default build-san, relative to the source)

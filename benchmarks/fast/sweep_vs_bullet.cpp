@@ -1,8 +1,8 @@
 // Per-sweep speed of slidecheck's fast path against Bullet's convexSweepTest, on the standard
-// sweep set of issue 11 over OpenArena maps, in one precision (this file is built twice:
+// sweep set over OpenArena maps, in one precision (this file is built twice:
 // bench_fast_sweep_vs_bullet_float against Bullet's float build, _double against float64).
 //
-// Standard sweep set (issue 11): sphere radius 16 (Quake units); start uniform in the map's
+// Standard sweep set: sphere radius 16 (Quake units); start uniform in the map's
 // bounding box, kept only if at least 17 units clear of every triangle; direction uniform on
 // the sphere, length uniform in [64, 320]; 20,000 queries from a recorded seed. Triangles are
 // two-sided for the clearance test and for Bullet; the fast path runs robust's sweep

@@ -2,7 +2,7 @@
 // - exact (Rational) swept-sphere / triangle detection per pair: median and p99, for pairs
 //   where the sphere moves at the triangle, and for scene pairs (every query against every
 //   triangle of a soup), without filters, with the double-interval filter, and with the box
-//   filter too. Targets (issue 3): median <= 20 us, p99 <= 1 ms. Samples are this
+//   filter too. Targets: median <= 20 us, p99 <= 1 ms. Samples are this
 //   thread's CPU time per pair (see thread_cpu_us).
 // - tracing cost: the same float source with the NullTracer (calls compiled out by
 //   `if constexpr`) and with an enabled tracer whose calls do nothing (events built and

@@ -2,7 +2,7 @@
 // 3-iteration slide (start + 3 resting positions, as floats widened to double) over a
 // synthetic 20k-triangle heightfield, with the double-interval filter (the default) and in
 // pure Rational (filter off), plus the index's candidate query alone. Time per iteration is
-// time per query; the counters give exact evaluations per query. Target (issue 6): the whole
+// time per query; the counters give exact evaluations per query. Target: the whole
 // verification of such a query at >= 1000 queries/s per core, so level A well under 100 us.
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/verify/level_a/invariants.hpp>

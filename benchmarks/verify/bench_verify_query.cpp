@@ -1,4 +1,4 @@
-// Verified queries per second (issue 6), reported, never asserted: verify_query (level A and
+// Verified queries per second, reported, never asserted: verify_query (level A and
 // B, level A only) against the bare float run of the same query on the same culled mesh (the
 // peer in the same process), per query, single thread. `slidecheck verify --threads N` spreads
 // the same work over cores.

@@ -1,9 +1,11 @@
-// Movement sets: random walks, scripted paths, exact tangent and grazing moves, placement.
+// Movement sets on any mesh: seeds, characters, random walks, exact tangent and grazing moves,
+// generated ids (movement_sets.hpp). The canonical shapes' scripted and placed moves are in
+// canonical_moves.cpp, exact contact in exact_clearance.cpp.
 #include <slidecheck/corpora/movement_sets.hpp>
 
-#include <slidecheck/reference/numbers/mp.hpp>
+#include "movement_detail.hpp"
+
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
-#include <slidecheck/formats/convert.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -13,10 +15,13 @@
 
 namespace slidecheck::corpora {
 
-namespace {
+using detail::coord;
+using detail::exact;
+using detail::make_query;
+using detail::Query;
+using detail::V;
 
-using V = Vec3<double>;
-using Query = formats::Query;
+namespace {
 
 // ---------------------------------------------------------------------------------------
 // Random numbers: std::mt19937_64's sequence is fixed by the standard; everything below
@@ -46,12 +51,6 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-double& coord(V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
-double coord(const V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
-
-Vec3<Rational> exact(const V& v) { return {formats::to_rational(v.x), formats::to_rational(v.y), formats::to_rational(v.z)}; }
-Triangle<Rational> exact(const Triangle<double>& t) { return {exact(t.p0), exact(t.p1), exact(t.p2)}; }
-
 /// A horizontal unit heading (a, b, 0) / |(a, b)|, from dyadic a, b (rejection keeps the
 /// direction uniform and away from zero length).
 V random_heading(Rng& rng) {
@@ -63,18 +62,6 @@ V random_heading(Rng& rng) {
       return {a / len, b / len, 0};
     }
   }
-}
-
-Query make_query(std::string id, const std::string& scene, const V& start, const V& displacement, double radius,
-                 const V& gravity) {
-  Query q;
-  q.id = std::move(id);
-  q.scene = scene;
-  q.start = start;
-  q.displacement = displacement;
-  q.set_radius(radius);
-  q.gravity = gravity;
-  return q;
 }
 
 std::string seed_prefix(Generator g, std::uint64_t seed) {
@@ -127,6 +114,23 @@ Character metric_character(double scale) {
 
 Character quake_character() { return {16, 320, 800, 1.0 / 60.0}; }
 
+Character character_with_radius(double radius) { return metric_character(2 * radius); }
+
+double default_radius(const IndexedMesh<double>& mesh) {
+  V lo = mesh.vertices.at(0), hi = lo;
+  for (const V& p : mesh.vertices)
+    for (int axis = 0; axis < 3; ++axis) {
+      coord(lo, axis) = std::min(coord(lo, axis), coord(p, axis));
+      coord(hi, axis) = std::max(coord(hi, axis), coord(p, axis));
+    }
+  const double diagonal = num::sqrt(length_squared(hi - lo));
+  if (!(diagonal > 0) || !std::isfinite(diagonal))
+    throw std::invalid_argument("the mesh's bounding-box diagonal is 0 or overflows: give a radius");
+  int e = 0;
+  std::frexp(diagonal / 32, &e);  // diagonal / 32 in [2^(e-1), 2^e)
+  return std::ldexp(1.0, e - 1);
+}
+
 std::string_view generator_name(Generator g) {
   switch (g) {
     case Generator::walk: return "walk";
@@ -145,89 +149,6 @@ std::uint64_t derive_seed(std::uint64_t seed, Generator g, std::uint64_t index) 
   s = splitmix64(state);
   state = s ^ index;
   return splitmix64(state);
-}
-
-std::string_view contact_name(Contact c) {
-  switch (c) {
-    case Contact::clear: return "clear";
-    case Contact::touching: return "touching";
-    case Contact::penetrating: return "penetrating";
-  }
-  return "?";
-}
-
-// ---------------------------------------------------------------------------------------
-// Exact contact.
-
-struct ExactClearance::Impl {
-  const IndexedMesh<double>* mesh;
-  std::vector<V> lo, hi;  ///< per-triangle bounding boxes
-
-  /// True when every point of [a_lo, a_hi] is provably more than r below b (b - a_hi > r),
-  /// from doubles. The inputs are doubles within a relative 2^-52 of exact values (exact for
-  /// mesh vertices and points; one rounding for a segment end), so a computed difference above
-  /// 2r + 2^-48 (|a| + |b|) proves the exact difference exceeds r (Higham's model of one
-  /// subtraction, |delta| <= 2^-53).
-  static bool far_below(double a, double b, double r) {
-    return b - a > 2 * r + std::ldexp(std::fabs(a) + std::fabs(b), -48);
-  }
-  bool far(std::size_t t, const V& box_lo, const V& box_hi, double r) const {
-    for (int axis = 0; axis < 3; ++axis)
-      if (far_below(coord(box_hi, axis), coord(lo[t], axis), r) || far_below(coord(hi[t], axis), coord(box_lo, axis), r))
-        return true;
-    return false;
-  }
-
-  template <class Distance>
-  Contact scan(const V& box_lo, const V& box_hi, double r, Distance&& squared_distance) const {
-    const Rational rr = formats::to_rational(r);
-    const Rational r2 = rr * rr;
-    bool touching = false;
-    for (std::size_t t = 0; t < mesh->triangle_count(); ++t) {
-      if (far(t, box_lo, box_hi, r)) continue;
-      const Rational d2 = squared_distance(exact(mesh->triangle(t)));
-      if (d2 < r2) return Contact::penetrating;
-      touching = touching || d2 == r2;
-    }
-    return touching ? Contact::touching : Contact::clear;
-  }
-};
-
-ExactClearance::ExactClearance(const IndexedMesh<double>& mesh) : impl_(std::make_unique<Impl>()) {
-  impl_->mesh = &mesh;
-  for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
-    const Triangle<double> tri = mesh.triangle(t);
-    V l = tri.p0, h = tri.p0;
-    for (const V& p : {tri.p1, tri.p2})
-      for (int axis = 0; axis < 3; ++axis) {
-        coord(l, axis) = std::min(coord(l, axis), coord(p, axis));
-        coord(h, axis) = std::max(coord(h, axis), coord(p, axis));
-      }
-    impl_->lo.push_back(l);
-    impl_->hi.push_back(h);
-  }
-}
-ExactClearance::~ExactClearance() = default;
-ExactClearance::ExactClearance(ExactClearance&&) noexcept = default;
-ExactClearance& ExactClearance::operator=(ExactClearance&&) noexcept = default;
-
-Contact ExactClearance::at(const V& centre, double radius) const {
-  const Vec3<Rational> c = exact(centre);
-  return impl_->scan(centre, centre, radius,
-                     [&](const Triangle<Rational>& t) { return point_triangle_squared_distance(c, t); });
-}
-
-Contact ExactClearance::along(const V& start, const V& displacement, double radius) const {
-  const Vec3<Rational> a = exact(start);
-  const Vec3<Rational> b = a + exact(displacement);
-  const V end = start + displacement;  // rounded: only for the filter's box
-  V box_lo, box_hi;
-  for (int axis = 0; axis < 3; ++axis) {
-    coord(box_lo, axis) = std::min(coord(start, axis), coord(end, axis));
-    coord(box_hi, axis) = std::max(coord(start, axis), coord(end, axis));
-  }
-  return impl_->scan(box_lo, box_hi, radius,
-                     [&](const Triangle<Rational>& t) { return segment_triangle_squared_distance(a, b, t); });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -394,6 +315,14 @@ std::vector<Query> grazing_moves(const MovementScene& scene, std::uint64_t seed,
   return out;
 }
 
+std::vector<Query> mesh_moves(const MovementScene& scene, std::uint64_t seed, const WalkOptions& walk,
+                              const ExactMoveOptions& exact) {
+  std::vector<Query> out = random_walks(scene, seed, walk);
+  for (auto&& part : {tangent_moves(scene, seed, exact), grazing_moves(scene, seed, exact)})
+    out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
 std::optional<MovementId> parse_movement_id(std::string_view id) {
   if (const std::size_t slash = id.rfind('/'); slash != std::string_view::npos) id.remove_prefix(slash + 1);
   for (const std::string_view tag : {std::string_view("-exact"), std::string_view("-rounded")})
@@ -447,126 +376,6 @@ std::optional<Query> regenerate_query(const MovementId& id, const MovementScene&
       return grazing_move(scene, clearance, id.seed, id.index, exact_options.attempts);
   }
   return std::nullopt;
-}
-
-// ---------------------------------------------------------------------------------------
-// Scripted paths (unit coordinates, radius 1/2, z up; see canonical_scenes.cpp for the shapes).
-
-std::vector<Query> scripted_moves(const CanonicalShape& shape) {
-  const Character ch = metric_character(1);
-  const double r = ch.radius;
-  const V g = ch.gravity_displacement();
-  const V none{0, 0, 0};
-  std::vector<Query> out;
-  auto add = [&](const std::string& path, const V& start, const V& displacement, const V& gravity) {
-    out.push_back(make_query("script-" + shape.name + "-" + path, "", start, displacement, r, gravity));
-  };
-  const std::string& s = shape.name;
-  if (s == "floor") {
-    add("drop", {0, 0, 1}, {0, 0, -1}, none);
-    add("rest-walk", {0, 0, 0.5}, {1, 0.5, 0}, g);
-    add("diagonal", {-3, -3, 0.75}, {6, 6, 0}, g);
-  } else if (s == "ramp") {
-    add("up-ramp", {-2, 0, 0.5}, {4, 0, 0}, g);
-    add("down-ramp", {3, 0, 2.5}, {-5, 0, -1}, g);
-    add("along-crease", {-0.25, 0, 0.5}, {0, 1.5, 0}, g);
-  } else if (s == "stairs") {
-    // Up the stairs, one frame per half step: each start 1/16 above the highest tread within r.
-    for (int f = 0; f <= 6; ++f) {
-      const double x = -1 + 0.5 * f;
-      const int top = std::min(4, static_cast<int>(std::floor((x + 0.5) / 0.5)));  // -1: floor only
-      add("up-stairs-f" + std::to_string(f), {x, 0, 0.25 * (top + 1) + r + 1.0 / 16}, {0.5, 0, 0}, g);
-    }
-    add("into-riser", {-1, 0, 0.5}, {1.5, 0, 0}, g);
-  } else if (s == "obtuse_corner") {
-    add("into-corner", {-2, 0, 0.5}, {3, 0, 0}, g);
-    add("along-crease", {-0.25, 0, 0.5}, {0.125, 1.5, 0}, g);
-  } else if (s == "acute_corner") {
-    add("into-wedge", {-6, 0, 0.5}, {4, 0, 0}, g);
-    add("up-into-overhang", {-6, 0, 0.5}, {0, 0, 2}, none);
-  } else if (s == "v_trough") {
-    add("along-crease", {0, -2, 0.75}, {0, 4, -0.25}, g);
-    add("into-crease", {-2, 0, 2.75}, {2, 0, -2}, g);
-  } else if (s == "shallow_crease") {
-    add("across", {-3, 0, 0.5 + 3.0 / 256 + 1.0 / 64}, {6, 0, 0}, g);
-    add("along", {0, -3, 0.5 + 1.0 / 64}, {0, 6, 0}, g);
-  } else if (s == "room_corner") {
-    add("into-corner", {2, 2, 1}, {-2, -2, -1}, none);
-    add("along-wall", {0.5, 2, 0.5}, {0, 1, 0}, g);
-    add("slide-into-corner", {0.5, 2, 0.5}, {-0.25, -2, 0}, g);
-  } else if (s == "thin_wedge") {
-    add("into-mouth", {-9, 0, 0.5}, {2, 0, 0}, g);
-    add("mouth-high", {-9, 0, 0.625}, {2, 0, 0}, none);
-  } else if (s == "sliver_floor") {
-    add("across-needles", {0, 0, 0.5}, {2, 0.5, 0}, g);
-    add("drop-on-apex", {-4, 0, 1.5}, {0, 0, -1.5}, none);
-  } else if (s == "huge_triangle") {
-    add("land", {0, 0, 1}, {1, 1, -1}, none);
-    add("rest-slide", {100, -50, 0.5}, {3, 2, 0}, g);
-  } else if (s == "seams") {
-    add("along-t-junctions", {-3.5, 0.5, 0.5}, {7, 0, 0}, g);
-    add("across-seams", {0.25, -1.5, 0.5}, {0, 3, 0}, g);
-  } else if (s == "terrain") {
-    add("across", {-3, -3, 1.75}, {6, 5, 0}, g);
-    add("drop", {0.5, 0.5, 2}, {0, 0, -2}, none);
-  } else if (s == "box_room") {
-    add("into-upper-corner", {0, 0, 2}, {5, 5, 3}, none);
-    add("along-floor-wall", {-3.5, 0, 0.5}, {0, 5, 0}, g);
-    add("into-floor-corner", {-3, -3, 1}, {-2, -2, -2}, g);
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------
-// Placement.
-
-Query place_query(const Query& unit, double scale, double offset, formats::Precision precision) {
-  const Rational s = formats::to_rational(scale), o = formats::to_rational(offset);
-  auto round = [precision](const Rational& x) -> double {
-    return precision == formats::Precision::single_float ? double(formats::round_to_nearest<float>(x))
-                                                        : formats::round_to_nearest<double>(x);
-  };
-  auto point = [&](const V& p) { return convert_vec<double>(p, [&](double u) { return round(formats::to_rational(u) * s + o); }); };
-  auto vector = [&](const V& v) { return convert_vec<double>(v, [&](double u) { return round(formats::to_rational(u) * s); }); };
-  Query q = unit;
-  q.start = point(unit.start);
-  q.displacement = vector(unit.displacement);
-  q.gravity = vector(unit.gravity);
-  q.radii.radii = vector(unit.radii.radii);
-  return q;
-}
-
-std::vector<Query> canonical_unit_moves(const CanonicalShape& shape, const CanonicalMovementOptions& options) {
-  std::vector<Query> out = scripted_moves(shape);
-  const MovementScene scene{"", &shape.unit_mesh, metric_character(1)};
-  for (auto&& part : {random_walks(scene, options.seed, options.walk), tangent_moves(scene, options.seed, options.exact),
-                      grazing_moves(scene, options.seed, options.exact)})
-    out.insert(out.end(), part.begin(), part.end());
-  return out;
-}
-
-std::vector<Query> place_canonical_moves(const std::vector<Query>& unit_moves, const IndexedMesh<double>& placed_mesh,
-                                         double scale, double offset, formats::Precision precision,
-                                         const std::string& scene_file) {
-  const ExactClearance clearance(placed_mesh);
-  std::vector<Query> out;
-  out.reserve(unit_moves.size());
-  for (const Query& unit : unit_moves) {
-    Query q = place_query(unit, scale, offset, precision);
-    q.scene = scene_file;
-    const std::optional<MovementId> id = parse_movement_id(q.id);
-    if (id && id->generator != Generator::walk) {
-      const double r = q.radii.radii.x;
-      // Parallelism survives placement (a zero component scales to zero and the face's
-      // vertices share their rounded coordinate), so tangency is the distance alone.
-      const bool kept = id->generator == Generator::tangent
-                            ? clearance.at(q.start, r) == Contact::touching
-                            : clearance.at(q.start, r) == Contact::clear && clearance.along(q.start, q.displacement, r) == Contact::touching;
-      q.id += kept ? "-exact" : "-rounded";
-    }
-    out.push_back(std::move(q));
-  }
-  return out;
 }
 
 }  // namespace slidecheck::corpora

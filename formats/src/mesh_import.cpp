@@ -242,6 +242,12 @@ MeshFileKind mesh_file_kind(const std::string& path) {
   throw InputError(path, 0, "unknown file type '" + ext + "' (expected .scene, .obj or .off)");
 }
 
+bool is_decimal_mesh_file(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return ext == ".obj" || ext == ".off";
+}
+
 Scene load_scene_file(const std::string& path, const ImportOptions& options) {
   switch (mesh_file_kind(path)) {
     case MeshFileKind::scene: return read_scene(path, {options.allow_degenerate});

@@ -140,14 +140,17 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
   Query q;
   q.id = string_field(ctx, j, "id");
   q.scene = string_field(ctx, j, "scene");
-  const std::string algorithm = string_field(ctx, j, "algorithm");
-  const std::optional<Algorithm> a = find_algorithm(algorithm);
-  if (!a) {
-    std::string names;
-    for (const std::string_view n : algorithm_names) names += (names.empty() ? "" : ", ") + std::string(n);
-    ctx.fail_field("algorithm", "unknown algorithm '" + algorithm + "' (one of " + names + ")");
+  q.algorithm_given = j.contains("algorithm");
+  if (q.algorithm_given) {
+    const std::string algorithm = string_field(ctx, j, "algorithm");
+    const std::optional<Algorithm> a = find_algorithm(algorithm);
+    if (!a) {
+      std::string names;
+      for (const std::string_view n : algorithm_names) names += (names.empty() ? "" : ", ") + std::string(n);
+      ctx.fail_field("algorithm", "unknown algorithm '" + algorithm + "' (one of " + names + ")");
+    }
+    q.algorithm = *a;
   }
-  q.algorithm = *a;
   q.start = vec_field(ctx, required(ctx, j, "start"), "start");
   q.displacement = vec_field(ctx, required(ctx, j, "displacement"), "displacement");
   const bool has_radius = j.contains("radius"), has_radii = j.contains("radii");
@@ -161,6 +164,8 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
   if (j.contains("gravity")) q.gravity = vec_field(ctx, j["gravity"], "gravity");
   if (j.contains("tolerances")) {
     const json& t = j["tolerances"];
+    if (!q.algorithm_given)
+      ctx.fail_field("tolerances", "needs 'algorithm': tolerance names are those of one algorithm");
     if (!t.is_object()) ctx.fail_field("tolerances", std::string("expected an object, got ") + t.type_name());
     for (const auto& [name, value] : t.items()) q.tolerances[name] = number_field(ctx, value, "tolerances." + name);
   }
@@ -205,6 +210,8 @@ std::vector<Query> read_queries(const std::string& path) {
 std::string query_to_json_line(const Query& q) {
   if (q.id.empty()) throw std::invalid_argument("query id is empty");
   if (q.scene.empty()) throw std::invalid_argument("query '" + q.id + "': scene is empty");
+  if (!q.algorithm_given && !q.tolerances.empty())
+    throw std::invalid_argument("query '" + q.id + "': tolerances without an algorithm");
   if (const auto problem = range_problem(q))
     throw std::invalid_argument("query '" + q.id + "': " + problem->first + " " + problem->second);
   const Vec3<double>& r = q.radii.radii;
@@ -214,7 +221,7 @@ std::string query_to_json_line(const Query& q) {
   nlohmann::ordered_json j;
   j["id"] = q.id;
   j["scene"] = q.scene;
-  j["algorithm"] = std::string(algorithm_name(q.algorithm));
+  if (q.algorithm_given) j["algorithm"] = std::string(algorithm_name(q.algorithm));
   j["start"] = hex_vec(q.start);
   j["displacement"] = hex_vec(q.displacement);
   if (q.ellipsoid) j["radii"] = hex_vec(r);

@@ -319,6 +319,34 @@ BOOST_AUTO_TEST_CASE(quake_walks_on_a_synthetic_map) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_mesh_of_unknown_units_gets_a_radius_from_its_size) {
+  // A box 3 x 4 x 12: diagonal 13, 13/32 in [1/4, 1/2): radius 1/4.
+  IndexedMesh<double> box;
+  box.vertices = {{0, 0, 0}, {3, 0, 0}, {0, 4, 12}};
+  box.triangles = {{0, 1, 2}};
+  BOOST_TEST(default_radius(box) == 0.25);
+  const Character c = character_with_radius(0.25);
+  BOOST_TEST(c.radius == 0.25);
+  BOOST_TEST(c.speed == 0.75);  // a person's 1.5 m/s for radius 0.5
+  IndexedMesh<double> point;
+  point.vertices = {{1, 1, 1}};
+  BOOST_CHECK_THROW(default_radius(point), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(mesh_moves_are_walks_then_tangent_then_grazing) {
+  const CanonicalShape& shape = canonical_shape("box_room");
+  const MovementScene scene{"room.scene", &shape.unit_mesh, character_with_radius(0.5)};
+  const WalkOptions walk{.walks = 1, .frames = 4};
+  const ExactMoveOptions exact{.count = 3};
+  std::vector<Query> expected = random_walks(scene, 5, walk);
+  for (auto&& part : {tangent_moves(scene, 5, exact), grazing_moves(scene, 5, exact)})
+    expected.insert(expected.end(), part.begin(), part.end());
+  const std::vector<Query> moves = mesh_moves(scene, 5, walk, exact);
+  BOOST_REQUIRE(moves.size() == expected.size());
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    BOOST_TEST(formats::query_to_json_line(moves[i]) == formats::query_to_json_line(expected[i]));
+}
+
 BOOST_AUTO_TEST_CASE(an_empty_scene_is_refused) {
   const IndexedMesh<double> empty;
   BOOST_CHECK_THROW(random_walks({"e.scene", &empty, metric_character()}, 1), std::invalid_argument);

@@ -1,5 +1,7 @@
 // Conservative boxes: every float/double box contains the exact set it bounds, checked in
-// exact rationals; and it is tight (within a few ulps), so the broadphase stays useful.
+// exact rationals; and it is tight (within a few ulps), so the broadphase stays useful. Also
+// includes fast/'s umbrella header, so it stays compilable.
+#include <slidecheck/fast.hpp>
 #include <slidecheck/fast/aabb.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
 

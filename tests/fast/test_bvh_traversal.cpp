@@ -15,7 +15,7 @@
 #include <slidecheck/reference/detection/linahan.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
 #include <slidecheck/reference/geometry/ellipsoid_space.hpp>
-#include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
 #include <rapidcheck/boost_test.h>
 

@@ -2,7 +2,7 @@
 // position, sliding planes (triangle, feature, origin, normal), iterations and stop reasons of
 // robust, fauerby, linahan and monter's collide-and-slide, and the fauerby and linahan detections, in
 // float and double, on every canonical shape at several scales and offsets from the origin
-// (the corpus of issue 5) and on a 20,000-triangle float terrain.
+// (the canonical movement corpus) and on a 20,000-triangle float terrain.
 // Also: the region of collide_and_slide really grows (a long move from a small first guess),
 // and the sub-mesh really is smaller than the level (so the test is not brute force in disguise).
 #include "differential.hpp"

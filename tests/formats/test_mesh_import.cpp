@@ -177,6 +177,10 @@ BOOST_AUTO_TEST_CASE(reader_chosen_by_extension) {
     return e.problem().find("unknown file type '.ply'") != std::string::npos;
   });
   expect_error(data_dir + "/obj/good/no_such.obj", 0, "cannot open");
+  BOOST_TEST(formats::is_decimal_mesh_file("B.OBJ"));
+  BOOST_TEST(formats::is_decimal_mesh_file("x/c.off"));
+  BOOST_TEST(!formats::is_decimal_mesh_file("a.scene"));
+  BOOST_TEST(!formats::is_decimal_mesh_file("obj"));
 }
 
 BOOST_AUTO_TEST_CASE(imported_meshes_round_trip_through_the_scene_format) {

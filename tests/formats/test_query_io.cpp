@@ -91,7 +91,10 @@ SLIDECHECK_BAD_QUERY(missing_id, edit(R"("id":"q1",)", ""), "missing field 'id'"
 SLIDECHECK_BAD_QUERY(empty_id, edit(R"("id":"q1")", R"("id":"")"), "field 'id': must not be empty")
 SLIDECHECK_BAD_QUERY(missing_scene, edit(R"("scene":"floor.scene",)", ""), "missing field 'scene'")
 SLIDECHECK_BAD_QUERY(scene_not_string, edit(R"("scene":"floor.scene")", R"("scene":3)"), "field 'scene': expected a string")
-SLIDECHECK_BAD_QUERY(missing_algorithm, edit(R"("algorithm":"fauerby",)", ""), "missing field 'algorithm'")
+SLIDECHECK_BAD_QUERY(tolerances_without_algorithm, edit(R"("algorithm":"fauerby",)", ""),
+                     "field 'tolerances': needs 'algorithm'")
+SLIDECHECK_BAD_QUERY(algorithm_not_string, edit(R"("algorithm":"fauerby")", R"("algorithm":1)"),
+                     "field 'algorithm': expected a string")
 SLIDECHECK_BAD_QUERY(unknown_algorithm, edit("fauerby", "bullet"), "field 'algorithm': unknown algorithm 'bullet'")
 SLIDECHECK_BAD_QUERY(missing_start, edit(R"("start":["0x0p+0","0x1p+0","-0x0p+0"],)", ""), "missing field 'start'")
 SLIDECHECK_BAD_QUERY(missing_radius, edit(R"(,"radius":"0x1p-1")", ""), "missing field 'radius' (sphere) or 'radii'")
@@ -116,6 +119,21 @@ SLIDECHECK_BAD_QUERY(zero_frames, edit(R"("radius")", R"("frames":0,"radius")"),
 SLIDECHECK_BAD_QUERY(too_many_frames, edit(R"("radius")", R"("frames":10001,"radius")"), "field 'frames': must be from 1 to 10000")
 SLIDECHECK_BAD_QUERY(fractional_frames, edit(R"("radius")", R"("frames":1.5,"radius")"), "field 'frames': expected an integer, got 1.5")
 SLIDECHECK_BAD_QUERY(string_frames, edit(R"("radius")", R"("frames":"3","radius")"), "field 'frames': expected an integer, got string")
+
+BOOST_AUTO_TEST_CASE(algorithm_is_optional_and_written_only_when_given) {
+  // Without "algorithm" (and so without tolerances): read, and written back without one.
+  const std::string line = R"({"id":"q","scene":"m.obj","start":[0,0,1],"displacement":[0,0,-1],"radius":0.5})";
+  const Query q = formats::parse_query_line(line, "q.jsonl", 1);
+  BOOST_TEST(!q.algorithm_given);
+  BOOST_TEST(q.scene == "m.obj");
+  const std::string written = formats::query_to_json_line(q);
+  BOOST_TEST(written.find("algorithm") == std::string::npos);
+  BOOST_TEST(!formats::parse_query_line(written, "q.jsonl", 1).algorithm_given);
+  BOOST_TEST(formats::parse_query_line(valid, "q.jsonl", 1).algorithm_given);
+  Query with_tolerances = q;
+  with_tolerances.tolerances["skin"] = 1;
+  BOOST_CHECK_THROW(formats::query_to_json_line(with_tolerances), std::invalid_argument);
+}
 
 BOOST_AUTO_TEST_CASE(frames_round_trip_and_default) {
   Query q;
@@ -205,6 +223,7 @@ RC_BOOST_PROP(query_round_trip_is_bit_exact, ()) {
     q.scene = *rc::gen::element<std::string>("a.scene", "sub dir/b.scene");
     q.algorithm = *rc::gen::element(Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
                                     Algorithm::pseudo_distance, Algorithm::robust);
+    q.algorithm_given = *rc::gen::arbitrary<bool>();
     q.start = {*finite, *finite, *finite};
     q.displacement = {*finite, *finite, *finite};
     q.gravity = {*finite, *finite, *finite};
@@ -214,8 +233,8 @@ RC_BOOST_PROP(query_round_trip_is_bit_exact, ()) {
     } else {
       q.set_radius(*positive);
     }
-    if (*rc::gen::arbitrary<bool>()) q.tolerances["very_close_distance"] = *finite;
-    if (*rc::gen::arbitrary<bool>()) q.tolerances["skin"] = *finite;
+    if (q.algorithm_given && *rc::gen::arbitrary<bool>()) q.tolerances["very_close_distance"] = *finite;
+    if (q.algorithm_given && *rc::gen::arbitrary<bool>()) q.tolerances["skin"] = *finite;
     qs.push_back(q);
   }
   std::ostringstream out;
@@ -225,7 +244,8 @@ RC_BOOST_PROP(query_round_trip_is_bit_exact, ()) {
   for (std::size_t i = 0; i < qs.size(); ++i) {
     RC_ASSERT(back[i].id == qs[i].id);
     RC_ASSERT(back[i].scene == qs[i].scene);
-    RC_ASSERT(back[i].algorithm == qs[i].algorithm);
+    RC_ASSERT(back[i].algorithm_given == qs[i].algorithm_given);
+    if (qs[i].algorithm_given) RC_ASSERT(back[i].algorithm == qs[i].algorithm);
     RC_ASSERT(same_vec_bits(back[i].start, qs[i].start));
     RC_ASSERT(same_vec_bits(back[i].displacement, qs[i].displacement));
     RC_ASSERT(same_vec_bits(back[i].gravity, qs[i].gravity));

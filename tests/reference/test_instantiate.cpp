@@ -1,16 +1,9 @@
 // Explicit instantiation of every public reference template for every number type, so a
-// type-specific break fails the build rather than a later, unrelated test.
+// type-specific break fails the build rather than a later, unrelated test. The templates come
+// from the umbrella header, which this file keeps compilable.
 #include <support/number_types.hpp>
 
-#include <slidecheck/reference/detection/fauerby.hpp>
-#include <slidecheck/reference/geometry/shapes.hpp>
-#include <slidecheck/reference/numbers/interval.hpp>
-#include <slidecheck/reference/response/fauerby.hpp>
-#include <slidecheck/reference/response/linahan.hpp>
-#include <slidecheck/reference/response/monter.hpp>
-#include <slidecheck/reference/response/pseudo_distance.hpp>
-#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
-#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -43,7 +36,7 @@ SLIDECHECK_INSTANTIATE_SQRT(double)
 SLIDECHECK_INSTANTIATE_SQRT(Mpfr)
 SLIDECHECK_INSTANTIATE_SQRT(Real)
 
-// Detection (issue 3): root objects, the exact sweep, eSpace and the mesh level for every
+// Detection: root objects, the exact sweep, eSpace and the mesh level for every
 // type; Fauerby's faithful detection and root evaluation for the types with a square root.
 #define SLIDECHECK_INSTANTIATE_DETECTION_ALL(T)                                                          \
   template struct QuadraticRoot<T>;                                                                      \
@@ -129,4 +122,14 @@ SLIDECHECK_INSTANTIATE_DETECTION_SQRT(Real)
 BOOST_AUTO_TEST_CASE(every_template_instantiates_for_every_number_type) {
   // The real check is that this file compiled; this records that it ran.
   BOOST_TEST(slidecheck::NumberTraits<slidecheck::Real>::is_exact);
+}
+
+BOOST_AUTO_TEST_CASE(the_umbrella_header_reaches_every_part) {
+  // A name from each area the umbrella gathers: numbers, detection, the responses, robust's parts.
+  using namespace slidecheck;
+  BOOST_TEST(num::is_ieee_binary_v<double>);
+  BOOST_TEST(exact::SweepOptions{}.cull_back_faces);
+  BOOST_TEST(fauerby::Tolerances{}.very_close_distance > 0);
+  BOOST_TEST(robust::Tolerances{}.skin_factor == 64);
+  BOOST_TEST((std::is_same_v<robust::Working<float>, double>));
 }

@@ -1,7 +1,7 @@
 #pragma once
-// Bullet through slidecheck's verifier (issue 11): each query of a corpus is run by two Bullet
+// Bullet through slidecheck's verifier (docs/fast.md): each query of a corpus is run by two Bullet
 // "algorithms" in Bullet's precision (btScalar), and every resting path is judged by the
-// verifier's exact level A (verify/invariants.hpp) on the mesh the run was given, exactly as
+// verifier's exact level A (verify/level_a/invariants.hpp) on the mesh the run was given, exactly as
 // slidecheck's own algorithms are. Compiled once per Bullet build (peers/bullet/CMakeLists.txt).
 //
 // bullet_sweep: per frame, one convexSweepTest of a btSphereShape along the displacement

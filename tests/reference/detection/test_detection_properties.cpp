@@ -6,7 +6,7 @@
 #include <support/number_types.hpp>
 
 #include <slidecheck/reference/numbers/interval.hpp>
-#include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck.h>

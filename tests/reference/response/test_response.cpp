@@ -1,6 +1,6 @@
 // The four response algorithms on the papers' figures. Exact arithmetic (Real) where it is
 // affordable: a whole trajectory in CORE::Expr costs seconds to minutes once positions carry
-// square roots from earlier iterations (architecture.md measured the same), so the
+// square roots from earlier iterations, so the
 // multi-frame behaviours of the papers run in 257-bit MPFR and every verdict on their
 // outputs (clearance, settling) is decided exactly on the rational values of those outputs.
 #include <support/number_types.hpp>

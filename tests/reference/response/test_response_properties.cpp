@@ -6,7 +6,7 @@
 // bits leave the computed path about 2^-250 inside (seen: monter, v_trough, start
 // (0,-2,0.75), velocity (0,-2,-3): r^2 - d^2 = 2.2e-78). Such depths are round-off of the
 // 257-bit run, not a flaw of the algorithm, so violations shallower than 2^-200 in r^2 are
-// not counted here; the certified ideal trajectory (issue 7) will decide them exactly.
+// not counted here; level C's certified ideal trajectory decides them exactly.
 #include <support/number_types.hpp>
 #include <support/slide_fixtures.hpp>
 

@@ -1,6 +1,9 @@
 // TriangleIndex: candidates against brute force (random meshes and boxes, flat and degenerate
-// boxes, far offsets), the buffer overload, culled meshes, determinism, bad input.
+// boxes, far offsets), the buffer overload, culled meshes, determinism, bad input; its tree is
+// fast/'s binned SAH (sah_build.hpp) over the exact boxes, also where centroids cannot be binned.
 #include <slidecheck/verify/level_a/triangle_index.hpp>
+
+#include <slidecheck/fast/sah_build.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
@@ -72,6 +75,20 @@ exact::Box random_box(double offset) {
   return b;
 }
 
+/// A heightfield of n x n vertices, 2 (n - 1)^2 triangles.
+IndexedMesh<double> heightfield(int n) {
+  IndexedMesh<double> m;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) m.vertices.push_back({i * 0.5, j * 0.5, std::sin(i * 0.3) * std::cos(j * 0.2)});
+  for (int i = 0; i + 1 < n; ++i)
+    for (int j = 0; j + 1 < n; ++j) {
+      const auto v = [&](int a, int b) { return static_cast<std::uint32_t>(a * n + b); };
+      m.triangles.push_back({v(i, j), v(i + 1, j), v(i + 1, j + 1)});
+      m.triangles.push_back({v(i, j), v(i + 1, j + 1), v(i, j + 1)});
+    }
+  return m;
+}
+
 }  // namespace
 
 RC_BOOST_PROP(candidates_equal_brute_force, ()) {
@@ -122,16 +139,7 @@ RC_BOOST_PROP(culled_mesh_holds_exactly_the_candidates, ()) {
 
 BOOST_AUTO_TEST_CASE(node_boxes_contain_their_triangles_and_children) {
   // A 50 x 50 heightfield (5000 triangles) deep enough to have many levels.
-  IndexedMesh<double> m;
-  const int n = 51;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) m.vertices.push_back({i * 0.5, j * 0.5, std::sin(i * 0.3) * std::cos(j * 0.2)});
-  for (int i = 0; i + 1 < n; ++i)
-    for (int j = 0; j + 1 < n; ++j) {
-      const auto v = [&](int a, int b) { return static_cast<std::uint32_t>(a * n + b); };
-      m.triangles.push_back({v(i, j), v(i + 1, j), v(i + 1, j + 1)});
-      m.triangles.push_back({v(i, j), v(i + 1, j + 1), v(i, j + 1)});
-    }
+  const IndexedMesh<double> m = heightfield(51);
   const TriangleIndex index(m);
   const auto& nodes = index.nodes();
   BOOST_REQUIRE(!nodes.empty());
@@ -204,4 +212,55 @@ BOOST_AUTO_TEST_CASE(empty_mesh_nan_boxes_and_bad_input) {
   bad = m;
   bad.triangles[0][2] = 3;
   BOOST_CHECK_THROW(TriangleIndex{bad}, std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(the_tree_is_the_shared_sah_builders) {
+  // The same exact boxes and centres given to fast::build_sah_tree: the same leaf order, as many
+  // nodes, and every leaf of the index is a leaf of that tree (the index only re-lays siblings).
+  const IndexedMesh<double> m = heightfield(21);
+  const TriangleIndex index(m);
+  std::vector<fast::Aabb<double>> boxes(m.triangle_count());
+  std::vector<Vec3<double>> centres(m.triangle_count());
+  std::vector<std::uint32_t> ids(m.triangle_count());
+  for (std::size_t i = 0; i < m.triangle_count(); ++i) {
+    const exact::Box& b = index.triangle_box(i);
+    boxes[i].lo = {b.lo[0], b.lo[1], b.lo[2]};
+    boxes[i].hi = {b.hi[0], b.hi[1], b.hi[2]};
+    centres[i] = {b.lo[0] * 0.5 + b.hi[0] * 0.5, b.lo[1] * 0.5 + b.hi[1] * 0.5, b.lo[2] * 0.5 + b.hi[2] * 0.5};
+    ids[i] = static_cast<std::uint32_t>(i);
+  }
+  const fast::SahTree<double> tree = fast::build_sah_tree(boxes, centres, ids);
+  BOOST_TEST(index.order() == tree.order);
+  BOOST_TEST(index.nodes().size() == tree.nodes.size());
+  std::set<std::pair<std::uint32_t, std::uint32_t>> leaves, tree_leaves;
+  for (const auto& node : index.nodes())
+    if (node.is_leaf()) leaves.insert({node.first, node.count});
+  for (const auto& node : tree.nodes)
+    if (node.is_leaf()) tree_leaves.insert({node.first, node.count});
+  BOOST_TEST((leaves == tree_leaves));
+}
+
+BOOST_AUTO_TEST_CASE(centres_too_far_apart_or_too_close_to_bin) {
+  // Centres spanning more than the largest double, and centres a few subnormals apart: no axis
+  // can be binned (the bin of a centre would not be a finite number), so nodes are halved in
+  // their order. Candidates stay exact and leaves small.
+  for (const double step : {0x1.fp1023 / 32, 0x1p-1074}) {
+    IndexedMesh<double> m;
+    for (int k = -20; k <= 20; ++k) {
+      const double x = k * step;
+      const auto base = static_cast<std::uint32_t>(m.vertices.size());
+      m.vertices.push_back({x, 0, 0});
+      m.vertices.push_back({x, 1, 0});
+      m.vertices.push_back({x, 0, 1});
+      m.triangles.push_back({base, base + 1, base + 2});
+    }
+    const TriangleIndex index(m);
+    for (const auto& node : index.nodes()) BOOST_TEST(node.count <= 4u);
+    for (const int k : {-20, -3, 0, 7}) {
+      const exact::Box box{{k * step, 0, 0}, {(k + 4) * step, 1, 1}};
+      const std::vector<std::size_t> c = index.candidates(box);
+      BOOST_TEST(c == brute_force(m, box));
+      BOOST_TEST(c.size() == 5u);
+    }
+  }
 }

@@ -325,12 +325,12 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
 }
 
 EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out_dir, bool overwrite,
-                               const std::string& gnuplot_executable, bool link_views) {
+                               const std::string& gnuplot_executable, std::size_t views) {
   std::vector<std::string> dirs;
   const json description = read_shard_set(shard_dirs, kRunFormat, dirs);
   EpsSweepOptions o = options_from_description(description, dirs[0] + "/run.json");
   o.gnuplot_executable = gnuplot_executable;
-  o.link_views = link_views;
+  o.views = views;
   o.out = out_dir;
   const std::vector<CellKey> cells = sweep_cells(o);
   const std::size_t n = dirs.size();

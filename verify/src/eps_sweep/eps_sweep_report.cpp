@@ -238,6 +238,7 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
        "<th>failing at every value</th>"
        "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th>"
        "<th class=\"l\">worst case</th></tr>\n";
+  std::size_t viewed = 0;
   for (const EpsStar& s : r.stars) {
     const double u = unit_roundoff(s.precision);
     h << "<tr><td class=\"l\">" << html_escape(group_name(s.algorithm, s.precision)) << "</td><td class=\"l\">"
@@ -252,7 +253,7 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
     if (s.worst_query && fs::exists(fs::path(o.out) / "cases" / name)) {
       h << "query " << *s.worst_query << " at " << value_text(s.worst_value) << ": <a href=\"cases/" << html_escape(name)
         << "\">case</a>";
-      if (o.link_views)
+      if (viewed++ < o.views)
         h << " (<a href=\"views/" << html_escape(fs::path(name).replace_extension(".html").string())
           << "\">view in 3D</a>)";
     }

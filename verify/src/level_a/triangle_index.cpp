@@ -1,5 +1,7 @@
 #include <slidecheck/verify/level_a/triangle_index.hpp>
 
+#include <slidecheck/fast/sah_build.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,26 +13,9 @@ namespace slidecheck::verify {
 
 namespace {
 
-constexpr std::uint32_t max_leaf_size = 4;
-constexpr int bin_count = 16;
-
 exact::Box empty_box() {
   constexpr double inf = std::numeric_limits<double>::infinity();
   return {{inf, inf, inf}, {-inf, -inf, -inf}};
-}
-
-void grow(exact::Box& b, const exact::Box& o) {
-  for (int j = 0; j < 3; ++j) {
-    b.lo[j] = std::min(b.lo[j], o.lo[j]);
-    b.hi[j] = std::max(b.hi[j], o.hi[j]);
-  }
-}
-
-/// Half the surface area; 0 for an empty box. Only steers the split, never correctness.
-double half_area(const exact::Box& b) {
-  if (!(b.lo[0] <= b.hi[0])) return 0;
-  const double dx = b.hi[0] - b.lo[0], dy = b.hi[1] - b.lo[1], dz = b.hi[2] - b.lo[2];
-  return dx * dy + dy * dz + dz * dx;
 }
 
 }  // namespace
@@ -42,7 +27,8 @@ TriangleIndex::TriangleIndex(IndexedMesh<double> mesh) : mesh_(std::move(mesh)) 
   if (n > std::numeric_limits<std::uint32_t>::max())
     throw std::invalid_argument("TriangleIndex: more than 2^32 - 1 triangles");
   boxes_.reserve(n);
-  std::vector<std::array<double, 3>> centroid(n);
+  std::vector<fast::Aabb<double>> sah_boxes(n);
+  std::vector<Vec3<double>> centroid(n);
   for (std::size_t i = 0; i < n; ++i) {
     exact::Box b = empty_box();
     for (std::uint32_t vi : mesh_.triangles[i]) {
@@ -57,97 +43,44 @@ TriangleIndex::TriangleIndex(IndexedMesh<double> mesh) : mesh_(std::move(mesh)) 
       }
     }
     boxes_.push_back(b);
+    sah_boxes[i].lo = {b.lo[0], b.lo[1], b.lo[2]};
+    sah_boxes[i].hi = {b.hi[0], b.hi[1], b.hi[2]};
     // Box centre, halved first so that huge coordinates cannot overflow.
-    for (int j = 0; j < 3; ++j) centroid[i][j] = b.lo[j] * 0.5 + b.hi[j] * 0.5;
+    centroid[i] = {b.lo[0] * 0.5 + b.hi[0] * 0.5, b.lo[1] * 0.5 + b.hi[1] * 0.5, b.lo[2] * 0.5 + b.hi[2] * 0.5};
   }
-  order_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) order_[i] = static_cast<std::uint32_t>(i);
   if (n == 0) return;
 
-  nodes_.reserve(2 * n);
+  // fast/'s binned SAH over the exact boxes (the header says why its shape cannot change an
+  // answer), then re-laid depth first with siblings adjacent, as Node describes.
+  std::vector<std::uint32_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::uint32_t>(i);
+  const fast::SahTree<double> tree = fast::build_sah_tree(sah_boxes, centroid, std::move(ids), fast::SahOptions{});
+  order_ = tree.order;
+  nodes_.reserve(tree.nodes.size());
   nodes_.push_back({});
   struct Work {
-    std::uint32_t node, begin, end, level;
+    std::uint32_t from, to, level;  // a node of `tree`, its place in nodes_, its level (root 1)
   };
-  std::vector<Work> work{{0, 0, static_cast<std::uint32_t>(n), 1}};
+  std::vector<Work> work{{0, 0, 1}};
   while (!work.empty()) {
     const Work w = work.back();
     work.pop_back();
     depth_ = std::max<std::size_t>(depth_, w.level);
-    exact::Box box = empty_box(), cbox = empty_box();
-    for (std::uint32_t k = w.begin; k < w.end; ++k) {
-      grow(box, boxes_[order_[k]]);
-      const auto& c = centroid[order_[k]];
-      grow(cbox, exact::Box{{c[0], c[1], c[2]}, {c[0], c[1], c[2]}});
-    }
-    nodes_[w.node].box = box;
-    const std::uint32_t count = w.end - w.begin;
-    if (count <= max_leaf_size) {
-      nodes_[w.node].first = w.begin;
-      nodes_[w.node].count = count;
+    const fast::BvhNode<double>& from = tree.nodes[w.from];
+    nodes_[w.to].box = exact::Box{{from.lo[0], from.lo[1], from.lo[2]}, {from.hi[0], from.hi[1], from.hi[2]}};
+    if (from.is_leaf()) {
+      nodes_[w.to].first = from.first;
+      nodes_[w.to].count = from.count;
       continue;
     }
-
-    // Binned SAH: for each axis, bin the centroids and evaluate the 15 planes between bins.
-    int best_axis = -1, best_plane = -1;
-    double best_cost = std::numeric_limits<double>::infinity();
-    auto bin_of = [&](const std::array<double, 3>& c, int axis) {
-      const double extent = cbox.hi[axis] - cbox.lo[axis];
-      const int b = static_cast<int>((c[axis] - cbox.lo[axis]) / extent * bin_count);
-      return std::clamp(b, 0, bin_count - 1);
-    };
-    for (int axis = 0; axis < 3; ++axis) {
-      if (!(cbox.hi[axis] > cbox.lo[axis])) continue;
-      exact::Box bin_box[bin_count];
-      std::uint32_t bin_n[bin_count] = {};
-      for (auto& b : bin_box) b = empty_box();
-      for (std::uint32_t k = w.begin; k < w.end; ++k) {
-        const int b = bin_of(centroid[order_[k]], axis);
-        ++bin_n[b];
-        grow(bin_box[b], boxes_[order_[k]]);
-      }
-      // right_cost[p]: area x count of bins p+1 .. end.
-      double right_cost[bin_count] = {};
-      exact::Box acc = empty_box();
-      std::uint32_t acc_n = 0;
-      for (int b = bin_count - 1; b > 0; --b) {
-        grow(acc, bin_box[b]);
-        acc_n += bin_n[b];
-        right_cost[b - 1] = half_area(acc) * acc_n;
-      }
-      acc = empty_box();
-      acc_n = 0;
-      for (int p = 0; p < bin_count - 1; ++p) {
-        grow(acc, bin_box[p]);
-        acc_n += bin_n[p];
-        if (acc_n == 0 || acc_n == count) continue;
-        const double cost = half_area(acc) * acc_n + right_cost[p];
-        if (cost < best_cost) {
-          best_cost = cost;
-          best_axis = axis;
-          best_plane = p;
-        }
-      }
-    }
-
-    std::uint32_t mid;
-    if (best_axis >= 0) {
-      auto* first = order_.data() + w.begin;
-      auto* last = order_.data() + w.end;
-      mid = static_cast<std::uint32_t>(
-          std::stable_partition(first, last, [&](std::uint32_t t) { return bin_of(centroid[t], best_axis) <= best_plane; }) -
-          order_.data());
-    } else {
-      // Every centroid coincides: halve the range (keeps index order, so deterministic).
-      mid = w.begin + count / 2;
-    }
     const auto left = static_cast<std::uint32_t>(nodes_.size());
+    nodes_[w.to].first = left;
+    nodes_[w.to].count = 0;
     nodes_.push_back({});
     nodes_.push_back({});
-    nodes_[w.node].first = left;
-    nodes_[w.node].count = 0;
-    work.push_back({left + 1, mid, w.end, w.level + 1});
-    work.push_back({left, w.begin, mid, w.level + 1});
+    // In the SAH tree the left child follows its parent and the right one is `first`.
+    work.push_back({from.first, left + 1, w.level + 1});
+    work.push_back({w.from + 1, left, w.level + 1});
   }
 }
 

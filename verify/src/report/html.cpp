@@ -292,10 +292,11 @@ std::vector<std::string> write_html_report(const std::string& dir, const Summary
   return plots.warnings;
 }
 
-std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records) {
+std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records, std::size_t limit) {
   std::vector<const QueryRecord*> out;
+  limit = std::min(limit, report_view_limit);
   for (const QueryRecord& r : records)
-    if (!r.invalid_start && r.failed() && out.size() < report_view_limit) out.push_back(&r);
+    if (!r.invalid_start && r.failed() && out.size() < limit) out.push_back(&r);
   return out;
 }
 

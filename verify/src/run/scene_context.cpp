@@ -5,6 +5,7 @@
 
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
 #include <slidecheck/formats/scene_io.hpp>
 
 #include <algorithm>
@@ -27,10 +28,11 @@ double max_abs(const Vec3<double>& v) { return std::max({std::fabs(v.x), std::fa
 
 }  // namespace
 
-SceneContext::SceneContext(std::string path, Scene s)
+SceneContext::SceneContext(std::string path, Scene s, bool float_from_file)
     : file(std::move(path)),
       scene(std::move(s)),
       fast_worlds(std::make_shared<FastWorlds>()),
+      float_from_file_(float_from_file),
       index_(std::make_unique<TriangleIndex>(scene.mesh)) {}
 
 const IndexedMesh<double>& SceneContext::mesh(Precision p) const { return index(p).mesh(); }
@@ -38,7 +40,9 @@ const IndexedMesh<double>& SceneContext::mesh(Precision p) const { return index(
 const TriangleIndex& SceneContext::index(Precision p) const {
   if (p == Precision::double_float || scene.precision == Precision::single_float) return *index_;
   std::call_once(*float_once_, [this] {
-    IndexedMesh<double> rounded = rounded_to_float(scene.mesh);
+    IndexedMesh<double> rounded = float_from_file_
+                                      ? load_scene_file(file, {.precision = Precision::single_float}).mesh
+                                      : rounded_to_float(scene.mesh);
     for (const Vec3<double>& v : rounded.vertices)
       if (!finite(v))
         throw InputError(file, 0, "a vertex overflows float (" + exact_text(max_abs(v)) +
@@ -49,6 +53,7 @@ const TriangleIndex& SceneContext::index(Precision p) const {
 }
 
 std::shared_ptr<const SceneContext> load_scene_context(const std::string& path) {
+  if (is_decimal_mesh_file(path)) return std::make_shared<const SceneContext>(path, load_scene_file(path), true);
   Scene s = read_scene(path);
   return std::make_shared<const SceneContext>(path, std::move(s));
 }

@@ -73,6 +73,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   Query& q = r.query;
   q = query;
   q.algorithm = algorithm;
+  q.algorithm_given = true;
   if (algorithm != query.algorithm) q.tolerances.clear();
   q.start = widen(narrow<F>(query.start));
   q.displacement = widen(narrow<F>(query.displacement));

@@ -88,7 +88,7 @@ std::string joined(const json& list) {
 
 /// Summaries, CSV tables and the HTML report of a finished run (or shard, or merge), from its
 /// description and records alone: a merge of shards writes exactly what one run writes.
-VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<QueryRecord> records, bool link_views) {
+VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<QueryRecord> records, std::size_t views) {
   VerifyRunResult result;
   result.records = std::move(records);
   const Summary summary = summarize(result.records);
@@ -121,9 +121,9 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
   if (!shard.whole())
     ro.facts.push_back({"shard", shard.text() + " (" + std::to_string(result.records.size()) + " of the tasks)"});
   ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };
-  if (link_views) {
+  if (views > 0) {
     std::set<const QueryRecord*> viewed;
-    for (const QueryRecord* r : records_with_views(result.records)) viewed.insert(r);
+    for (const QueryRecord* r : records_with_views(result.records, views)) viewed.insert(r);
     ro.view_link = [viewed](const QueryRecord& r) {
       return viewed.count(&r) ? "views/" + fs::path(case_file_name(r)).replace_extension(".html").string() : std::string();
     };
@@ -200,7 +200,13 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   for (std::size_t q = 0; q < inputs.size(); ++q) {
     const QueryInput& in = inputs[q];
     std::vector<Algorithm> algorithms = o.algorithms;
-    if (algorithms.empty()) algorithms.push_back(in.query.algorithm);
+    if (algorithms.empty()) {
+      if (!in.query.algorithm_given)
+        throw InputError(in.file, in.line,
+                         "query '" + in.query.id + "' names no algorithm, which --algorithm query needs: add one, or "
+                         "choose with --algorithm");
+      algorithms.push_back(in.query.algorithm);
+    }
     for (const Algorithm a : algorithms) {
       if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
         const std::string problem = std::string(algorithm_name(a)) +
@@ -323,7 +329,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   // 4. Summaries and reports, from every record (resumed ones included).
-  VerifyRunResult outputs = write_outputs(out, description, std::move(result.records), o.link_views);
+  VerifyRunResult outputs = write_outputs(out, description, std::move(result.records), o.views);
   result.records = std::move(outputs.records);
   result.summary_text = std::move(outputs.summary_text);
   result.warnings = std::move(outputs.warnings);
@@ -331,7 +337,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
 }
 
 VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, const std::string& out_dir,
-                                  bool overwrite, bool link_views) {
+                                  bool overwrite, std::size_t views) {
   std::vector<std::string> dirs;
   const json description = read_shard_set(shard_dirs, kRunFormat, dirs);
   const std::size_t n = dirs.size();
@@ -389,7 +395,7 @@ VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, co
   }
   write_text_file((out / "run.json").string(), description.dump(2) + "\n");
   write_text_file((out / "records.jsonl").string(), lines);
-  return write_outputs(out, description, std::move(records), link_views);
+  return write_outputs(out, description, std::move(records), views);
 }
 
 }  // namespace slidecheck::verify

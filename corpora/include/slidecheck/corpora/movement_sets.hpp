@@ -62,6 +62,13 @@ Character metric_character(double scale = 1.0);
 /// A Quake III player in Quake units: radius 16, speed 320 u/s (g_speed), gravity 800 u/s^2
 /// (g_gravity), 60 frames per second.
 Character quake_character();
+/// metric_character scaled so that its radius is `radius`: a person of that size, whose speed
+/// and gravity scale with it.
+Character character_with_radius(double radius);
+/// A radius for moves on a mesh of unknown units: 1/32 of its bounding-box diagonal, rounded
+/// down to a power of two (so exact in float and double). std::invalid_argument when the
+/// diagonal is 0 or not finite.
+double default_radius(const IndexedMesh<double>& mesh);
 
 /// What the generators run on: a scene file name (written into Query::scene), its mesh and the
 /// character in its units.
@@ -133,6 +140,11 @@ std::vector<formats::Query> tangent_moves(const MovementScene& scene, std::uint6
 /// distance exactly r (a vertex passed at r along an axis, with motion perpendicular to that
 /// axis), never closer; no gravity. Ids "grazing-s<seed>-<index>".
 std::vector<formats::Query> grazing_moves(const MovementScene& scene, std::uint64_t seed, const ExactMoveOptions& options = {});
+
+/// The moves generated on any mesh (an OpenArena map, a mesh of the user's): random walks,
+/// then tangent and grazing moves, all with the same seed.
+std::vector<formats::Query> mesh_moves(const MovementScene& scene, std::uint64_t seed, const WalkOptions& walk,
+                                       const ExactMoveOptions& exact);
 
 /// A parsed generated id (an optional "prefix/" is ignored, as is a trailing "-exact" or
 /// "-rounded" placement tag).

@@ -26,7 +26,7 @@
 
 namespace slidecheck::fast {
 
-/// A node of the binary tree bvh_build.hpp builds (collapsed into WideNode afterwards).
+/// A node of the binary tree sah_build.hpp builds (bvh_build.hpp collapses it into WideNode).
 template <IeeeBinary F>
 struct BvhNode {
   F lo[3], hi[3];

@@ -34,7 +34,7 @@
 /// These bounds are a first-order error analysis, not a machine-checked proof. They are
 /// tested, not assumed: tests/fast/test_bvh_traversal.cpp checks on random meshes (slivers,
 /// grazing sweeps, tiny and huge coordinates) that every triangle float checkTriangle hits is
-/// a candidate, and tests/fast/test_fast_differential.cpp that fast == reference bit for bit.
+/// a candidate, and tests/fast/test_differential.cpp that fast == reference bit for bit.
 /// With `float_faithful = false` only the exact conservative boxes are used (the guarantee
 /// against the exact swept sphere, which is proven: aabb.hpp).
 

@@ -16,9 +16,10 @@
 ///    The seeds' boxes are float-faithful ones (candidate_slack.hpp: their float checkTriangle
 ///    can hit outside the exact geometry), mapped to R3 and rounded outward. Robust needs no
 ///    slack: each of its mesh loops skips a triangle whose box misses the step's conservative
-///    box (robust_detection.hpp, may_touch), so that box, mapped from local eSpace back to R3
-///    with a margin for the frame's rounding (robust_world_box), is the whole requirement; its
-///    worlds are built exact-only (robust_world_options), without always-candidates.
+///    box (reference/response/robust/detection.hpp, may_touch), so that box, mapped from local
+///    eSpace back to R3 with a margin for the frame's rounding (robust_world_box), is the whole
+///    requirement; its worlds are built exact-only (robust_world_options), without
+///    always-candidates.
 /// Triangle indices in the result's sliding planes are mapped back to the level's indices.
 ///
 /// The enabled tracer only observes (the reference's tracing never changes a decision); the
@@ -64,8 +65,9 @@ struct Monter {
   }
 };
 
-/// slidecheck's robust algorithm (robust_response.hpp). Its steps are checked against the region
-/// by collide_and_slide itself (slide_detail::run_robust_covered), not by collision queries.
+/// slidecheck's robust algorithm (reference/response/robust/robust.hpp). Its steps are checked
+/// against the region by collide_and_slide itself (slide_detail::run_robust_covered), not by
+/// collision queries.
 struct Robust {
   using Tolerances = robust::Tolerances;
   template <class T, class Tracer>
@@ -187,8 +189,8 @@ Aabb<F> initial_region(const SlideInput<F>& in, double padding_radii) {
 }
 
 /// The R3 box that holds every vertex robust's loops can read for a local eSpace box `q`: robust
-/// maps a vertex v to fl(fl(v - origin) / r) per axis in its working type (robust_response.hpp,
-/// slide_in_local_espace; double for float, whose unit roundoff is below F's), monotone in v, so
+/// maps a vertex v to fl(fl(v - origin) / r) per axis in its working type (robust/local_espace.hpp,
+/// to_local_espace; double for float, whose unit roundoff is below F's), monotone in v, so
 /// a triangle whose local box meets q has a vertex coordinate v with fl(fl(v - o) / r) >= q.lo,
 /// hence v >= o + r q.lo - 2.1 u (|r q.lo| + |v - o|) minus underflow; the double evaluation here
 /// adds 2 u_double. The margin takes 8 u (|r q| + |o|), u F's, and F's least normal (1 + r). NaN bounds stay NaN: such a box is never contained.

@@ -1,18 +1,19 @@
 #pragma once
 /// Box tests of robust's local frame decided in world coordinates, exactly.
 ///
-/// robust (robust_response.hpp) copies the triangles a pass may reach to a local eSpace,
-/// x -> (x - o) / r per axis in its working type W (to_local_espace), and tests each triangle's
-/// local box against boxes of that frame (derive_skin's reach, first_blocking_contact's swept
-/// box). fast/ must take the same decisions without copying every triangle. Why it can: for
-/// r > 0 the map of one axis, f(x) = RN(RN(x - o) / r), is non-decreasing in x (each rounding
-/// to nearest is), so for a bound b the floats x of the query's type F with f(x) >= b are
-/// exactly those from a first one on, and those with f(x) <= b exactly those up to a last one.
-/// A local box [f(lo), f(hi)] (the map of a world box: the least coordinate maps to the least)
-/// then meets the local box [b_lo, b_hi] exactly when the world box meets
-/// [first x with f(x) >= b_lo, last x with f(x) <= b_hi]: one comparison of floats per bound,
-/// the same answer as mapping the triangle (tests/fast/test_local_frame_box.cpp checks both
-/// the thresholds and the boxes against the map itself).
+/// robust (reference/response/robust/local_frame.hpp) copies the triangles a pass may reach to
+/// a local eSpace, x -> (x - o) / r per axis in its working type W (to_local_espace), and tests
+/// each triangle's local box against boxes of that frame (derive_skin's reach,
+/// first_blocking_contact's swept box). fast/ must take the same decisions without copying
+/// every triangle. Why it can: for r > 0 the map of one axis, f(x) = RN(RN(x - o) / r), is
+/// non-decreasing in x (each rounding to nearest is), so for a bound b the floats x of the
+/// query's type F with f(x) >= b are exactly those from a first one on, and those with f(x) <=
+/// b exactly those up to a last one. A local box [f(lo), f(hi)] (the map of a world box: the
+/// least coordinate maps to the least) then meets the local box [b_lo, b_hi] exactly when the
+/// world box meets [first x with f(x) >= b_lo, last x with f(x) <= b_hi]: one comparison of
+/// floats per bound, the same answer as mapping the triangle
+/// (tests/fast/test_local_frame_box.cpp checks both the thresholds and the boxes against the
+/// map itself).
 ///
 /// Each threshold is searched on the order of the floats from the rounding of o + b r, which is
 /// usually the threshold or its neighbour (two evaluations of f), else by doubling steps and

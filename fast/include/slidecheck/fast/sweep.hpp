@@ -1,6 +1,6 @@
 #pragma once
 /// The fast swept-ellipsoid detection of the Fauerby family (Fauerby 2003, Appendix E;
-/// Linahan's stable roots, linahan_detection.hpp): the reference's own checkTriangle, run only
+/// Linahan's stable roots, reference/detection/linahan.hpp): the reference's own checkTriangle, run only
 /// on the BVH candidates (bvh_traversal.hpp) in ascending triangle index.
 ///
 /// Contract: for the same F, `sweep<Roots>(world, c, v, radii, scratch)` returns exactly
@@ -9,7 +9,7 @@
 /// field by field (an eSpace result, like check_mesh): every triangle that check_triangle can
 /// hit is a candidate (candidate_slack.hpp), the others return no hit in the reference, and
 /// candidates are visited in the reference's order with the reference's nearest-hit rule.
-/// tests/fast/test_fast_differential.cpp checks it bit for bit.
+/// tests/fast/test_differential.cpp checks it bit for bit.
 
 #include <slidecheck/fast/bvh_traversal.hpp>
 #include <slidecheck/fast/world.hpp>

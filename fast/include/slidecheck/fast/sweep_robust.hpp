@@ -1,5 +1,5 @@
 #pragma once
-/// The fast sweep of slidecheck's robust algorithm: robust::sweep (robust_response.hpp) on the
+/// The fast sweep of slidecheck's robust algorithm: robust::sweep (reference/response/robust/sweep.hpp) on the
 /// triangles of the move's reach only.
 ///
 /// Contract: for the same F, `sweep_robust(world, c, v, radii, scratch, tol)` returns exactly
@@ -7,13 +7,13 @@
 /// the level's. Why: robust reads the mesh in two loops, derive_skin (triangles whose box meets
 /// the move's box grown by 2 radii: the reach) and first_blocking_contact (the move's box grown
 /// by the contact radius 1 + h, Skin); each skips a triangle whose box misses its own box in the
-/// local eSpace frame (robust_detection.hpp, may_touch). In the common case both tests are
+/// local eSpace frame (robust/detection.hpp, may_touch). In the common case both tests are
 /// decided in world coordinates, exactly (local_frame_box.hpp: the local map is monotone, so a
 /// local bound is a float threshold): the tree is queried with the reach's world box and returns
 /// exactly the triangles meeting the reach; M, a maximum of |local coordinate|, follows from the
 /// union of their boxes; the skin from derive_skin's expressions (robust::skin_from_magnitudes);
 /// the contact's candidates are those whose box meets the contact box's world box and whose
-/// mapped box passes the reference's slab filter (robust_slab_filter.hpp, G from the sweep's M),
+/// mapped box passes the reference's slab filter (robust/slab_filter.hpp, G from the sweep's M),
 /// their entries from their mapped boxes, and the contact is searched by box entry with ties ranked by the
 /// level's index (robust::blocking_contact_in_entry_order: the least (time, index), as the
 /// reference's), a triangle mapped to the local frame only when it is evaluated. Otherwise (a
@@ -192,7 +192,7 @@ robust::SweepOutcome<F> sweep_robust(const World<F>& world, const Vec3<F>& start
     const exact::Box swept = exact::swept_box(origin, move, Vec3<W>(contact_radius, contact_radius, contact_radius));
     const std::optional<Aabb<F>> swept_world = world_box_of_local(axes, swept.lo, swept.hi);
     if (!swept_world) return sweep_robust_detail::sweep_robust_rounds(world, start, velocity, radii, scratch, tol);
-    // The reference's slab filter (robust_slab_filter.hpp): m bounds every candidate's local
+    // The reference's slab filter (robust/slab_filter.hpp): m bounds every candidate's local
     // coordinates; a level with a NaN coordinate is never filtered (boxes skip NaN).
     const robust::SlabFilter<W> slabs(origin, move, contact_radius);
     const W slab_reach = slabs.reach(world.has_nan_coordinate ? std::numeric_limits<W>::quiet_NaN() : m);

@@ -35,7 +35,7 @@ struct World {
   };
   std::vector<AlwaysPlane> espace_always_planes;
   /// Some vertex coordinate is NaN (build): sweep_robust then filters no triangle by its box
-  /// (robust_slab_filter.hpp needs every coordinate in the magnitude; boxes skip NaN).
+  /// (robust/slab_filter.hpp needs every coordinate in the magnitude; boxes skip NaN).
   bool has_nan_coordinate = false;
 
   /// Caches the eSpace triangles for `radii` (a game's player size): later sweeps with exactly
@@ -48,7 +48,7 @@ struct World {
     espace_always_planes.clear();
     for (std::uint32_t id : bvh.always_candidates) {
       const Triangle<F> t = to_espace(mesh.triangle(id), radii);
-      // The same expressions as fauerby::check_triangle (fauerby_detection.hpp).
+      // The same expressions as fauerby::check_triangle (reference/detection/fauerby.hpp).
       const Vec3<F> raw = cross(t.p1 - t.p0, t.p2 - t.p0);
       AlwaysPlane a;
       a.triangle = id;

@@ -37,6 +37,9 @@ Scene import_off(const std::string& path, const ImportOptions& options = {});
 enum class MeshFileKind { scene, obj, off };
 /// .scene, .obj or .off; InputError(path, 0, ...) for any other extension.
 MeshFileKind mesh_file_kind(const std::string& path);
+/// Whether `path` is an OBJ or OFF file (by extension): decimals, rounded once to the precision
+/// it is read at.
+bool is_decimal_mesh_file(const std::string& path);
 
 /// Reads a .scene (its own precision; options.precision is ignored), .obj or .off file and
 /// validates it. Throws InputError naming the file, the line and the problem.

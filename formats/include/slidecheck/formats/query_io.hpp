@@ -8,7 +8,8 @@
 ///
 /// On input a number may also be a decimal string or a JSON number; a decimal is rounded
 /// once, to nearest-even, to double. An optional "frames": N (an integer, 1 to max_frames)
-/// repeats the move; it is written only when N > 1.
+/// repeats the move; it is written only when N > 1. "algorithm" is optional. "scene" names a
+/// .scene, .obj or .off file.
 
 #include <slidecheck/reference/geometry/shapes.hpp>
 
@@ -48,7 +49,11 @@ struct Query {
   bool ellipsoid = false;
   Vec3<double> gravity;  ///< the separate gravity move (zero by default)
   Algorithm algorithm = Algorithm::fauerby;
-  /// Named tolerances overriding the algorithm's defaults (names checked by the algorithm).
+  /// False when the file names no algorithm: `algorithm` is then only a placeholder, and the
+  /// query runs under the algorithms the command chooses (written back without one).
+  bool algorithm_given = true;
+  /// Named tolerances overriding the algorithm's defaults (names checked by the algorithm);
+  /// only with a given algorithm, whose names they are.
   std::map<std::string, double> tolerances;
   /// The move (and gravity pass) repeated this many times, each frame starting where the
   /// previous one ended, as a character pushing into a corner does every frame (jitter).

@@ -1,4 +1,4 @@
-// robust_detection.hpp's box entry time and its place in first_blocking_contact: known entries,
+// robust/detection.hpp's box entry time and its place in first_blocking_contact: known entries,
 // exact types unaffected, and as RapidCheck properties on random triangle soups (float and
 // double, offsets to 2^16, ties from duplicated triangles) that no blocking contact comes before
 // its triangle's box entry, that the least (time, index) is the index-order definition's contact,

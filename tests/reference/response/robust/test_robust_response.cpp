@@ -1,4 +1,4 @@
-// robust (robust_response.hpp, robust_constraints.hpp, robust_detection.hpp), typed over the
+// robust (reference/response/robust/: robust.hpp and its parts), typed over the
 // number types with a square root (float, double, MPFR; the exact Real where a trajectory stays
 // cheap). Every clearance verdict on a float or double result is decided exactly in rationals.
 // - corners and creases terminate by construction (no recursion_cap) and settle: repeated frames
@@ -301,7 +301,8 @@ BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact)
   BOOST_TEST(t.skin == 0.25);
   BOOST_TEST(t.contact_radius == 1 + (0.25 + d_output) / 2);
   // A pass in a local frame whose origin lies at 2^20 radii: the world's magnitude enters only
-  // through the output term (the old single-M skin was K u 2^20 = 4 radii here).
+  // through the output term (a skin of one M over world coordinates would be K u 2^20 = 4
+  // radii here).
   // (With the output term kept: by default it is dropped here, 2^-3 radii being more than 2^-10
   // of the move: the_output_term_is_dropped_where_it_exceeds_the_certify_fraction_of_the_move.)
   robust::Tolerances kept = tol;
@@ -673,7 +674,7 @@ BOOST_AUTO_TEST_CASE(a_point_no_rounding_can_write_back_ends_the_pass_where_the_
 // budget): a sphere of radius 3.5 float ulps of its z, not moving, pushed out of a floor (+z)
 // and a steep wall (normal z -0.105) it starts 0.0003 radii from; z rounded up towards the floor
 // (0.29 radii) cost the wall 0.03 radii, and the segment to the first path point passed 0.0015
-// radii inside the wall. The write-back now keeps both (z to nearest).
+// radii inside the wall. The write-back keeps both (z to nearest).
 BOOST_AUTO_TEST_CASE(search_float_seed13_written_back_point_keeps_both_start_contacts) {
   IndexedMesh<float> mesh;
   mesh.vertices = {{0, 0, -2},
@@ -714,8 +715,8 @@ BOOST_AUTO_TEST_CASE(the_quadratic_term_counts_only_edges_within_reach) {
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(far_from_the_origin_the_skin_is_a_fraction_of_the_radius, T, IeeeAndMpfr) {
   // A unit sphere dropped onto a floor 10^6 from the origin. The frame is local to the start,
-  // so the skin is about Q u 10^6 (0.48 radii in float) instead of K u 10^6 L (11 radii with
-  // the old world-frame skin, which lifted the sphere by that much): it rests within half a
+  // so the skin is about Q u 10^6 (0.48 radii in float) instead of K u 10^6 L (11 radii for a
+  // skin in world eSpace, which would lift the sphere by that much): it rests within half a
   // radius of the floor, never closer than r (decided exactly).
   IndexedMesh<double> m = floor_mesh();
   for (auto& v : m.vertices) v = Vec3<double>(v.x + 1e6, v.y + 1e6, v.z);
@@ -744,14 +745,14 @@ BOOST_AUTO_TEST_CASE(search_float_seed1_start_beside_a_long_edge_does_not_cap) {
                                 mesh);
   BOOST_TEST(no_cap(res));
   BOOST_TEST(path_keeps_clear(res.path(), mesh, 0x1p-13f));
-  // Not asserted: where it ends. The edge is 8192 radii long, so float's edge distances err by
-  // about u M^2 / 2 = 2 radii and the skin (quadratic term) is 32 radii: the start, 2.1 radii from
-  // the edge, is pushed out to the skin (docs/robust.md, open problems).
+  // Not asserted: where it ends (near an edge 8192 radii long the start check may push the
+  // sphere out by its skin).
 }
 
 BOOST_AUTO_TEST_CASE(search_double_seed1_edge_contact_far_from_its_vertices_keeps_clear) {
-  // An edge contact 27 radii from the triangle's far vertex: the exact formulation's distance
-  // erred by 1.8 u M^2, past the old skin; the quadratic term covers it.
+  // An edge contact 27 radii from the triangle's far vertex: measured as a difference of
+  // squares, its distance errs by 1.8 u M^2, past the skin's linear term; through cross products
+  // (the exact formulation's edge quadratic) it errs by u M d, which that term covers.
   IndexedMesh<double> mesh;
   mesh.vertices = {{0.5, -0.09375, -0.0625}, {0, 0, -0.125}, {-1.0625, 0.046875, 0.0625}};
   mesh.triangles = {{0, 1, 2}};
@@ -947,9 +948,10 @@ IndexedMesh<T> slot_exactly_two_radii_wide() {
 using Ieee = boost::mpl::list<float, double>;
 
 // corpora/regressions/robust-gap-exactly-2r (found by level C on OpenArena's brushes, a 32-unit
-// grid with r = 16): a sphere touching both walls of a gap exactly 2r wide stayed where it was
-// (the two target clearances cannot both hold), one dropping into such a slot stopped at its
-// mouth. With the walls' axis locked it slides through touching both, like the ideal.
+// grid with r = 16): without axis locks a sphere touching both walls of a gap exactly 2r wide
+// stays where it is (the two target clearances cannot both hold), and one dropping into such a
+// slot stops at its mouth. With the walls' axis locked it slides through touching both, like
+// the ideal.
 BOOST_AUTO_TEST_CASE_TEMPLATE(a_gap_exactly_two_radii_wide_is_slid_through, T, Ieee) {
   const IndexedMesh<T> mesh = slot_exactly_two_radii_wide<T>();
   const T r(1);
@@ -982,7 +984,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_gap_exactly_two_radii_wide_is_slid_through, T, I
 
 // A lock is not taken for a push out of the skin: a sphere resting in its floor's skin walks into
 // a ramp and climbs it (locking z to the floor would turn the ramp into a wall: the canonical
-// ramp, stairs and obtuse corner lost their climbs so in an earlier version).
+// ramp, stairs and obtuse corner lose their climbs so).
 BOOST_AUTO_TEST_CASE_TEMPLATE(resting_on_a_floor_a_sphere_still_climbs_a_ramp, T, Ieee) {
   IndexedMesh<T> m;
   m.vertices = {v3<T>(-4, -4, 0), v3<T>(2, -4, 0), v3<T>(2, 4, 0), v3<T>(-4, 4, 0),  // floor

@@ -1,4 +1,4 @@
-// robust_slab_filter.hpp: known answers of the slab test (diagonal passes rejected, crossings,
+// robust/slab_filter.hpp: known answers of the slab test (diagonal passes rejected, crossings,
 // touching slabs and boxes within the margin kept, NaN and infinities never rejected), and as
 // RapidCheck properties at and around the margin, in float and double, magnitudes
 // to 2^20: a triangle the filter rejects is never reported by robust's formulation

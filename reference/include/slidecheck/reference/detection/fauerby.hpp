@@ -123,7 +123,7 @@ std::optional<T> get_lowest_root(const T& a, const T& b, const T& c, const T& ma
 }  // namespace detail
 
 /// The quadratic solver of checkTriangle: Appendix D's getLowestRoot. A policy, so that
-/// Linahan's variant (linahan_detection.hpp) reuses this body with a stable formula.
+/// Linahan's variant (detection/linahan.hpp) reuses this body with a stable formula.
 struct FauerbyRoots {
   template <num::WithSqrt T>
   static std::optional<T> lowest(const T& a, const T& b, const T& c, const T& max_r) {

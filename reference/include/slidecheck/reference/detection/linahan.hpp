@@ -1,5 +1,5 @@
 #pragma once
-/// Linahan's detection: Fauerby's checkTriangle (fauerby_detection.hpp) with the quadratic
+/// Linahan's detection: Fauerby's checkTriangle (detection/fauerby.hpp) with the quadratic
 /// roots computed without cancellation, as Linahan recommends in sec. II.B ("a more robust
 /// method of computing quadratic roots could be used", citing Levitin): with
 /// q = -(b + sgn(b) sqrt(b^2 - 4ac)) / 2 the roots are q / a and c / q, so the root near

@@ -20,7 +20,7 @@
 
 #include <slidecheck/reference/geometry/ellipsoid_space.hpp>
 #include <slidecheck/reference/numbers/interval.hpp>
-#include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
 #include <array>
 #include <bit>

@@ -2,8 +2,8 @@
 /// A time of impact kept as an exact root object: a root of a t^2 + b t + c = 0 (which
 /// root), or of the linear b t + c = 0. Roots compare exactly with each other and with
 /// numbers of T without a square root, by sign analysis, so exact detection runs in
-/// rationals (architecture.md, "Number types and what exact means"). Types with a square
-/// root also evaluate it, with the cancellation-free formula that Linahan recommends for
+/// rationals (docs/architecture.md, "What exact means" and "Number types"). Types with a
+/// square root also evaluate it, with the cancellation-free formula that Linahan recommends for
 /// Fauerby's getLowestRoot (Press et al., Numerical Recipes, 2nd ed., sec. 5.6).
 
 #include <slidecheck/reference/numbers/number_traits.hpp>

@@ -23,7 +23,7 @@
 /// the slab is s(t)^2 <= r^2 N: no square root. Every decision is the sign of a polynomial in
 /// the inputs (or of such a polynomial at a root, decided by QuadraticRoot's sign analysis).
 ///
-/// Deviations from Fauerby's checkTriangle (fauerby_detection.hpp), all deliberate:
+/// Deviations from Fauerby's checkTriangle (detection/fauerby.hpp), all deliberate:
 /// - unnormalised normal, squared slab test, times kept as QuadraticRoot;
 /// - touching counts: a sphere moving parallel to a face at exactly distance r is in contact
 ///   at t = 0 (Fauerby: no collision);
@@ -40,11 +40,16 @@
 ///   the closest point of the triangle is unique, and every tied feature holds it: the rule
 ///   names the smallest feature containing the contact point. At t = 0 the closest point
 ///   decides (the same rule on ties).
+///
+/// Parts: the start check's exact closest point (closest_feature.hpp), the sign tests and root
+/// comparisons (sweep_decisions.hpp), and the faster run for exact types with the same result
+/// (swept_sphere_triangle_filtered.hpp).
 
+#include <slidecheck/reference/detection/closest_feature.hpp>
 #include <slidecheck/reference/detection/detection_result.hpp>
-#include <slidecheck/reference/geometry/shapes.hpp>
-#include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/detection/quadratic_root.hpp>
+#include <slidecheck/reference/detection/sweep_decisions.hpp>
+#include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/reference/trace/trace.hpp>
 
 #include <cstddef>
@@ -70,69 +75,7 @@ struct SweepOptions {
 
 namespace detail {
 
-/// The sweep's sign tests, num::sign(x) against 0, for IEEE types as the comparisons they
-/// mean (the same truth values, NaN included: its sign is 0): the compiler folds these, not the
-/// int difference of num::sign (an eighth of robust's float sweep, callgrind).
-template <Number T>
-bool sign_positive(const T& x) {
-  if constexpr (num::is_ieee_binary_v<T>) return x > T(0);
-  else return num::sign(x) > 0;
-}
-template <Number T>
-bool sign_negative(const T& x) {
-  if constexpr (num::is_ieee_binary_v<T>) return x < T(0);
-  else return num::sign(x) < 0;
-}
-template <Number T>
-bool sign_not_positive(const T& x) { return !sign_positive(x); }
-template <Number T>
-bool sign_not_negative(const T& x) { return !sign_negative(x); }
-template <Number T>
-bool sign_zero(const T& x) {
-  if constexpr (num::is_ieee_binary_v<T>) return !(x > T(0)) && !(x < T(0));
-  else return num::sign(x) == 0;
-}
-
-/// IEEE types compare roots and take signs at a root by evaluating it (quadratic_root.hpp), and
-/// evaluate is a function of the root: the sweep evaluates each root once and compares the
-/// values, the same decisions without up to six more square roots and divisions per triangle
-/// (a tenth of robust's float sweep, callgrind). Other types keep the root's own comparisons.
-template <Number T>
-inline constexpr bool evaluates_once_v = num::is_ieee_binary_v<T>;
-
-struct NoValue {};
-
-/// A root's value where the sweep evaluates once (evaluates_once_v), nothing otherwise.
-template <Number T>
-using RootValue = std::conditional_t<evaluates_once_v<T>, T, NoValue>;
-
-template <Number T>
-RootValue<T> root_value(const QuadraticRoot<T>& r) {
-  if constexpr (evaluates_once_v<T>)
-    return evaluate(r);
-  else
-    return {};
-}
-
-/// compare(r1, r2) (quadratic_root.hpp) given their root_values.
-template <Number T>
-int compare_valued(const QuadraticRoot<T>& r1, const RootValue<T>& x1, const QuadraticRoot<T>& r2,
-                   const RootValue<T>& x2) {
-  if constexpr (evaluates_once_v<T>)
-    return (x1 > x2) - (x1 < x2);
-  else
-    return compare(r1, r2);
-}
-
-/// sign_at_root(alpha, beta, t) (quadratic_root.hpp) given t's root_value.
-template <Number T>
-int sign_at_valued_root(const T& alpha, const T& beta, const QuadraticRoot<T>& t, const RootValue<T>& x) {
-  if constexpr (evaluates_once_v<T>)
-    return num::sign(alpha + beta * x);
-  else
-    return sign_at_root(alpha, beta, t);
-}
-
+/// The earliest contact offered so far: its time, feature and index.
 template <Number T>
 struct Best {
   bool found = false;
@@ -250,107 +193,6 @@ QuadraticRoot<T> entry_root(const SweptSphere<T>& sphere, const Triangle<T>& tri
 }
 
 }  // namespace detail
-
-/// The closest point of a (possibly degenerate) triangle to x, and the smallest feature
-/// holding it (ties: vertex before edge before face, lower index first).
-template <Number T>
-struct ClosestPoint {
-  T squared_distance{};
-  Feature feature = Feature::none;
-  int index = -1;
-  Vec3<T> point;
-};
-
-namespace detail {
-
-/// The closest feature of a triangle to x, its squared distance kept as the fraction
-/// num / den (den > 0) so that no division is needed to compare it.
-template <Number T>
-struct ClosestFeature {
-  T num{}, den{};
-  Feature feature = Feature::none;
-  int index = -1;
-};
-
-/// The least of: the three vertex distances, each edge's line distance where x projects
-/// strictly inside the edge, and the plane distance s^2 / N where x projects inside the
-/// closed triangle (the regions of Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5).
-/// Ties: vertex before edge before face, lower index first. Fractions compare by
-/// cross-multiplication: sign tests only. Always inlined: the sweep's start check then shares
-/// its differences and cross products with the sweep's own (the same expressions, computed once
-/// by the compiler: 4% of robust's float sweep, callgrind; -ffp-contract=off keeps every value).
-template <Number T>
-[[gnu::always_inline]] inline ClosestFeature<T> closest_feature(const Vec3<T>& x, const Triangle<T>& tri) {
-  const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
-  ClosestFeature<T> best;
-  auto rank = [](Feature f) { return f == Feature::vertex ? 0 : (f == Feature::edge ? 1 : 2); };
-  auto offer = [&](T num, T den, Feature f, int i) {
-    bool better = best.feature == Feature::none;
-    if (!better) {
-      const int c = num::sign(T(num * best.den - best.num * den));
-      better = c < 0 || (c == 0 && (rank(f) < rank(best.feature) ||
-                                    (rank(f) == rank(best.feature) && i < best.index)));
-    }
-    if (better) best = {std::move(num), std::move(den), f, i};
-  };
-  // Every vertex once, and each edge where x projects strictly inside it: the closest point
-  // is among these candidates. (Offering a vertex once also keeps interval runs decidable:
-  // the same value computed twice differs by a non-point interval.)
-  T ww[3];
-  for (int i = 0; i < 3; ++i) {
-    ww[i] = length_squared(x - *p[i]);
-    offer(ww[i], T(1), Feature::vertex, i);
-  }
-  for (int i = 0; i < 3; ++i) {
-    const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
-    const T ee = dot(e, e);
-    const T h = dot(e, x - *p[i]);
-    if (detail::sign_positive(h) && detail::sign_negative(T(h - ee))) {
-      // |e x (x - p_i)|^2 = |e|^2 |x - p_i|^2 - h^2 (Lagrange), without the cancellation of two
-      // terms of size |e|^2 |x - p_i|^2: rounded, u d |p_i| instead of u |p_i|^2.
-      const Vec3<T> ex = cross(e, x - *p[i]);
-      offer(dot(ex, ex), ee, Feature::edge, i);
-    }
-  }
-  const Vec3<T> n = tri.normal_unnormalized();
-  const T nn = dot(n, n);
-  if (detail::sign_zero(nn)) return best;
-  for (int i = 0; i < 3; ++i) {
-    const Vec3<T> e = *p[(i + 1) % 3] - *p[i];
-    if (detail::sign_negative(dot(cross(e, x - *p[i]), n))) return best;
-  }
-  const T s = dot(n, x - tri.p0);
-  const T num = s * s;
-  if (detail::sign_negative(T(num * best.den - best.num * nn))) best = {num, nn, Feature::face, 0};
-  return best;
-}
-
-}  // namespace detail
-
-/// dist(x, triangle)^2 and where it is attained, exactly for exact T (see
-/// detail::closest_feature; one division for the distance and one for the point).
-template <Number T>
-ClosestPoint<T> closest_point(const Vec3<T>& x, const Triangle<T>& tri) {
-  const detail::ClosestFeature<T> f = detail::closest_feature(x, tri);
-  ClosestPoint<T> out{f.num / f.den, f.feature, f.index, {}};
-  const Vec3<T>& p_i = tri.vertex(f.index);
-  if (f.feature == Feature::vertex) {
-    out.point = p_i;
-  } else if (f.feature == Feature::edge) {
-    const Vec3<T> e = tri.vertex((f.index + 1) % 3) - p_i;
-    out.point = p_i + e * (dot(e, x - p_i) / dot(e, e));
-  } else {
-    const Vec3<T> n = tri.normal_unnormalized();
-    out.point = x - n * (dot(n, x - tri.p0) / dot(n, n));
-  }
-  return out;
-}
-
-/// dist(x, triangle)^2, exactly for exact T.
-template <Number T>
-T point_triangle_squared_distance(const Vec3<T>& x, const Triangle<T>& tri) {
-  return closest_point(x, tri).squared_distance;
-}
 
 /// The first contact of `sphere` with `tri` in t in [0, 1] (see the file comment). `index`
 /// is recorded in the result and the trace.
@@ -530,109 +372,6 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
 
   if (best.found) detail::fill_result(out, best.time, best.feature, best.index, sphere, tri, &best.value);
   return out;
-}
-
-namespace detail {
-
-/// Rationals with integer parts (Boost's numerator() and denominator()).
-template <class T>
-concept HasIntegerParts = requires(const T& x) {
-  numerator(x);
-  denominator(x);
-};
-
-/// The integer type of a rational type T.
-template <class T>
-using IntegerPart = std::remove_cvref_t<decltype(numerator(std::declval<const T&>()))>;
-
-/// The query in integers: all coordinates and the radius times the lcm L of their
-/// denominators. Scaling positions, motion and radius by L > 0 leaves every time of impact
-/// and every decision of the sweep unchanged.
-template <Number T>
-  requires HasIntegerParts<T>
-std::pair<SweptSphere<IntegerPart<T>>, Triangle<IntegerPart<T>>> scaled_to_integers(const SweptSphere<T>& sphere,
-                                                                                    const Triangle<T>& tri) {
-  using I = IntegerPart<T>;
-  const T* values[13] = {&sphere.center.x, &sphere.center.y, &sphere.center.z, &sphere.velocity.x,
-                         &sphere.velocity.y, &sphere.velocity.z, &sphere.radius, &tri.p0.x,
-                         &tri.p0.y, &tri.p0.z, &tri.p1.x, &tri.p1.y, &tri.p1.z};
-  I l = denominator(tri.p2.x);
-  l = lcm(l, I(denominator(tri.p2.y)));
-  l = lcm(l, I(denominator(tri.p2.z)));
-  for (const T* v : values) l = lcm(l, I(denominator(*v)));
-  auto scale = [&l](const T& x) { return I(numerator(x) * I(l / denominator(x))); };
-  auto scale_vec = [&scale](const Vec3<T>& p) { return Vec3<I>(scale(p.x), scale(p.y), scale(p.z)); };
-  return {SweptSphere<I>{scale_vec(sphere.center), scale_vec(sphere.velocity), scale(sphere.radius)},
-          Triangle<I>{scale_vec(tri.p0), scale_vec(tri.p1), scale_vec(tri.p2)}};
-}
-
-/// A DetectionResult in T from the decisions of a run in another type U (intervals or
-/// scaled integers): hit, feature and index are taken, the root's coefficients and the
-/// derived values are computed in T. For rational T the coefficients are computed in scaled
-/// integers (no gcd per operation) and converted: the root, a time, is scale-invariant.
-template <Number T, Number U>
-DetectionResult<T> from_decisions(const DetectionResult<U>& decided, const SweptSphere<T>& sphere,
-                                  const Triangle<T>& tri, std::size_t index) {
-  DetectionResult<T> out;
-  out.triangle = index;
-  if (!decided.hit) return out;
-  QuadraticRoot<T> time = QuadraticRoot<T>::value(T(0));  // the sweep's only linear root
-  if (!decided.time.is_linear()) {
-    if constexpr (HasIntegerParts<T>) {
-      const auto [si, ti] = scaled_to_integers(sphere, tri);
-      const QuadraticRoot<IntegerPart<T>> r = entry_root(si, ti, decided.feature, decided.feature_index);
-      time = QuadraticRoot<T>::quadratic(T(r.a), T(r.b), T(r.c), r.which);
-    } else {
-      time = entry_root(sphere, tri, decided.feature, decided.feature_index);
-    }
-  }
-  fill_result(out, time, decided.feature, decided.feature_index, sphere, tri);
-  return out;
-}
-
-/// The sweep's decisions in scaled integers (see scaled_to_integers); the sweep's decisions
-/// are division-free. (The derived values of the integer run, which divide, are discarded.)
-template <Number T>
-  requires HasIntegerParts<T>
-DetectionResult<T> sweep_in_scaled_integers(const SweptSphere<T>& sphere, const Triangle<T>& tri,
-                                            const SweepOptions& options, std::size_t index) {
-  const auto [si, ti] = scaled_to_integers(sphere, tri);
-  return from_decisions(sweep_sphere_triangle(si, ti, options, index), sphere, tri, index);
-}
-
-}  // namespace detail
-
-/// sweep_sphere_triangle, faster, for exact T, with the same result (tests compare them):
-/// 1. (`options.interval_filter`) the sweep runs in double intervals, CGAL's
-///    Filtered_predicate pattern: if it completes, every decision it took is proven, so hit,
-///    feature and index are the exact ones; only the winning root's coefficients and the
-///    derived values are then computed in T. An uncertain decision (UncertainDecision)
-///    abandons the interval run.
-/// 2. (`options.scaled_integers`, rational T) the decisions are taken in integers.
-/// 3. Otherwise the sweep runs in T.
-/// Inexact types go straight to sweep_sphere_triangle. Not traced: trace with
-/// sweep_sphere_triangle.
-template <Number T>
-DetectionResult<T> sweep_sphere_triangle_filtered(const SweptSphere<T>& sphere, const Triangle<T>& tri,
-                                                  const SweepOptions& options = {}, std::size_t index = 0) {
-  if constexpr (num::is_exact_v<T>) {
-    if (options.interval_filter) {
-      try {
-        auto iv = [](const Vec3<T>& p) {
-          return Vec3<Interval>(num::enclose(p.x), num::enclose(p.y), num::enclose(p.z));
-        };
-        const SweptSphere<Interval> si{iv(sphere.center), iv(sphere.velocity), num::enclose(sphere.radius)};
-        const Triangle<Interval> ti{iv(tri.p0), iv(tri.p1), iv(tri.p2)};
-        return detail::from_decisions(sweep_sphere_triangle(si, ti, options, index), sphere, tri, index);
-      } catch (const UncertainDecision&) {
-        // an uncertain decision: take them exactly below
-      }
-    }
-    if constexpr (detail::HasIntegerParts<T>) {
-      if (options.scaled_integers) return detail::sweep_in_scaled_integers(sphere, tri, options, index);
-    }
-  }
-  return sweep_sphere_triangle(sphere, tri, options, index);
 }
 
 }  // namespace slidecheck::exact

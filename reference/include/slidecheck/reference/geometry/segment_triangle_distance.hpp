@@ -1,7 +1,7 @@
 #pragma once
 /// Squared distances between points, segments and triangles, exact in rationals: every
 /// branch is a sign of a polynomial in the inputs and no square root is taken. These are
-/// the exact invariant checks (architecture.md, level A): a sphere of radius r at c
+/// the exact invariant checks (docs/architecture.md, level A): a sphere of radius r at c
 /// penetrates a triangle iff point_triangle_squared_distance(c) < r^2, and a sphere moving
 /// along [c0, c1] passes closer than r iff segment_triangle_squared_distance < r^2.
 /// (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5, 5.1.9 and 5.1.10.)

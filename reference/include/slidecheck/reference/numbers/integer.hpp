@@ -1,9 +1,9 @@
 #pragma once
 /// Exact integers (GMP mpz, `et_off`), for the scaled-integer stage of exact detection
-/// (swept_sphere_triangle.hpp): rational inputs multiplied by the least common multiple of
-/// their denominators become integers, and integer arithmetic skips the gcd that every
-/// rational operation pays. Integers have no division: only division-free code (every
-/// decision of the exact sweep) runs on them. Included by numbers_mp.hpp, so that every
+/// (detection/swept_sphere_triangle_filtered.hpp): rational inputs multiplied by the least
+/// common multiple of their denominators become integers, and integer arithmetic skips the gcd
+/// that every rational operation pays. Integers have no division: only division-free code (every
+/// decision of the exact sweep) runs on them. Included by numbers/mp.hpp, so that every
 /// translation unit that sees Rational sees these traits too (one-definition rule).
 
 #include <slidecheck/reference/numbers/number_traits.hpp>

@@ -5,7 +5,7 @@
 /// Algorithms are written once, on a type T, and call only `num::sqrt`, `num::abs`,
 /// `num::sign`, `num::from<T>` and the traits below: no other code names a concrete
 /// type or calls std::sqrt. Specialisations for the heavy types live in
-/// `numbers_mp.hpp` (MPFR, Rational) and `numbers_real.hpp` (Real) so that code which
+/// `numbers/mp.hpp` (MPFR, Rational) and `numbers/real.hpp` (Real) so that code which
 /// only needs float/double does not pay for their headers.
 
 #include <slidecheck/reference/config.hpp>

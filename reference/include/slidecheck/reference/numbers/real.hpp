@@ -1,8 +1,9 @@
 #pragma once
 /// Exact real algebraic numbers: CGAL's CORE::Expr. Every comparison is proven (CORE
 /// refines its approximation until the sign is certain, using root separation bounds
-/// for exact zeros), and sqrt is exact. Expensive: see architecture.md for costs.
-/// Only translation units that need Real include this header (CGAL is heavy).
+/// for exact zeros), and sqrt is exact. Expensive: the last resort of the tests and of levels
+/// B and C (docs/architecture.md, "Number types"). Only translation units that need Real
+/// include this header (CGAL is heavy).
 
 #include <slidecheck/reference/numbers/mp.hpp>
 

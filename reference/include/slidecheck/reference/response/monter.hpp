@@ -2,14 +2,13 @@
 /// Monter's collide-and-slide: Fauerby's algorithm as the Monter development blog writes it,
 /// with the post's two numerical-robustness biases.
 ///
-/// Source: the "Monter" blog post on the numerical robustness of Fauerby's algorithm
-/// (shared/seeds/blog-monter-numerical-robustness-of-fauerby.md): its move_sphere
-/// pseudo-code, then
+/// Source: the "Monter" development blog's post on the numerical robustness of Fauerby's
+/// algorithm: its move_sphere pseudo-code, then
 ///   fix 1: push the sphere out along the collision normal by a tiny amount, so an inexact
 ///          velocity direction cannot leave it overlapping the triangle;
 ///   fix 2: lengthen the reflecting vector by a tiny amount, so the projected velocity
 ///          certainly leaves the collision plane.
-/// Detection is Fauerby's checkTriangle (fauerby_detection.hpp) in eSpace, inside Fauerby's
+/// Detection is Fauerby's checkTriangle (detection/fauerby.hpp) in eSpace, inside Fauerby's
 /// collideAndSlide frame (espace_slide.hpp).
 ///
 /// Reproduced as written: the sphere moves the whole legal distance vel t (no

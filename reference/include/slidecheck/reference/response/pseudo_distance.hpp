@@ -1,7 +1,6 @@
 #pragma once
-/// The pseudo-distance collide-and-slide of the "Continuous Collision Detection: Swept
-/// Sphere - Triangle" post (shared/seeds/blog-continuous-collision-detection-swept-sphere-
-/// triangle.md): detection by finding the root of a sphere-triangle pseudo-distance
+/// The pseudo-distance collide-and-slide of the blog post "Continuous Collision Detection:
+/// Swept Sphere - Triangle": detection by finding the root of a sphere-triangle pseudo-distance
 /// numerically, response by removing the impact normal from the velocity.
 ///
 /// Reproduced as the post describes it:

@@ -8,7 +8,7 @@
 /// default NullTracer no event is even constructed: the traced source compiles to the
 /// untraced code (benchmarks/reference/bench_detection.cpp measures this).
 ///
-/// Events are plain structs named after the algorithm step (architecture.md: the same
+/// Events are plain structs named after the algorithm step (docs/architecture.md: the same
 /// name in reference/, fast/, tests and trace events). Each carries the step's inputs,
 /// outputs and the decision taken, in the algorithm's number type T.
 

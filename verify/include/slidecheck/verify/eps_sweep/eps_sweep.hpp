@@ -72,9 +72,10 @@ struct EpsSweepOptions {
   /// Only the cells of this shard (shard.hpp; round-robin in sweep order). A shard writes
   /// run.json and cells.jsonl only: eps* needs every cell, so `merge_eps_sweeps` makes it.
   Shard shard;
-  /// The report links each world's worst case (cases/, written by write_eps_sweep_outputs) to
-  /// views/NAME.html; the caller writes those pages (`slidecheck view`, CLI).
-  bool link_views = false;
+  /// The report links the first `views` worst cases (cases/, written by write_eps_sweep_outputs;
+  /// in the order of the eps* table) to views/NAME.html; the caller writes those pages
+  /// (`slidecheck view`, CLI). 0: none.
+  std::size_t views = 0;
 };
 
 /// Where a cell sits in the sweep.
@@ -208,6 +209,6 @@ std::vector<std::string> write_eps_worst_cases(const std::string& dir, const Eps
 /// the shard, cells.jsonl in sweep order, eps*, error model, summaries, report). The shard
 /// directories are only read.
 EpsSweepResult merge_eps_sweeps(const std::vector<std::string>& shard_dirs, const std::string& out, bool overwrite,
-                               const std::string& gnuplot_executable = "gnuplot", bool link_views = false);
+                               const std::string& gnuplot_executable = "gnuplot", std::size_t views = 0);
 
 }  // namespace slidecheck::verify

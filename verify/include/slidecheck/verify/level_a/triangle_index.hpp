@@ -11,15 +11,15 @@
 /// overlaps every ancestor's box, and the traversal never misses it
 /// (tests/verify/level_a/test_triangle_index.cpp checks this against brute force).
 ///
-/// Split rule: binned SAH (Wald, "On fast Construction of SAH-based Bounding Volume
-/// Hierarchies", IEEE Symposium on Interactive Ray Tracing 2007): 16 bins over the centroid
-/// bounds on each of the three axes; every node of more than 4 triangles is split at the
-/// cheapest plane. Chosen over a median split because real maps mix large walls with small
-/// detail, where the surface area heuristic keeps the boxes a small query meets small; the
-/// build is paid once per scene (about 15 ms for 20k triangles on this machine,
-/// bench_verify_invariants). When no plane separates the centroids (they all coincide)
-/// the node's range is halved in its current order. Ties are broken by axis,
-/// then bin, and partitions are stable, so the tree is the same on every run and machine.
+/// Split rule: the binned SAH of fast/sah_build.hpp, the one builder fast/'s BVH uses too
+/// (Wald 2007: 16 bins over the centroid bounds per axis; a node of more than 4 triangles is
+/// split at the cheapest plane, or halved in its order when no axis can be binned; deterministic),
+/// over the exact triangle boxes, kept binary. Its shape cannot change an answer: candidates()
+/// tests the exact box of every triangle in a leaf it reaches and sorts what it finds, and the
+/// nearest-triangle search (invariants.cpp) prunes only by lower bounds of the distance to node
+/// boxes, which contain their triangles' exact boxes, and picks the least exact distance, ties by
+/// index. The shape decides cost only; a leaf at the builder's depth cap (60) keeps all its
+/// triangles.
 
 #include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>

@@ -41,11 +41,12 @@ std::vector<std::string> write_html_report(const std::string& dir, const Summary
                                            const std::vector<QueryRecord>& records,
                                            const ReportOptions& options);
 
-/// How many failing records a verify report links to their view (views/*.html): the first
-/// ones in record order, which the failing-queries table lists first.
+/// How many failing records a verify report links to their view (views/*.html) at most: the
+/// first ones in record order, which the failing-queries table lists first.
 inline constexpr std::size_t report_view_limit = 50;
-/// The records a verify report links to a view: the first report_view_limit failing ones
-/// with a valid start, in record order.
-std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records);
+/// The records a verify report links to a view: the first `limit` (at most report_view_limit)
+/// failing ones with a valid start, in record order.
+std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord>& records,
+                                                   std::size_t limit = report_view_limit);
 
 }  // namespace slidecheck::verify

@@ -23,7 +23,9 @@ struct SceneContext {
   std::string file;
   Scene scene;
 
-  explicit SceneContext(std::string path, Scene s);
+  /// `float_from_file`: an OBJ or OFF file (`s` read at double), whose decimals a float run
+  /// sees rounded once to float, read again on first use, not `s` rounded a second time.
+  explicit SceneContext(std::string path, Scene s, bool float_from_file = false);
   /// The scene's mesh as a run in `p` sees it (exact doubles), and its index. The first
   /// float use of a double scene rounds it; InputError when a vertex overflows float.
   const IndexedMesh<double>& mesh(Precision p) const;
@@ -35,13 +37,15 @@ struct SceneContext {
   std::shared_ptr<FastWorlds> fast_worlds;
 
  private:
+  bool float_from_file_ = false;
   std::unique_ptr<TriangleIndex> index_;
   /// A double scene rounded once to float and indexed, built on first use (thread-safe).
   mutable std::unique_ptr<std::once_flag> float_once_ = std::make_unique<std::once_flag>();
   mutable std::unique_ptr<TriangleIndex> float_index_;
 };
 
-/// Reads and validates a scene file (InputError on problems) and indexes it.
+/// Reads and validates a scene file (InputError on problems) and indexes it: a .scene, or an
+/// OBJ or OFF file read as `check-scene` reads it, at double and (for float runs) at float.
 std::shared_ptr<const SceneContext> load_scene_context(const std::string& path);
 
 }  // namespace slidecheck::verify

@@ -45,9 +45,9 @@ struct VerifyRunOptions {
   /// Only the queries of this shard (shard.hpp; all their tasks), after `limit`. run.json
   /// records it; the summaries cover the shard's records; `merge_verify_runs` joins shards.
   Shard shard;
-  /// The report links the failing records it lists first to views/NAME.html
-  /// (records_with_views); the caller writes those pages (`slidecheck view`, CLI).
-  bool link_views = false;
+  /// The report links the first `views` failing records it lists to views/NAME.html
+  /// (records_with_views); the caller writes those pages (`slidecheck view`, CLI). 0: none.
+  std::size_t views = 0;
 };
 
 struct VerifyRunResult {
@@ -74,6 +74,6 @@ VerifyRunResult run_verify(const VerifyRunOptions& options);
 /// shard, records.jsonl in task order, the failing records' cases, summaries and report.
 /// The shard directories are only read.
 VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, const std::string& out,
-                                  bool overwrite, bool link_views = false);
+                                  bool overwrite, std::size_t views = 0);
 
 }  // namespace slidecheck::verify

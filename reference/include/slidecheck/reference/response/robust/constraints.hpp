@@ -1,5 +1,5 @@
 #pragma once
-/// The constraint solver of slidecheck's `robust` collide-and-slide (robust_response.hpp):
+/// The constraint solver of slidecheck's `robust` collide-and-slide (robust.hpp):
 /// the displacement closest to the wanted one that keeps every contact's tangent half-space.
 ///
 /// A contact at the closest point p of a triangle, seen from the sphere centre x0 along the

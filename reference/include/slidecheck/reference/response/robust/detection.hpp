@@ -1,5 +1,5 @@
 #pragma once
-/// The detection of slidecheck's `robust` collide-and-slide (robust_response.hpp): the exact
+/// The detection of slidecheck's `robust` collide-and-slide (robust.hpp): the exact
 /// formulation (swept_sphere_triangle.hpp) run in the algorithm's own number type, two-sided,
 /// with the skin's contact radius, and a rule for contacts that already hold at the start.
 ///
@@ -21,7 +21,7 @@
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/response/robust/slab_filter.hpp>
-#include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -124,7 +124,7 @@ template <Number T>
 bool may_touch_enclosed(const exact::Box& swept, const Triangle<T>& tri);
 
 /// False only if the triangle's box misses the box swept by the sphere (conservative for every
-/// type: mesh_detection.hpp's enclosures, rounded outward).
+/// type: detection/mesh.hpp's enclosures, rounded outward).
 template <Number T>
 bool may_touch(const exact::Box& swept, const Triangle<T>& tri) {
   if constexpr (num::is_ieee_binary_v<T>) {
@@ -250,7 +250,7 @@ template <Number T>
 /// the three; 0 if it already overlaps): no contact can come earlier. For IEEE types only (the
 /// others return 0: their contact times are exact or rounded once, and an exact time is never
 /// earlier); rounded like any double expression, an error of a few u M in position, which the
-/// skin covers (robust_response.hpp). An axis without motion, or with a NaN, adds nothing.
+/// skin covers (skin.hpp). An axis without motion, or with a NaN, adds nothing.
 /// Why: first_blocking_contact takes no time earlier than this as a triangle's, so a caller that
 /// sorts triangles by it can stop at the first whose entry comes after the best time so far
 /// (fast/'s sweep_robust; 72 % of the triangles it swept on oa_dm1 started after the hit).
@@ -315,7 +315,7 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
 /// only when the move approaches; no contact before the boxes meet, box_entry_time). Earliest
 /// time wins, then the lowest triangle index: the least (time, index), so any order of the
 /// triangles gives the same contact. `skip(i)`: triangle i cannot block this move
-/// (robust_response.hpp's axis locks) and is not swept. The definition, visiting every triangle
+/// (axis_locks.hpp) and is not swept. The definition, visiting every triangle
 /// in index order; first_blocking_contact below is what robust runs.
 template <num::WithSqrt T, class Skip = SweepEveryTriangle>
 std::optional<BlockingContact<T>> first_blocking_contact_in_index_order(const Vec3<T>& center, const Vec3<T>& move,
@@ -364,7 +364,7 @@ std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSph
 
 /// first_blocking_contact_in_index_order's contact, field by field, the triangles visited in
 /// order of (box entry time, index), those the slab filter shows unreported skipped for IEEE
-/// types (robust_slab_filter.hpp), and the search stopped at the first entry later than the best
+/// types (slab_filter.hpp), and the search stopped at the first entry later than the best
 /// time so far: no triangle's time is below its entry (blocking_contact raises it), so every
 /// triangle left has a later time; entries are never NaN, so the order is total. `by_entry` is a
 /// buffer (reused by the caller). `rank(i)`: the index ties are decided by, strictly increasing
@@ -387,7 +387,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
       T lo[3], hi[3];
       detection_detail::triangle_box(tri, lo, hi);
       if (detection_detail::box_misses(swept, lo, hi) || skip(i)) continue;
-      // A triangle the sphere passes by without reporting it (robust_slab_filter.hpp).
+      // A triangle the sphere passes by without reporting it (slab_filter.hpp).
       if (!slabs.may_block(lo, hi, SlabFilter<T>::vertex_magnitude(tri))) continue;
       by_entry.emplace_back(detection_detail::entry_from_box(center, move, radius, lo, hi), static_cast<std::uint32_t>(i));
     }

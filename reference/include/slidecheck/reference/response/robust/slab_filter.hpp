@@ -1,5 +1,5 @@
 #pragma once
-/// A filter in front of robust's formulation for IEEE types (robust_detection.hpp,
+/// A filter in front of robust's formulation for IEEE types (detection.hpp,
 /// first_blocking_contact_by_entry, and fast/'s sweep_robust): a triangle whose box meets the
 /// move's box is not evaluated when the box of the moving sphere, grown by a margin G, overlaps
 /// the triangle's box on each axis at some time of the move but never on all three at once (the

@@ -1,0 +1,37 @@
+#pragma once
+// What the movement-set sources share (movement_sets.cpp, exact_clearance.cpp,
+// canonical_moves.cpp): coordinates by axis, exact copies of doubles, and query construction.
+// Private to the corpora library.
+#include <slidecheck/corpora/movement_sets.hpp>
+#include <slidecheck/formats/convert.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+
+#include <string>
+#include <utility>
+
+namespace slidecheck::corpora::detail {
+
+using V = Vec3<double>;
+using Query = formats::Query;
+
+inline double& coord(V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
+inline double coord(const V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
+
+inline Vec3<Rational> exact(const V& v) {
+  return {formats::to_rational(v.x), formats::to_rational(v.y), formats::to_rational(v.z)};
+}
+inline Triangle<Rational> exact(const Triangle<double>& t) { return {exact(t.p0), exact(t.p1), exact(t.p2)}; }
+
+inline Query make_query(std::string id, const std::string& scene, const V& start, const V& displacement, double radius,
+                        const V& gravity) {
+  Query q;
+  q.id = std::move(id);
+  q.scene = scene;
+  q.start = start;
+  q.displacement = displacement;
+  q.set_radius(radius);
+  q.gravity = gravity;
+  return q;
+}
+
+}  // namespace slidecheck::corpora::detail

@@ -1,0 +1,63 @@
+# Build step of the Node engine peers (peers/jolt, peers/rapier: slidecheck-exec clients): copies
+# each client with peers/node-common beside it into DIR and installs its locked npm package there
+# with `npm ci`, which checks every package against the sha512 in package-lock.json. A failure (no
+# node or npm, no network) is not fatal to the build: it is written to DIR/<engine>/status and
+# whoever starts the client reports it.
+# Usage: cmake -DSRC=peers -DDIR=build/peers/node -DNPM=npm [-DNODE=node] [-DENGINES=jolt;rapier] -P node_peers.cmake
+# Then: node DIR/jolt/client.mjs, node DIR/rapier/client.mjs. Wiring, as viewer/CMakeLists.txt does:
+#   find_program(SLIDECHECK_NPM npm)
+#   find_program(SLIDECHECK_NODE node)
+#   add_custom_command(OUTPUT ${dir}/jolt/status ${dir}/rapier/status
+#     COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/peers -DDIR=${dir} "-DNPM=${SLIDECHECK_NPM}"
+#             "-DNODE=${SLIDECHECK_NODE}" -P ${CMAKE_SOURCE_DIR}/peers/node_peers.cmake
+#     DEPENDS <the package.json, package-lock.json and *.mjs files below> COMMENT "npm ci for the Node peers")
+if(NOT ENGINES)
+  set(ENGINES jolt rapier)
+endif()
+
+# Shared modules, imported by relative path (../node-common/...): copied once.
+file(GLOB _common RELATIVE ${SRC}/node-common ${SRC}/node-common/*.mjs)
+file(MAKE_DIRECTORY ${DIR}/node-common)
+foreach(f ${_common})
+  configure_file(${SRC}/node-common/${f} ${DIR}/node-common/${f} COPYONLY)
+endforeach()
+
+# Node itself: the clients use ES modules, top-level await and node:test (Node 18 or newer).
+set(_node_problem "")
+if(NODE)
+  execute_process(COMMAND ${NODE} --version OUTPUT_VARIABLE _node_version RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    set(_node_problem "node (${NODE}) does not run")
+  else()
+    string(REGEX REPLACE "^v([0-9]+).*" "\\1" _node_major "${_node_version}")
+    if(_node_major LESS 18)
+      set(_node_problem "node ${_node_version} is too old (the peers need Node 18 or newer)")
+    endif()
+  endif()
+endif()
+
+foreach(engine ${ENGINES})
+  set(dir ${DIR}/${engine})
+  file(MAKE_DIRECTORY ${dir})
+  file(GLOB _files RELATIVE ${SRC}/${engine} ${SRC}/${engine}/*.mjs)
+  foreach(f package.json package-lock.json ${_files})
+    configure_file(${SRC}/${engine}/${f} ${dir}/${f} COPYONLY)
+  endforeach()
+  set(status "ok")
+  if(NOT NPM)
+    set(status "npm was not found when slidecheck was built (install Node.js and npm, then rebuild)")
+  elseif(_node_problem)
+    set(status "${_node_problem}")
+  else()
+    execute_process(COMMAND ${NPM} ci --no-audit --no-fund --ignore-scripts --loglevel=error
+                    WORKING_DIRECTORY ${dir} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      string(REGEX REPLACE "\n" " " err "${err}")
+      set(status "npm ci failed when slidecheck was built (is registry.npmjs.org reachable?): ${err}")
+    endif()
+  endif()
+  if(NOT status STREQUAL "ok")
+    message(WARNING "slidecheck ${engine} peer: ${status}")
+  endif()
+  file(WRITE ${dir}/status "${status}")
+endforeach()

@@ -1,0 +1,173 @@
+#pragma once
+/// Certified write-back of a float or double `robust` pass's points: the rounding nearest each
+/// point (write_back.hpp's candidates) that keeps every start contact and is either covered by
+/// the skin's output term or shown clear from the point written back before it, by a sweep of
+/// the contact radius 1 + s/4 or, touching allowed, exactly (segment_keeps_radius_exactly).
+/// Why nearest first: a side fixed per component adds up to an ulp between the sphere and what
+/// it touches, motion lost beyond float's grid where a move is a few ulps. Why the sweep and the
+/// exact test: a pass whose output term exceeds certify_fraction of its move drops the term
+/// (there the term alone loses such motion), and then nothing covers a rounding; and a sphere at
+/// rest on a floor whose height and radius are floats touches it exactly, which no positive
+/// clearance reaches.
+
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/reference/numbers/interval.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/constraints.hpp>
+#include <slidecheck/reference/response/robust/detection.hpp>
+#include <slidecheck/reference/response/robust/local_espace.hpp>
+#include <slidecheck/reference/response/robust/working_type.hpp>
+#include <slidecheck/reference/response/robust/write_back.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace slidecheck::robust {
+
+/// Whether the ellipsoid moving from `a` to `b` (R3, in T) keeps at least its radius from every
+/// triangle of `stored` (R3) whose local copy in `local` (the same indices) meets `reach`,
+/// decided exactly in `space` (ExactLocalESpace): the squared distance of the segment to
+/// each triangle is at least 1 (segment_triangle_distance.hpp; touching allowed). Each triangle
+/// is decided in Interval first, in rationals only where the enclosures cannot (a touching, a
+/// branch too close to call): the same answers, without GMP for most (rationals for every
+/// triangle dominated a float query's cost far from the origin). `exact_a` caches a's rational
+/// coordinates.
+/// certified_write_back's last resort for a rounding its sweep refused: a sphere at rest on a
+/// floor whose height and radius are floats touches it exactly, and no positive clearance
+/// reaches that position. Always false for types other than IEEE ones (they round nothing).
+template <Number T, Number W>
+bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>>& exact_a, const Vec3<T>& b,
+                                  const ExactLocalESpace<T>& space, const IndexedMesh<T>& stored,
+                                  const IndexedMesh<W>& local, const exact::Box& reach) {
+  if constexpr (!num::is_ieee_binary_v<T>) {
+    return false;
+  } else {
+    const Vec3<Interval> ia = space.enclosure(a), ib = space.enclosure(b);
+    std::optional<Vec3<Rational>> exact_b;
+    for (std::size_t i = 0; i < local.triangle_count(); ++i) {
+      if (!detection_detail::may_touch(reach, local.triangle(i))) continue;
+      const Triangle<T> t = stored.triangle(i);
+      if (axis_separated(t, a, b, space.radii())) continue;
+      try {
+        const Triangle<Interval> it{space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)};
+        if (!segment_triangle_squared_distance_at_least(ia, ib, it, Interval(1))) return false;
+        continue;  // certified at least 1
+      } catch (const UncertainDecision&) {
+      }
+      if (!exact_a) exact_a = space(a);
+      if (!exact_b) exact_b = space(b);
+      if (!segment_triangle_squared_distance_at_least(*exact_a, *exact_b,
+                                                      Triangle<Rational>{space(t.p0), space(t.p1), space(t.p2)}, Rational(1)))
+        return false;
+    }
+    return true;
+  }
+}
+
+/// The same in the local eSpace of `origin` and `radii`.
+template <Number T, Number W>
+bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& origin,
+                                  const EllipsoidRadii<T>& radii, const IndexedMesh<T>& stored,
+                                  const IndexedMesh<W>& local, const exact::Box& reach) {
+  if constexpr (!num::is_ieee_binary_v<T>) {
+    return false;
+  } else {
+    const ExactLocalESpace<T> space(origin, radii);
+    std::optional<Vec3<Rational>> exact_a;
+    return segment_keeps_radius_exactly(a, exact_a, b, space, stored, local, reach);
+  }
+}
+
+/// A point p of a pass (local eSpace around `origin`, R3, in the working type W) written back to
+/// world R3 in T, or nothing when no rounding of it is certified (the pass is then held). The
+/// candidates are those of write_back (one rounding below, one above the exact sum per
+/// component; a locked axis keeps the pass start's coordinate), nearest p first. A candidate
+/// must keep the start contacts' margins as in write_back, and then either be covered (within
+/// `max_deviation` of p: the output term's argument, write_back) or have its segment from the
+/// point written back before it (`previous`) shown clear: by a sweep of the contact radius
+/// `radius` (1 + s/4: first_blocking_contact on the pass's local mesh, its round-off the pass's
+/// own, which s/4 covers as the stop at h = s/2 does), or, given the pass's `stored` mesh (a
+/// pass without an output term: Tolerances::certify_fraction), exactly, touching allowed
+/// (segment_keeps_radius_exactly); the file comment says why. `report(box)` is told the local
+/// eSpace box of each sweep (fast/ checks that its sub-mesh holds it).
+template <num::WithSqrt T, num::WithSqrt W, class ReportBox>
+std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& previous, const Vec3<T>& origin,
+                                            const EllipsoidRadii<T>& radii,
+                                            const std::vector<Constraint<W>>& start_contacts, const W& radius,
+                                            const W& max_deviation, const IndexedMesh<W>& local,
+                                            const std::array<std::optional<T>, 3>& fixed, ReportBox&& report,
+                                            const IndexedMesh<T>* stored = nullptr) {
+  using response_detail_robust::least_margin;
+  const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
+  const Vec3<W> wide_origin = convert_to<W>(origin);
+  auto local_of = [&](const Vec3<T>& w) { return to_local_espace(convert_to<W>(w), wide_origin, wide_radii); };
+  const Vec3<W> r3 = from_espace(p, wide_radii);
+  struct Candidate {
+    Vec3<T> point;
+    Vec3<W> local;
+    W distance2;
+  };
+  std::array<Candidate, 8> candidates;
+  std::size_t n = 0;
+  for (const Vec3<T>& w : response_detail_robust::rounding_candidates(origin, r3, fixed)) {
+    const Vec3<W> l = local_of(w);
+    candidates[n++] = {w, l, length_squared(Vec3<W>(l - p))};
+  }
+  std::stable_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n),
+                   [](const Candidate& a, const Candidate& b) { return a.distance2 < b.distance2; });
+  const W zero(0);
+  W needed = zero;
+  if (!start_contacts.empty()) {
+    needed = least_margin(start_contacts, p);
+    if (needed > zero) needed = zero;
+  }
+  const Vec3<W> from = local_of(previous);
+  // The sweep shows a segment clear only from a start outside every triangle's contact radius:
+  // a triangle within it at the start blocks only a move that approaches its supporting plane,
+  // which the local copy may have rounded flat (`slidecheck search --algorithm robust
+  // --precision float --seed 13`: an edge tilted by 2^-149 under a sphere resting on
+  // it at 2^15, mapped flat, a slide along it written back 2^-153 deep). From such a start only
+  // the exact test can certify.
+  std::optional<bool> from_clear;  // decided when a sweep is first needed
+  std::optional<ExactLocalESpace<T>> exact_space;  // built when the exact test is first needed
+  std::optional<Vec3<Rational>> exact_from;
+  const auto sweep_may_certify = [&] {
+    const W zero(0);
+    const exact::Box here = exact::swept_box(from, Vec3<W>(zero, zero, zero), Vec3<W>(radius, radius, radius));
+    report(here);
+    for (std::size_t i = 0; i < local.triangle_count(); ++i) {
+      const Triangle<W> tri = local.triangle(i);
+      if (detection_detail::may_touch(here, tri) && !(radius * radius < exact::closest_point(from, tri).squared_distance))
+        return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Candidate& c = candidates[i];
+    if (!start_contacts.empty() && least_margin(start_contacts, c.local) < needed) continue;
+    // Staying, or a rounding the output term covers (write_back): no sweep needed.
+    if (c.point.x == previous.x && c.point.y == previous.y && c.point.z == previous.z) return c.point;
+    if (!(max_deviation * max_deviation < c.distance2)) return c.point;
+    const Vec3<W> step = c.local - from;
+    report(exact::swept_box(from, step, Vec3<W>(radius, radius, radius)));
+    if (!from_clear) from_clear = sweep_may_certify();
+    if (*from_clear && !first_blocking_contact(from, step, radius, local)) return c.point;
+    if constexpr (num::is_ieee_binary_v<T>) {
+      if (stored) {
+        if (!exact_space) exact_space.emplace(origin, radii);
+        const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
+        if (segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored, local,
+                                         exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
+          return c.point;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace slidecheck::robust

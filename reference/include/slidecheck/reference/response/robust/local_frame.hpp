@@ -1,0 +1,149 @@
+#pragma once
+/// The frame around `robust`'s passes: Fauerby's collideAndSlide (espace_slide.hpp: the move
+/// pass, then the gravity pass from its end) run in the local eSpace of the query's start
+/// (local_espace.hpp), each pass's points written back to world R3 in the query's type
+/// (write_back.hpp, certified_write_back.hpp); and LocalFrame, what a pass needs to know of its
+/// frame and tells it back.
+
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/response/espace_slide.hpp>
+#include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/certified_write_back.hpp>
+#include <slidecheck/reference/response/robust/constraints.hpp>
+#include <slidecheck/reference/response/robust/local_espace.hpp>
+#include <slidecheck/reference/response/robust/skin.hpp>
+#include <slidecheck/reference/response/robust/working_type.hpp>
+#include <slidecheck/reference/response/robust/write_back.hpp>
+#include <slidecheck/reference/response/slide_result.hpp>
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace slidecheck::robust {
+
+/// What a pass needs to know of its local frame and tells it back.
+template <Number T>
+struct LocalFrame {
+  /// The largest |coordinate| of the local origin in world eSpace (derive_skin).
+  T origin_magnitude{};
+  /// Set by the pass: its start check's contacts (the triangles it started closer to than its
+  /// skin) as the half-spaces n . y >= support + 1 (local eSpace) whose centres are clear of
+  /// them. Its positions are written back only where they keep these (write_back.hpp).
+  std::vector<Constraint<T>> start_contacts;
+  /// Set by the pass: every contact it met, the start contacts and the triangles it hit, as
+  /// their constraints. write_back (a pass without a skin: scripted tests) rounds towards the
+  /// side their normals lean to first (rounding_sides); certified_write_back, nearest first.
+  std::vector<Constraint<T>> contacts;
+  /// The unit roundoff of the type the pass's points are written back in (derive_skin's
+  /// output term): T's own unless the pass runs in a wider working type than the query's.
+  double output_roundoff = num::unit_roundoff<T>();
+  /// Set by the pass: its skin's max_deviation (7h/8, Skin). A point is written back only as a
+  /// rounding within it (write_back); a pass that does not set it (a scripted test pass) is not
+  /// held to that.
+  std::optional<T> max_deviation;
+  /// Set by the frame (empty: no locks): the axes (bit k for axis k) triangle i may be locked on
+  /// in this pass (lockable_axes; slide_pass's axis locks).
+  std::function<int(std::size_t)> lockable_axes;
+  /// Set by the pass: the axes it locked (bit k for axis k), on which its centre kept the start's
+  /// coordinate; the frame writes those components back as the pass's start has them.
+  int pinned_axes = 0;
+  /// Set by the pass: its skin (certified_write_back's sweep radius); a pass that does not set
+  /// it (a scripted test pass) is written back by write_back.
+  std::optional<Skin<T>> skin;
+};
+
+/// slide_in_local_espace's default for certified_write_back's boxes: nothing to check.
+struct IgnoreBoxes {
+  void operator()(const exact::Box&) const {}
+};
+
+/// Fauerby's collideAndSlide frame (espace_slide.hpp: the move pass, then the gravity pass from
+/// its end) around a local origin, the query's start: the mesh is translated in R3, then scaled
+/// to eSpace (local_espace.hpp says why). `run_pass(local_start, espace_velocity, local_mesh,
+/// frame, pass, pass_index)` runs one pass in local eSpace. Paths come back in world R3, rounded
+/// away from the pass's start contacts; the contact points of `planes` in world eSpace, like the
+/// other algorithms' (rounded: they are reported, never computed with).
+template <num::WithSqrt T, class RunPass, class ReportBox = IgnoreBoxes>
+SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<T>& mesh, RunPass&& run_pass,
+                                     ReportBox&& report_box = {}) {
+  using W = Working<T>;
+  const EllipsoidRadii<W> radii = convert_to<W>(in.radii);
+  const Vec3<W> origin = convert_to<W>(in.start);
+  IndexedMesh<W> local;
+  local.vertices.reserve(mesh.vertices.size());
+  for (const Vec3<T>& v : mesh.vertices) local.vertices.push_back(to_local_espace(convert_to<W>(v), origin, radii));
+  local.triangles = mesh.triangles;
+  const Vec3<W> espace_origin = to_espace(origin, radii);
+  const W origin_magnitude = robust::origin_magnitude(origin, radii);
+  SlideResult<T> out;
+  auto pass_from = [&](const Vec3<W>& local_start, const Vec3<T>& r3_velocity, int index) {
+    SlidePass<W> pass;
+    pass.path.push_back(local_start);
+    // The pass starts where the query starts, or where the move pass was written back (one
+    // world point, not two). A point no rounding can write back ends the pass at the last one
+    // that could be (every later segment could cut a corner the pass went round): the sphere
+    // stays there, and a gravity pass starts from it.
+    const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
+    LocalFrame<W> frame{origin_magnitude, {}, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0, std::nullopt};
+    // One pointer captured: std::function keeps it without allocating.
+    struct LockSource {
+      const IndexedMesh<T>* mesh;
+      const Vec3<T>* centre;
+      const EllipsoidRadii<T>* radii;
+    } const source{&mesh, &pass_start, &in.radii};
+    if constexpr (num::is_ieee_binary_v<T>)
+      frame.lockable_axes = [src = &source](std::size_t i) {
+        return lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
+      };
+    Vec3<W> end = run_pass(local_start, to_espace(convert_to<W>(r3_velocity), radii), local, frame, pass, index);
+    const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.contacts);
+    std::array<std::optional<T>, 3> fixed;
+    for (std::size_t k = 0; k < 3; ++k)
+      if ((frame.pinned_axes >> k) & 1) fixed[k] = k == 0 ? pass_start.x : (k == 1 ? pass_start.y : pass_start.z);
+    SlidePass<T> stored;
+    stored.iterations = pass.iterations;
+    stored.stop = pass.stop;
+    Vec3<T> previous = pass_start;
+    stored.path.push_back(previous);
+    bool held = false;
+    // A float or double pass with a skin is written back by certified_write_back (given the
+    // stored mesh for the exact test where its skin has no output term); other types, and
+    // passes without a skin (scripted tests), by write_back.
+    const bool certified = num::is_ieee_binary_v<T> && frame.skin.has_value();
+    for (std::size_t k = 1; k < pass.path.size(); ++k) {
+      if (!held) {
+        const std::optional<Vec3<T>> w =
+            certified ? certified_write_back(pass.path[k], previous, in.start, in.radii, frame.start_contacts,
+                                             W(W(1) + frame.skin->skin / W(4)), frame.skin->max_deviation, local,
+                                             fixed, report_box,
+                                             frame.skin->rounding > W(0) ? nullptr : &mesh)
+                      : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
+                                   frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
+        if (w) previous = *w;
+        else held = true;
+      }
+      stored.path.push_back(previous);
+    }
+    if (held) {
+      end = to_local_espace(convert_to<W>(previous), origin, radii);
+      stored.stop = StopReason::held_by_rounding;
+    }
+    stored.planes.reserve(pass.planes.size());
+    for (const SlidingPlaneHit<W>& h : pass.planes)
+      stored.planes.push_back({h.triangle, h.feature, h.feature_index, convert_to<T>(Vec3<W>(espace_origin + h.origin)),
+                               convert_to<T>(h.normal)});
+    out.passes.push_back(std::move(stored));
+    return end;
+  };
+  const W zero(0);
+  Vec3<W> end = pass_from(Vec3<W>(zero, zero, zero), in.velocity, 0);
+  if (!is_zero(in.gravity)) end = pass_from(end, in.gravity, 1);
+  out.final_position = out.passes.back().path.back();  // the last pass's end, rounded as its path
+  return out;
+}
+
+}  // namespace slidecheck::robust

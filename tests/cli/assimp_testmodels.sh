@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Malformed and odd real-world meshes (issue 12, deliverable 2): every OBJ and OFF file of
+# Malformed and odd real-world meshes: every OBJ and OFF file of
 # Debian's assimp-testmodels (fetched and hash-checked by scripts/fetch-assimp-testmodels.sh)
 # through `slidecheck check-scene`, as it is and, where it holds zero-area triangles, with
 # --allow-degenerate too. Each must

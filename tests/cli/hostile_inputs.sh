@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile numbers through the whole pipeline (issue 12, deliverable 3): each query of a hostile
+# Hostile numbers through the whole pipeline: each query of a hostile
 # kind either runs to a verdict (exit 0 or 1, levels A, B and C, within a bounded time) or is
 # refused before anything runs with a message naming the file and line (exit 2); never a crash,
 # an internal error or a hang.

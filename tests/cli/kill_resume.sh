@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long runs lose nothing (issue 12): verify and eps-sweep killed by SIGKILL while they write
+# Long runs lose nothing: verify and eps-sweep killed by SIGKILL while they write
 # (after their first synced lines, before the end) keep every finished line, and --resume gives
 # byte-identical outputs to an uninterrupted run.
 # Usage: kill_resume.sh SLIDECHECK WORK_DIR

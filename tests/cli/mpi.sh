@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MPI backend (issue 13; docs/campaigns.md): `mpirun -np 2 slidecheck verify|eps-sweep|search`
+# The MPI backend (docs/campaigns.md): `mpirun -np 2 slidecheck verify|eps-sweep|search`
 # gives the single run's outputs byte for byte; a second mpirun with --resume gives them again.
 # Usage: mpi.sh SLIDECHECK MPIEXEC SOURCE_DIR WORK_DIR
 set -euo pipefail

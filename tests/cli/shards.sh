@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shards and merge (issue 13; docs/campaigns.md): N shards merged give the one-machine run's
+# Shards and merge (docs/campaigns.md): N shards merged give the one-machine run's
 # outputs byte for byte, for verify, eps-sweep and search, whatever the thread counts; a shard
 # that is missing, unfinished, killed, foreign or duplicated is named with what to do; re-running
 # only that shard and merging again gives the same answer.

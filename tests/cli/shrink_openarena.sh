@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `slidecheck shrink` on a real map (issue 9, deliverable 3): a fauerby float missed hit on a
+# `slidecheck shrink` on a real map: a fauerby float missed hit on a
 # grazing move over OpenArena's oa_dm3 (23,610 triangles) shrinks to one triangle, keeping the
 # class and the first divergent step, and the minimal case replays.
 # Usage: shrink_openarena.sh SLIDECHECK PAK1_MAPS_PK3 WORK_DIR

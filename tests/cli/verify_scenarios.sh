@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end scenarios of `slidecheck verify` and `replay` (issue 6, deliverables 3 and 4):
+# End-to-end scenarios of `slidecheck verify` and `replay`:
 #   determinism   records and tables are byte-identical for 1 and 2 threads
 #   torn          a records.jsonl cut mid-line resumes to the same records as a full run
 #   kill          a run killed with SIGKILL mid-way keeps its complete lines and resumes
@@ -92,7 +92,7 @@ level_c)
   grep -q 'fauerby float: 3 queries, 0 of 3 failing' "$work/g/summary.txt" || fail "fauerby float should not fail with the grid allowance"
   grep -q '2 queries fell short of the ideal end by more than the lost-motion fraction, but within the grid allowance' "$work/g/summary.txt" || fail "the summary does not count the grid shortfalls"
   [ "$(grep -c '"within_grid":true' "$work/g/records.jsonl")" = 2 ] || fail "expected 2 records within the grid"
-  # Without it, the fraction alone: stuck and lost_motion, as found in issue 7.
+  # Without it, the fraction alone: stuck and lost_motion.
   run --corpus "$corpus" --out "$work/c" --threads 2 --level-c --no-grid-allowance --algorithm fauerby --precision float,double
   grep -q '"classes":\["stuck"\]' "$work/c/records.jsonl" || fail "no stuck record"
   grep -q '"classes":\["lost_motion"\]' "$work/c/records.jsonl" || fail "no lost_motion record"

@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(a_truncated_entry_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(a_false_declared_size_costs_no_memory_beyond_the_data) {
-  // Found by review for the fuzzing work (issue 12): 133 bytes whose entry claims 10^9 bytes,
+  // Found by review for the fuzzing work: 133 bytes whose entry claims 10^9 bytes,
   // under the 1 GiB limit. The buffer must grow with the data read, not with the claim, so the
   // read fails "truncated" having used kilobytes (it used to allocate and zero 1 GB first).
   const std::string path = SLIDECHECK_SOURCE_DIR "/fuzz/regressions/pk3/declared_1gb.pk3";

@@ -1,4 +1,4 @@
-// Browser test of `slidecheck view` (issue 14; docs/view.md), in Debian's Chromium driven by
+// Browser test of `slidecheck view` (docs/view.md), in Debian's Chromium driven by
 // playwright-core: the page of a known case loads without console errors, renders it (checked
 // by its colours and by a coarse comparison with a reference picture, not by eye), and clicking
 // a trace row moves the view there; a verify report's views load too.

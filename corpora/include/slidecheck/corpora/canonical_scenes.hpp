@@ -45,7 +45,7 @@ const CanonicalShape& canonical_shape(std::string_view name);
 IndexedMesh<double> place_canonical(const CanonicalShape& shape, double scale, double offset,
                                     formats::Precision precision);
 
-/// The scales and offsets of the standard canonical corpus (issue 5: 1e-2 to 1e2, 0 to 1e6).
+/// The scales and offsets of the standard canonical corpus (1e-2 to 1e2, 0 to 1e6).
 const std::vector<double>& canonical_scales();
 const std::vector<double>& canonical_offsets();
 

@@ -23,7 +23,7 @@
 
 namespace slidecheck::formats {
 
-/// The collide-and-slide systems slidecheck implements (architecture.md).
+/// The collide-and-slide systems slidecheck implements (docs/architecture.md).
 enum class Algorithm { fauerby, linahan, monter, pseudo_distance, robust };
 
 /// Every algorithm, in the order above.

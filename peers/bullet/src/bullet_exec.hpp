@@ -9,7 +9,7 @@
 // kcc ("bullet_kcc"): a btKinematicCharacterController, one updateAction per pass
 //   (bullet_character.hpp); positions are the ghost's origin, waypoints where the controller put
 //   it within the pass. Each pass also reports the plain convexSweepTest from its start along its
-//   displacement (what the controller's first sweep would see, without its allowances).
+//   displacement (a swept sphere from the same start, not the controller's own ghost sweeps).
 //
 // Scenes are read with slidecheck::formats, rounded once to btScalar with every triangle kept
 // (so Bullet's triangle index is the file's), and cached per path (re-read when the file changes).

@@ -64,7 +64,7 @@ PathSweep parse_sweep(const JsonLine& at, const json& j, const std::string& fiel
 }
 
 PathRecord parse_record_object(const JsonLine& at, const json& j, Precision p, bool id_required) {
-  detail::only_fields(at, j, {"query_id", "positions", "sweeps", "iterations", "error"});
+  detail::only_fields(at, j, {"query_id", "positions", "waypoints", "sweeps", "iterations", "error"});
   PathRecord r;
   r.line = at.line;
   if (j.contains("query_id"))
@@ -74,8 +74,8 @@ PathRecord parse_record_object(const JsonLine& at, const json& j, Precision p, b
   if (j.contains("error")) {
     const json& e = j["error"];
     if (!e.is_string()) at.fail_field("error", std::string("expected a string, got ") + e.type_name());
-    if (j.contains("positions") || j.contains("sweeps") || j.contains("iterations"))
-      at.fail("a record with 'error' has no 'positions', 'sweeps' or 'iterations'");
+    if (j.contains("positions") || j.contains("waypoints") || j.contains("sweeps") || j.contains("iterations"))
+      at.fail("a record with 'error' has no 'positions', 'waypoints', 'sweeps' or 'iterations'");
     r.error = e.get<std::string>();
     if (r.error->empty()) r.error = "(no message)";
     return r;
@@ -85,6 +85,17 @@ PathRecord parse_record_object(const JsonLine& at, const json& j, Precision p, b
     at.fail_field("positions", "expected a non-empty array of [x, y, z] positions");
   for (std::size_t i = 0; i < positions.size(); ++i)
     r.positions.push_back(detail::vec3_value(at, positions[i], "positions[" + std::to_string(i) + "]", p, true));
+  if (j.contains("waypoints")) {
+    const json& w = j["waypoints"];
+    if (!w.is_array()) at.fail_field("waypoints", std::string("expected an array (one list per pass), got ") + w.type_name());
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      const std::string field = "waypoints[" + std::to_string(k) + "]";
+      if (!w[k].is_array()) at.fail_field(field, std::string("expected an array of positions, got ") + w[k].type_name());
+      std::vector<Vec3<double>>& pass = r.waypoints.emplace_back();
+      for (std::size_t i = 0; i < w[k].size(); ++i)
+        pass.push_back(detail::vec3_value(at, w[k][i], field + "[" + std::to_string(i) + "]", p, true));
+    }
+  }
   if (j.contains("sweeps")) {
     const json& sweeps = j["sweeps"];
     if (!sweeps.is_array()) at.fail_field("sweeps", std::string("expected an array, got ") + sweeps.type_name());
@@ -189,6 +200,14 @@ std::string path_record_to_json_line(const PathRecord& r) {
   }
   j["positions"] = ojson::array();
   for (const Vec3<double>& p : r.positions) j["positions"].push_back(vec_json(p));
+  if (!r.waypoints.empty()) {
+    j["waypoints"] = ojson::array();
+    for (const auto& pass : r.waypoints) {
+      ojson list = ojson::array();
+      for (const Vec3<double>& p : pass) list.push_back(vec_json(p));
+      j["waypoints"].push_back(std::move(list));
+    }
+  }
   if (!r.sweeps.empty()) {
     j["sweeps"] = ojson::array();
     for (const PathSweep& s : r.sweeps) {

@@ -167,6 +167,9 @@ RC_BOOST_PROP(records_round_trip_bit_for_bit, (bool single)) {
   r.query_id = *rc::gen::nonEmpty(rc::gen::container<std::string>(rc::gen::inRange<char>(32, 127)));
   r.positions = *rc::gen::resize(8, rc::gen::nonEmpty(rc::gen::container<std::vector<Vec3<double>>>(gen_vec(p))));
   if (*rc::gen::arbitrary<bool>()) r.positions.back().y = std::numeric_limits<double>::quiet_NaN();
+  if (*rc::gen::arbitrary<bool>())
+    for (std::size_t k = 1; k < r.positions.size(); ++k)
+      r.waypoints.push_back(*rc::gen::resize(3, rc::gen::container<std::vector<Vec3<double>>>(gen_vec(p))));
   const int sweeps = *rc::gen::inRange(0, 3);
   for (int i = 0; i < sweeps; ++i) {
     PathSweep s;
@@ -189,6 +192,11 @@ RC_BOOST_PROP(records_round_trip_bit_for_bit, (bool single)) {
   RC_ASSERT(back.query_id == r.query_id);
   RC_ASSERT(back.positions.size() == r.positions.size());
   for (std::size_t i = 0; i < r.positions.size(); ++i) RC_ASSERT(same_vec_bits(back.positions[i], r.positions[i]));
+  RC_ASSERT(back.waypoints.size() == r.waypoints.size());
+  for (std::size_t k = 0; k < r.waypoints.size(); ++k) {
+    RC_ASSERT(back.waypoints[k].size() == r.waypoints[k].size());
+    for (std::size_t i = 0; i < r.waypoints[k].size(); ++i) RC_ASSERT(same_vec_bits(back.waypoints[k][i], r.waypoints[k][i]));
+  }
   RC_ASSERT(back.sweeps.size() == r.sweeps.size());
   for (std::size_t i = 0; i < r.sweeps.size(); ++i) {
     RC_ASSERT(same_vec_bits(back.sweeps[i].start, r.sweeps[i].start));

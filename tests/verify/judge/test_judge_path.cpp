@@ -109,6 +109,24 @@ BOOST_AUTO_TEST_CASE(level_a_classes_are_found) {
   BOOST_TEST(has(bad, FailureClass::nonfinite));
 }
 
+BOOST_AUTO_TEST_CASE(waypoints_make_the_travelled_polyline) {
+  // Around the wall's top edge? Simpler: along the floor, then up: the straight segment from
+  // start to end would pass 0.25 deep through the floor's plane region, the waypoint does not.
+  const SceneContext sc = floor_scene();
+  Query q = drop(0.5, 0);
+  q.displacement = {1, 0, 0};
+  // Straight from (0.25, 0.25, 0.5) to (1.25, 0.25, 0.5): touching all along, no failure.
+  BOOST_TEST(!judge(sc, q, path_of({{0.25, 0.25, 0.5}, {1.25, 0.25, 0.5}})).failed());
+  // With a waypoint one ulp inside the floor: path_penetration and penetration at it.
+  PathRecord p = path_of({{0.25, 0.25, 0.5}, {1.25, 0.25, 0.5}});
+  p.waypoints = {{{0.75, 0.25, std::nextafter(0.5, 0.0)}}};
+  const QueryRecord r = judge(sc, q, p);
+  BOOST_TEST(has(r, FailureClass::penetration));
+  BOOST_TEST(r.resting_positions.size() == 3u);
+  p.waypoints = {{}, {}};
+  expect_refused(sc, q, p, "2 lists of waypoints for 1 passes");
+}
+
 BOOST_AUTO_TEST_CASE(paths_that_do_not_fit_the_query_are_refused) {
   const SceneContext sc = floor_scene();
   expect_refused(sc, drop(), path_of({{0.25, 0.25, 1}}), "1 positions where the query asks for 2");

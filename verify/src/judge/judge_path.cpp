@@ -33,12 +33,6 @@ std::string text(const Vec3<double>& v) {
   return "(" + exact_text(v.x) + ", " + exact_text(v.y) + ", " + exact_text(v.z) + ")";
 }
 
-/// Position i of a path: the start is step 0 of pass 0; position i >= 1 ends pass i - 1 (the
-/// passes of every frame numbered in order), at step i.
-StepLocation position_location(std::size_t i) {
-  return StepLocation{i == 0 ? 0 : static_cast<int>(i) - 1, 0, static_cast<int>(i)};
-}
-
 /// The length the query asks to move: every frame's move and gravity pass.
 double requested_motion(const Query& q) { return q.frames * (length(q.displacement) + length(q.gravity)); }
 
@@ -105,23 +99,39 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   if (!path.iterations.empty() && path.iterations.size() != n - 1)
     bad(std::to_string(path.iterations.size()) + " iteration counts for " + std::to_string(n - 1) + " passes");
 
-  r.resting_positions = path.positions;
+  if (!path.waypoints.empty() && path.waypoints.size() != n - 1)
+    bad(std::to_string(path.waypoints.size()) + " lists of waypoints for " + std::to_string(n - 1) + " passes");
+
+  // The travelled polyline: the start, then per pass its waypoints and its end.
+  r.resting_positions.push_back(path.positions.front());
+  std::vector<StepLocation> where{StepLocation{}};
+  std::vector<int> pass_start_step{0};  // the step at which pass k starts (the previous pass's end)
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    const int pass = static_cast<int>(k);
+    if (!path.waypoints.empty())
+      for (std::size_t i = 0; i < path.waypoints[k].size(); ++i) {
+        r.resting_positions.push_back(path.waypoints[k][i]);
+        where.push_back(StepLocation{pass, static_cast<int>(i), static_cast<int>(where.size())});
+      }
+    r.resting_positions.push_back(path.positions[k + 1]);
+    where.push_back(StepLocation{pass, path.waypoints.empty() ? 0 : static_cast<int>(path.waypoints[k].size()),
+                                 static_cast<int>(where.size())});
+    pass_start_step.push_back(where.back().step);
+  }
   r.final_position = path.positions.back();
   for (const int k : path.iterations) r.iterations += k;
-  std::vector<StepLocation> where;
-  for (std::size_t i = 0; i < n; ++i) where.push_back(position_location(i));
 
   // Level A, or recovery when the start overlaps.
   const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
   r.invalid_start = inv.invalid_start;
   r.failures = inv.failures;
-  for (std::size_t i = 1; i < n; ++i)
+  for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
     if (!is_finite(r.resting_positions[i])) {
       Failure f;
       f.kind = FailureClass::nonfinite;
       f.where = where[i];
-      f.detail = "position " + std::to_string(i) + " is " + text(r.resting_positions[i]);
+      f.detail = "resting position " + std::to_string(i) + " is " + text(r.resting_positions[i]);
       r.failures.push_back(std::move(f));
       break;  // every later position descends from it
     }
@@ -129,11 +139,13 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
     if (auto f = judge_recovery(index, q.radii.radii, r.resting_positions, requested_motion(q), where.back()))
       r.failures.push_back(std::move(*f));
 
-  // The implementation's own sweeps: sweep i is placed at pass i when there is one per pass.
+  // The implementation's own sweeps: sweep i is placed at the start of pass i when there is one
+  // per pass.
   if (!path.sweeps.empty()) {
     std::vector<StepLocation> at;
     for (std::size_t i = 0; i < path.sweeps.size(); ++i)
-      at.push_back(path.sweeps.size() == n - 1 ? where[i + 1] : StepLocation{0, static_cast<int>(i), 0});
+      at.push_back(path.sweeps.size() == n - 1 ? StepLocation{static_cast<int>(i), 0, pass_start_step[i]}
+                                               : StepLocation{0, static_cast<int>(i), 0});
     SweepJudgement s = judge_sweeps(index, path.sweeps, precision, at);
     r.decisions = std::move(s.decisions);
     r.step_errors = std::move(s.values);

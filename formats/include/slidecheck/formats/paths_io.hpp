@@ -54,6 +54,11 @@ struct PathSweep {
 struct PathRecord {
   std::string query_id;
   std::vector<Vec3<double>> positions;
+  /// Optional ("waypoints"): per pass, the resting positions the implementation passed through
+  /// between the pass's start and end (where it slid to before turning), so that the judge
+  /// checks the travelled polyline rather than the straight segment from start to end.
+  /// Empty, or one list (possibly empty) per pass.
+  std::vector<std::vector<Vec3<double>>> waypoints;
   std::vector<PathSweep> sweeps;  ///< optional ("sweeps")
   std::vector<int> iterations;    ///< optional ("iterations"): per pass, when given
   /// Set when the implementation reported that it could not run the query ("error"): then

@@ -2,7 +2,7 @@
 #include <slidecheck/verify/judge/judge_sweeps.hpp>
 
 #include <slidecheck/reference/detection/mesh.hpp>
-#include <slidecheck/verify/level_b/local_error.hpp>
+#include <slidecheck/verify/level_b/surd.hpp>
 
 #include <string>
 
@@ -103,12 +103,12 @@ void judge_one(const TriangleIndex& index, const formats::PathSweep& s, const St
     fail(FailureClass::missed_hit, e.hit.triangle,
          "reported no contact; exactly the sweep touches triangle " + std::to_string(e.hit.triangle) + " (" +
              std::string(to_string(e.hit.feature)) + ") at time " +
-             exact_text(round_surd<F>(detail::time_surd(e.hit.time))),
+             exact_text(round_surd<F>(verify::detail::time_surd(e.hit.time))),
          meets_back(index, e, e.hit.triangle));
     return;
   }
   if (!s.hit) return;
-  out.values.push_back(surd_value_error<F>("sweep", "time", at, static_cast<F>(s.time), detail::time_surd(e.hit.time)));
+  out.values.push_back(surd_value_error<F>("sweep", "time", at, static_cast<F>(s.time), verify::detail::time_surd(e.hit.time)));
   if (s.triangle == e.hit.triangle) {
     decide("triangle", std::to_string(s.triangle), std::to_string(e.hit.triangle), true);
     return;

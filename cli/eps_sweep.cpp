@@ -65,7 +65,7 @@ int run(const EpsSweepArgs& a) {
   verify::EpsSweepOptions o;
   o.corpus = a.corpus;
   if (a.algorithms == "all") {
-    o.algorithms.assign(std::begin(formats::all_algorithms), std::end(formats::all_algorithms));
+    o.algorithms = verify::all_algorithms();
   } else {
     for (const std::string& name : split_list(a.algorithms, ',')) o.algorithms.push_back(algorithm_option(name));
   }

@@ -36,11 +36,13 @@ int run(const VerifyArgs& a) {
   o.corpus = a.corpus;
   if (a.algorithms != "query") {
     if (a.algorithms == "all") {
-      o.algorithms.assign(std::begin(formats::all_algorithms), std::end(formats::all_algorithms));
+      o.algorithms = verify::all_algorithms();
     } else {
       for (const std::string& name : split_list(a.algorithms)) {
-        const auto alg = formats::find_algorithm(name);
-        if (!alg) throw formats::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance, robust; all; query)");
+        const auto alg = verify::find_algorithm(name);
+        if (!alg)
+          throw formats::InputError("--algorithm", 0,
+                                    "unknown algorithm '" + name + "' (" + verify::algorithm_names() + "; all; query)");
         o.algorithms.push_back(*alg);
       }
     }

@@ -44,14 +44,7 @@ using eps_sweep::run_one;
 using eps_sweep::tolerance_of;
 using eps_sweep::World;
 
-std::string default_swept_tolerance(Algorithm a) {
-  switch (a) {
-    case Algorithm::monter: return "push_out_distance";
-    case Algorithm::pseudo_distance: return "contact_distance";
-    case Algorithm::robust: return "skin_factor";
-    default: return "very_close_distance";
-  }
-}
+std::string default_swept_tolerance(const Algorithm& a) { return algorithm_entry(a).swept_tolerance; }
 
 std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero) {
   if (lo > hi || step < 1 || lo < -1000 || hi > 1000)
@@ -152,7 +145,7 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
   std::map<std::tuple<int, int, std::string>, ErrorModel> models;
   for (const EpsCell& c : cells)
     for (const auto& [name, s] : c.steps) {
-      ErrorModel& m = models[{static_cast<int>(c.key.algorithm), static_cast<int>(c.key.precision), name}];
+      ErrorModel& m = models[{static_cast<int>(algorithm_order(c.key.algorithm)), static_cast<int>(c.key.precision), name}];
       m.algorithm = c.key.algorithm;
       m.precision = c.key.precision;
       m.quantity = name;

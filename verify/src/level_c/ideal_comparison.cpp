@@ -2,6 +2,7 @@
 #include "level_c/ideal_comparison.hpp"
 
 #include "level_c/divergence_margins.hpp"
+#include "run/builtins/builtin_tolerances.hpp"
 #include "run/precision_cast.hpp"
 
 #include <slidecheck/verify/level_b/error_metrics.hpp>
@@ -44,9 +45,9 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   const auto& fp = run.result.passes;
   const auto& ip = ideal.passes;
   // Fauerby's detection (fauerby::check_mesh and its traced steps) serves these three.
-  const bool fauerby_family = std::holds_alternative<fauerby::Tolerances>(tol) ||
-                              std::holds_alternative<linahan::Tolerances>(tol) ||
-                              std::holds_alternative<monter::Tolerances>(tol);
+  const bool fauerby_family = (tol.template get_if<fauerby::Tolerances>() != nullptr) ||
+                              (tol.template get_if<linahan::Tolerances>() != nullptr) ||
+                              (tol.template get_if<monter::Tolerances>() != nullptr);
   auto ideal_query = [&](int pass, int iteration) -> const IdealQuery* {
     for (const IdealQuery& x : ideal.queries)
       if (x.pass == pass && x.iteration == iteration) return &x;

@@ -1,6 +1,8 @@
 // Aggregates of verification records and the console summary (summary.hpp, docs/report.md).
 #include <slidecheck/verify/report/summary.hpp>
 
+#include <slidecheck/verify/run/registry.hpp>
+
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 
 #include <fmt/format.h>
@@ -136,10 +138,11 @@ double max_bits(const QueryRecord& r) {
 }
 
 Summary summarize(const std::vector<QueryRecord>& records) {
-  // Keyed by the enums' values: algorithm order, then float before double.
-  std::map<std::pair<int, int>, GroupAccumulator> acc;
+  // Keyed by the registry's order of algorithms (external implementations after, by name),
+  // then float before double.
+  std::map<std::tuple<std::size_t, std::string, int>, GroupAccumulator> acc;
   for (const QueryRecord& r : records) {
-    GroupAccumulator& a = acc[{static_cast<int>(r.algorithm), static_cast<int>(r.precision)}];
+    GroupAccumulator& a = acc[{algorithm_order(r.algorithm), r.algorithm.name(), static_cast<int>(r.precision)}];
     GroupSummary& g = a.g;
     g.algorithm = r.algorithm;
     g.precision = r.precision;

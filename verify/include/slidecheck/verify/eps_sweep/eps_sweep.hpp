@@ -33,7 +33,7 @@ inline double unit_roundoff(Precision p) { return p == Precision::single_float ?
 /// The tolerance eps-sweep sweeps by default: the algorithm's distance kept from surfaces
 /// (fauerby and linahan very_close_distance, monter push_out_distance, pseudo_distance
 /// contact_distance).
-std::string default_swept_tolerance(Algorithm a);
+std::string default_swept_tolerance(const Algorithm& a);
 
 /// 2^lo, 2^(lo+step), ..., 2^hi (exponents inclusive), preceded by 0 when `with_zero`.
 /// std::invalid_argument when lo > hi, step < 1 or an exponent is outside [-1000, 1000].

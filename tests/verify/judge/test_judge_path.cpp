@@ -221,4 +221,26 @@ BOOST_AUTO_TEST_CASE(an_implementation_error_is_a_failure_of_its_own) {
   BOOST_TEST(has(r, FailureClass::implementation_error));
 }
 
+BOOST_AUTO_TEST_CASE(level_c_judges_the_travel_against_the_ideal_collide_and_slide) {
+  const SceneContext sc = floor_scene();
+  JudgeOptions c;
+  c.level_c = true;
+  // The ideal drop ends exactly in contact, at z = 0.5.
+  const QueryRecord good =
+      judge_path(sc, drop(), "q.jsonl", path_of({{0.25, 0.25, 1}, {0.25, 0.25, 0.5}}), "p", Algorithm::robust,
+                 Precision::double_float, c);
+  BOOST_REQUIRE(good.ideal.has_value());
+  BOOST_TEST(good.ideal->fully_proven);
+  BOOST_TEST(good.ideal->final_position.z == 0.5);
+  BOOST_TEST(!good.failed());
+  // Stopping a quarter of the way short is lost motion; not moving at all is stuck.
+  const QueryRecord short_drop =
+      judge_path(sc, drop(), "q.jsonl", path_of({{0.25, 0.25, 1}, {0.25, 0.25, 0.75}}), "p", Algorithm::robust,
+                 Precision::double_float, c);
+  BOOST_TEST(short_drop.has(FailureClass::lost_motion));
+  const QueryRecord stuck = judge_path(sc, drop(), "q.jsonl", path_of({{0.25, 0.25, 1}, {0.25, 0.25, 1}}), "p",
+                                       Algorithm::robust, Precision::double_float, c);
+  BOOST_TEST(stuck.has(FailureClass::stuck));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -5,6 +5,9 @@
 #include <slidecheck/verify/judge/judge_sweeps.hpp>
 #include <slidecheck/verify/level_a/invariants.hpp>
 #include <slidecheck/verify/level_a/recovery.hpp>
+#include <slidecheck/verify/level_c/ideal_trajectory.hpp>
+#include <slidecheck/verify/level_c/travel_judgement.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -35,6 +38,33 @@ std::string text(const Vec3<double>& v) {
 
 /// The length the query asks to move: every frame's move and gravity pass.
 double requested_motion(const Query& q) { return q.frames * (length(q.displacement) + length(q.gravity)); }
+
+/// Level C of a reported path: the ideal collide-and-slide (robust in certified exact arithmetic,
+/// where its skin is 0: docs/architecture.md) from the same rounded query, on the triangles the
+/// query can reach (no collide-and-slide travels further than its requested move), and the
+/// path's travel against it.
+void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::PathRecord& path, std::size_t n,
+                   const std::vector<StepLocation>& where, const JudgeOptions& options) {
+  const Query& q = r.query;
+  const CulledMesh part = index.culled_mesh(query_reach_box(q));
+  const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  IdealOptions io;
+  io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
+  io.frames = q.frames;
+  const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
+  IdealSummary s;
+  s.fully_proven = ideal.fully_proven();
+  s.unproven = static_cast<int>(ideal.decisions.undecided());
+  s.error = ideal.error;
+  s.final_position = ideal.final_position.rounded;
+  s.iterations = ideal.iterations;
+  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  const std::size_t per_frame = (n - 1) / static_cast<std::size_t>(q.frames);
+  std::vector<Vec3<double>> frame_ends;
+  for (int k = 1; k <= q.frames; ++k) frame_ends.push_back(path.positions[static_cast<std::size_t>(k) * per_frame]);
+  judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back());
+  r.ideal = std::move(s);
+}
 
 }  // namespace
 
@@ -156,7 +186,7 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
         break;
       }
   }
-  (void)options;
+  if (options.level_c && !r.invalid_start && is_finite(r.final_position)) judge_level_c(r, index, path, n, where, options);
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -148,8 +148,14 @@ Summary summarize(const std::vector<QueryRecord>& records) {
     g.precision = r.precision;
     ++g.queries;
     if (r.invalid_start) {
-      // The input's fault: nothing else of this record is charged to the algorithm.
+      // The input's fault: only what the algorithm made of it (recovery, nonfinite) is charged to it.
       ++g.invalid_starts;
+      for (const FailureClass c : {FailureClass::recovery, FailureClass::nonfinite})
+        if (r.has(c)) {
+          ++g.occurrences[static_cast<std::size_t>(c)];
+          ++g.queries_with[static_cast<std::size_t>(c)];
+        }
+      g.failing_invalid_starts += r.failed();
       continue;
     }
     if (r.implementation == Implementation::fast) {
@@ -227,7 +233,8 @@ void print_summary(std::ostream& out, const Summary& s) {
     first = false;
     std::string head = fmt::format("{}: {} quer{}", g.name(), g.queries, g.queries == 1 ? "y" : "ies");
     if (g.invalid_starts > 0)
-      head += fmt::format(" ({} invalid start{}, not checked)", g.invalid_starts, g.invalid_starts == 1 ? "" : "s");
+      head += fmt::format(" ({} invalid start{}: judged for recovery and nonfinite only, {} failing)", g.invalid_starts,
+                          g.invalid_starts == 1 ? "" : "s", g.failing_invalid_starts);
     head += fmt::format(", {} failing", to_string(g.failing_ratio()));
     if (g.bits.values > 0)
       head += fmt::format(", max {} bits, p99 {} bits per step", bits_text(g.bits.max_bits), bits_text(g.bits.p99_bits));

@@ -56,7 +56,8 @@ std::vector<StepLocation> resting_locations(const SlideResult<F>& result, const 
   std::vector<StepLocation> out{StepLocation{0, 0, 0}};
   int step = 0;  // where the positions of a pass without those events are placed: in order
   for (std::size_t p = 0; p < result.passes.size(); ++p) {
-    const std::size_t points = result.passes[p].path.size() - 1;
+    // A pass that did not run (a start already inside) has no path at all.
+    const std::size_t points = result.passes[p].path.empty() ? 0 : result.passes[p].path.size() - 1;
     if (per_pass[p].empty() && points > 0) {
       // An algorithm that traces no near_point or stop (a registered one may trace nothing):
       // its positions are numbered in order.
@@ -69,7 +70,7 @@ std::vector<StepLocation> resting_locations(const SlideResult<F>& result, const 
                              " resting positions but " + std::to_string(per_pass[p].size()) +
                              " near_point/stop events: the trace and the path disagree");
     out.insert(out.end(), per_pass[p].begin(), per_pass[p].end());
-    step = std::max(step, per_pass[p].back().step);
+    if (!per_pass[p].empty()) step = std::max(step, per_pass[p].back().step);
   }
   return out;
 }

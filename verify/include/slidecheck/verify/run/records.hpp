@@ -201,6 +201,9 @@ struct QueryRecord {
   int undecided = 0;
   /// Level C, when it was run.
   std::optional<IdealSummary> ideal;
+  /// Where each pass ends in resting_positions (an index), passes of every frame in order. Kept
+  /// in memory for `verify --write-paths`, not written to JSON.
+  std::vector<std::size_t> pass_ends;
   /// The scene triangles the float run was given (ascending; empty: all of them). Kept in
   /// memory for case files, not written to JSON.
   std::vector<std::size_t> run_triangles;

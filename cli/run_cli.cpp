@@ -39,6 +39,7 @@ int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
   cli::register_check_scene(app, action);
   cli::register_corpus(app, action);
   cli::register_verify(app, action, sharded);
+  cli::register_judge(app, action);
   cli::register_replay(app, action);
   cli::register_search(app, action, sharded);
   cli::register_shrink(app, action);

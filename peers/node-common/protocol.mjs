@@ -99,7 +99,9 @@ export function parseRequest(req, engine) {
 export function describeAnswer(engine) {
   const tolerances = {};
   for (const [k, v] of Object.entries(engine.tolerances)) tolerances[k] = toHex(v);
-  return { format: FORMAT, implementation: engine.name, precisions: [...engine.precisions], tolerances };
+  const answer = { format: FORMAT, implementation: engine.name, precisions: [...engine.precisions], tolerances };
+  if (engine.description !== undefined) answer.description = engine.description;
+  return answer;
 }
 
 /**

@@ -198,7 +198,14 @@ std::vector<std::string> write_eps_worst_cases(const std::string& dir, const Eps
     const QueryOutcome out = run_one(w.inputs.front(), key, s.tolerance, o);
     if (!out.record.failed()) continue;
     const QueryInput& in = w.inputs.front();
-    const CaseFile c = make_case(out.record, tolerance_values(tolerances_for(out.record.query, s.algorithm)),
+    std::map<std::string, double> tolerances;
+    if (o.external) {
+      tolerances = o.external->tolerances;
+      tolerances[s.tolerance] = s.worst_value;
+    } else {
+      tolerances = tolerance_values(tolerances_for(out.record.query, s.algorithm));
+    }
+    const CaseFile c = make_case(out.record, tolerances,
                                  in.scene->scene, in.scene->mesh(s.precision), out.record.run_triangles);
     const std::string path = (cases / worst_case_file_name(s)).string();
     write_case_file(path, c);
@@ -218,7 +225,14 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
     if (!(s > 0) || !std::isfinite(s)) throw InputError("--scales", 0, "a scale must be positive and finite");
   for (const double v : o.offsets)
     if (!std::isfinite(v)) throw InputError("--offsets", 0, "an offset must be finite");
-  for (const Algorithm a : o.algorithms) {
+  if (o.external && !o.external->run_with)
+    throw InputError("--implementation", 0, "eps-sweep needs an implementation it can run again (exec: or peer:)");
+  if (o.external) {
+    for (const Algorithm& a : o.algorithms)
+      if (!o.external->tolerances.count(tolerance_of(o, a)))
+        throw InputError("--tolerance", 0, a.name() + " has no tolerance '" + tolerance_of(o, a) + "'");
+  }
+  for (const Algorithm& a : o.external ? std::vector<Algorithm>{} : o.algorithms) {
     for (const double v : o.grid) {
       try {
         (void)make_tolerances(a, {{tolerance_of(o, a), v}});

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace slidecheck::verify {
 
@@ -36,7 +37,7 @@ ExecDescription parse_description(const std::string& text, const ExecSettings& s
     throw InputError(where, 0, "refused to describe itself: " + j["error"].get<std::string>());
   for (const auto& item : j.items())
     if (item.key() != "format" && item.key() != "implementation" && item.key() != "precisions" &&
-        item.key() != "tolerances")
+        item.key() != "tolerances" && item.key() != "description")
       bad("has an unknown field '" + item.key() + "'");
   if (!j.contains("format") || j["format"] != std::string(exec_format))
     bad("must have \"format\": \"" + std::string(exec_format) + "\"");
@@ -45,6 +46,10 @@ ExecDescription parse_description(const std::string& text, const ExecSettings& s
       j["implementation"].get<std::string>().empty())
     bad("must name the implementation (\"implementation\": a non-empty string)");
   d.implementation = j["implementation"].get<std::string>();
+  if (j.contains("description")) {
+    if (!j["description"].is_string()) bad("has a \"description\" that is not a string");
+    d.description = j["description"].get<std::string>();
+  }
   if (!j.contains("precisions") || !j["precisions"].is_array() || j["precisions"].empty())
     bad("must list its precisions (\"precisions\": [\"float\"] or [\"float\", \"double\"] ...)");
   for (const ojson& p : j["precisions"]) {
@@ -58,9 +63,19 @@ ExecDescription parse_description(const std::string& text, const ExecSettings& s
   if (j.contains("tolerances")) {
     if (!j["tolerances"].is_object()) bad("has \"tolerances\" that is not an object of name: default");
     for (const auto& item : j["tolerances"].items()) {
-      if (!item.value().is_number() || !std::isfinite(item.value().get<double>()))
-        bad("gives tolerance '" + item.key() + "' a default that is not a finite number");
-      d.tolerances.emplace_back(item.key(), item.value().get<double>());
+      // A JSON number or, losslessly, a hexfloat string (as every number of the protocol).
+      double value = std::numeric_limits<double>::quiet_NaN();
+      if (item.value().is_number()) {
+        value = item.value().get<double>();
+      } else if (item.value().is_string()) {
+        try {
+          value = parse_double(item.value().get<std::string>());
+        } catch (const std::exception&) {
+        }
+      }
+      if (!std::isfinite(value))
+        bad("gives tolerance '" + item.key() + "' a default that is not a finite number (a JSON number or hexfloat string)");
+      d.tolerances.emplace_back(item.key(), value);
     }
   }
   return d;

@@ -14,12 +14,14 @@
 ///   summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html   after the last cell
 
 #include <slidecheck/verify/run/shard.hpp>
+#include <slidecheck/verify/run/external_subject.hpp>
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +78,9 @@ struct EpsSweepOptions {
   /// in the order of the eps* table) to views/NAME.html; the caller writes those pages
   /// (`slidecheck view`, CLI). 0: none.
   std::size_t views = 0;
+  /// When set (exec:, peer:), it answers every cell instead of `algorithms` (its column's name
+  /// is the algorithm; `tolerance` names which of its tolerances is swept, default its first).
+  std::shared_ptr<const ExternalSubject> external;
 };
 
 /// Where a cell sits in the sweep.

@@ -34,7 +34,8 @@ struct ExecSettings {
 
 /// The describe answer.
 struct ExecDescription {
-  std::string implementation;  ///< its name, for records and reports
+  std::string implementation;  ///< its name, for records, reports and file names
+  std::string description;     ///< optional: what it is, for people (engine and version)
   std::vector<Precision> precisions;
   /// Every setting of the implementation that acts as a tolerance, with its default, in the
   /// order the implementation listed them (eps-sweep sweeps them by name).

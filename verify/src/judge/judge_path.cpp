@@ -52,13 +52,7 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
   io.frames = q.frames;
   const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
-  IdealSummary s;
-  s.fully_proven = ideal.fully_proven();
-  s.unproven = static_cast<int>(ideal.decisions.undecided());
-  s.error = ideal.error;
-  s.final_position = ideal.final_position.rounded;
-  s.iterations = ideal.iterations;
-  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  IdealSummary s = summarize_ideal(ideal);
   const std::size_t per_frame = (n - 1) / static_cast<std::size_t>(q.frames);
   std::vector<Vec3<double>> frame_ends;
   for (int k = 1; k <= q.frames; ++k) frame_ends.push_back(path.positions[static_cast<std::size_t>(k) * per_frame]);

@@ -32,13 +32,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
   if (ideal_out) *ideal_out = ideal;
 
-  IdealSummary s;
-  s.fully_proven = ideal.fully_proven();
-  s.unproven = static_cast<int>(ideal.decisions.undecided());
-  s.error = ideal.error;
-  s.final_position = ideal.final_position.rounded;
-  s.iterations = ideal.iterations;
-  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  IdealSummary s = summarize_ideal(ideal);
   auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
 
   // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and

@@ -9,6 +9,17 @@
 
 namespace slidecheck::verify {
 
+IdealSummary summarize_ideal(const IdealTrajectory& ideal) {
+  IdealSummary s;
+  s.fully_proven = ideal.fully_proven();
+  s.unproven = static_cast<int>(ideal.decisions.undecided());
+  s.error = ideal.error;
+  s.final_position = ideal.final_position.rounded;
+  s.iterations = ideal.iterations;
+  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  return s;
+}
+
 void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal, const IndexedMesh<double>& exact_mesh,
                   const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where) {
   const Query& q = r.query;

@@ -150,12 +150,14 @@ Summary summarize(const std::vector<QueryRecord>& records) {
     if (r.invalid_start) {
       // The input's fault: only what the algorithm made of it (recovery, nonfinite) is charged to it.
       ++g.invalid_starts;
+      bool failing = false;
       for (const FailureClass c : {FailureClass::recovery, FailureClass::nonfinite})
         if (r.has(c)) {
           ++g.occurrences[static_cast<std::size_t>(c)];
           ++g.queries_with[static_cast<std::size_t>(c)];
+          failing = true;
         }
-      g.failing_invalid_starts += r.failed();
+      g.failing_invalid_starts += failing;
       continue;
     }
     if (r.implementation == Implementation::fast) {

@@ -12,6 +12,10 @@
 
 namespace slidecheck::verify {
 
+/// The summary a record keeps of an ideal trajectory (proof, end, iterations, stop reasons;
+/// the travels are judge_travel's).
+IdealSummary summarize_ideal(const IdealTrajectory& ideal);
+
 /// Fills the travels of `s` and adds lost_motion, stuck or jitter rows to `r` (whose query is the
 /// rounded query that ran, whose final_position is the run's end), at `where`. `exact_mesh` is
 /// the mesh the run saw (for the grid allowance); `frame_ends` the run's end after each frame.

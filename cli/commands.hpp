@@ -59,6 +59,7 @@ void register_version(CLI::App& app, CommandAction& action);
 void register_check_scene(CLI::App& app, CommandAction& action);
 void register_corpus(CLI::App& app, CommandAction& action);
 void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
+void register_judge(CLI::App& app, CommandAction& action);
 void register_replay(CLI::App& app, CommandAction& action);
 void register_search(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
 void register_shrink(CLI::App& app, CommandAction& action);

@@ -2,6 +2,7 @@
 #include "common_options.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 
 #include <cerrno>
 #include <charconv>
@@ -70,9 +71,8 @@ void add_quiet_json(CLI::App& cmd, CommonArgs& a, const std::string& json_help) 
 }
 
 formats::Algorithm algorithm_option(const std::string& name, const std::string& option) {
-  const auto alg = formats::find_algorithm(name);
-  if (!alg)
-    throw InputError(option, 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance, robust)");
+  const auto alg = verify::find_algorithm(name);
+  if (!alg) throw InputError(option, 0, "unknown algorithm '" + name + "' (" + verify::algorithm_names() + ")");
   return *alg;
 }
 

@@ -2,6 +2,7 @@
 // world scale x offset, over a corpus; eps*, the error model, CSV and an HTML report
 // (docs/eps-sweep.md).
 #include "common_options.hpp"
+#include "external_implementation.hpp"
 #include "commands.hpp"
 #include "run_results.hpp"
 
@@ -23,7 +24,9 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct EpsSweepArgs : CommonArgs {
+struct EpsSweepArgs : CommonArgs, ExternalArgs {
+  std::string implementation = "reference";
+  bool precision_given = false;
   std::vector<std::string> corpus;
   std::string algorithms = "all", tolerances, grid = "-40:-2", values, scales = "1", offsets = "0";
   bool no_zero = false, level_c = false, no_grid_allowance = false;
@@ -64,8 +67,22 @@ int run(const EpsSweepArgs& a) {
   check_common(a);
   verify::EpsSweepOptions o;
   o.corpus = a.corpus;
-  if (a.algorithms == "all") {
-    o.algorithms.assign(std::begin(formats::all_algorithms), std::end(formats::all_algorithms));
+  if (is_external(a.implementation)) {
+    if (a.algorithms != "all")
+      throw formats::InputError("--algorithm", 0, "leave it out with --implementation " + a.implementation);
+    verify::JudgeOptions judge;
+    judge.level_c = a.level_c;
+    judge.level_c_options.grid_allowance = !a.no_grid_allowance;
+    o.external = make_external_subject(a.implementation,
+                                       a.precision_given ? precision_list(a.precisions)
+                                                         : std::vector<formats::Precision>{},
+                                       judge, a, a.out);
+    o.algorithms = {o.external->columns.front().first};
+  } else if (a.implementation != "reference") {
+    throw formats::InputError("--implementation", 0,
+                              "eps-sweep runs reference, exec:COMMAND or peer:NAME, not '" + a.implementation + "'");
+  } else if (a.algorithms == "all") {
+    o.algorithms = verify::all_algorithms();
   } else {
     for (const std::string& name : split_list(a.algorithms, ',')) o.algorithms.push_back(algorithm_option(name));
   }
@@ -76,7 +93,8 @@ int run(const EpsSweepArgs& a) {
         throw formats::InputError("--tolerance", 0, "with several algorithms, name each: ALGORITHM=NAME[,...]");
       o.tolerance[o.algorithms.front()] = item;
     } else {
-      o.tolerance[algorithm_option(item.substr(0, eq), "--tolerance")] = item.substr(eq + 1);
+      o.tolerance[o.external ? formats::Algorithm(item.substr(0, eq)) : algorithm_option(item.substr(0, eq), "--tolerance")] =
+          item.substr(eq + 1);
     }
   }
   if (!a.values.empty()) {
@@ -94,6 +112,10 @@ int run(const EpsSweepArgs& a) {
     }
   }
   o.precisions = precision_list(a.precisions);
+  if (o.external) {
+    o.precisions.clear();
+    for (const auto& [alg, p] : o.external->columns) o.precisions.push_back(p);
+  }
   o.scales = numbers_option(a.scales, "--scales");
   o.offsets = numbers_option(a.offsets, "--offsets");
   o.out = a.out;
@@ -105,7 +127,8 @@ int run(const EpsSweepArgs& a) {
   o.limit = a.limit;
   o.progress = !a.quiet;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
-  o.views = viewer_available() && o.shard.whole() ? a.view_count() : 0;
+  // Views replay a case with slidecheck's own algorithms: none for an external implementation.
+  o.views = viewer_available() && o.shard.whole() && !o.external ? a.view_count() : 0;
   const verify::EpsSweepResult r = verify::run_eps_sweep(o);
   if (o.views > 0) write_eps_sweep_views(a.out, r, o.views, !a.quiet);
   return report_eps_sweep(a.out, r, a.json, !o.shard.whole());
@@ -153,6 +176,12 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
       "2 on bad input.");
   cmd->add_option("--corpus", args->corpus, "Query file or directory of them (repeatable)")->required();
   cmd->add_option("--algorithm", args->algorithms, "all, or a comma-separated list")->capture_default_str();
+  cmd->add_option("--implementation", args->implementation,
+                  "reference (slidecheck's --algorithm), or another implementation swept through the protocol: "
+                  "exec:'COMMAND ARGS' (docs/judge.md) or peer:NAME (" + peer_names() + "); --tolerance names one of "
+                  "the tolerances it describes (default its first), sent with each request")
+      ->capture_default_str();
+  add_external_options(*cmd, *args);
   cmd->add_option("--tolerance", args->tolerances,
                   "The tolerance swept: NAME (one algorithm) or ALGORITHM=NAME,...; default very_close_distance "
                   "(fauerby, linahan), push_out_distance (monter), contact_distance (pseudo_distance), skin_factor (robust)");
@@ -175,7 +204,8 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
             "cells.jsonl; slidecheck merge joins the N directories and computes eps* and the report");
   add_views(*cmd, *args, "worst cases of the eps* table (one per algorithm, precision and world)");
   add_quiet_json(*cmd, *args);
-  cmd->callback([&action, &sharded, args] {
+  cmd->callback([&action, &sharded, args, cmd] {
+    args->precision_given = cmd->get_option("--precision")->count() > 0;
     action = [args] { return run(*args); };
     set_sharded(sharded, args, [](const EpsSweepArgs& b) { return run(b); });
   });

@@ -1,8 +1,11 @@
 // Writing a minimal failing case directory (minimal_case_output.hpp).
 #include "minimal_case_output.hpp"
+#include "external_implementation.hpp"
 
 #include <slidecheck/verify/cases/case_replay.hpp>
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/search/constructions.hpp>
 
 #include <fstream>
@@ -58,20 +61,52 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
   namespace fs = std::filesystem;
   if (fs::exists(m.dir)) {
     if (!overwrite) throw formats::InputError(m.dir.string(), 0, "exists; pass --overwrite to replace it");
-    for (const char* f : {"case.case", "original.case", "trace.txt", "README.md"}) fs::remove(m.dir / f);
+    for (const char* f : {"case.case", "original.case", "trace.txt", "README.md", "scene.scene", "queries.jsonl"})
+      fs::remove(m.dir / f);
   }
   fs::create_directories(m.dir);
   const verify::Candidate& minimal = m.shrunk ? m.shrunk->candidate : m.original;
   const verify::QueryRecord& record = m.shrunk ? m.shrunk->record : m.original_record;
-  const verify::CaseFile shrunk_case = verify::case_of(minimal, record, m.source + (m.shrunk ? ", shrunk" : ""));
-  const verify::CaseFile original_case = verify::case_of(m.original, m.original_record, m.source);
+  const verify::CaseFile shrunk_case =
+      verify::case_of(minimal, record, m.source + (m.shrunk ? ", shrunk" : ""), m.external.get());
+  const verify::CaseFile original_case = verify::case_of(m.original, m.original_record, m.source, m.external.get());
   verify::write_case_file((m.dir / "case.case").string(), shrunk_case);
   if (m.shrunk) verify::write_case_file((m.dir / "original.case").string(), original_case);
 
   const std::string case_path = (m.dir / "case.case").string();
-  const verify::CaseReplay replay = verify::replay_case(verify::read_case_file(case_path), case_path);
-  const std::string trace = verify::replay_text(replay, shrunk_case, "case.case", false);
-  write_text(m.dir / "trace.txt", trace);
+  bool reproduced = false;
+  std::string reproduce;
+  if (m.external) {
+    // Another process's algorithm cannot be replayed step by step: the case is run again
+    // through it, and kept as a scene and a query that `verify --implementation` reads.
+    formats::Scene scene = minimal.scene;
+    formats::write_scene_file((m.dir / "scene.scene").string(), scene);
+    formats::Query q = minimal.query;
+    q.scene = "scene.scene";
+    q.algorithm_given = false;
+    q.tolerances.clear();
+    write_text(m.dir / "queries.jsonl", formats::query_to_json_line(q) + "\n");
+    const auto again = verify::evaluate_candidate(minimal, record.precision, verify::needs_level_c(m.signature.kind),
+                                                  "case", m.external.get());
+    reproduced = again && again->has(m.signature.kind);
+    std::ostringstream failures;
+    failures << "The judged path of " << record.algorithm.name() << " (" << formats::precision_name(record.precision)
+             << "), positions then failures:\n";
+    for (std::size_t i = 0; i < record.resting_positions.size(); ++i) {
+      const auto& p = record.resting_positions[i];
+      failures << "  " << i << ": (" << formats::to_hex(p.x) << ", " << formats::to_hex(p.y) << ", "
+               << formats::to_hex(p.z) << ")\n";
+    }
+    for (const verify::Failure& f : record.failures) failures << verify::to_string(f.kind) << ": " << f.detail << "\n";
+    write_text(m.dir / "trace.txt", failures.str());
+    reproduce = "slidecheck verify --corpus " + (m.dir / "queries.jsonl").generic_string() + " --implementation " +
+                shell_word(m.spec) + " --precision " + std::string(formats::precision_name(record.precision));
+  } else {
+    const verify::CaseReplay replay = verify::replay_case(verify::read_case_file(case_path), case_path);
+    write_text(m.dir / "trace.txt", verify::replay_text(replay, shrunk_case, "case.case", false));
+    reproduced = replay.reproduced();
+    reproduce = "slidecheck replay " + (m.dir / "case.case").generic_string();
+  }
 
   const verify::CandidateSize before = verify::size_of(m.original), after = verify::size_of(minimal);
   std::ostringstream sig;
@@ -88,11 +123,16 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
            << m.shrunk->after_ddmin.triangles << " triangles, then " << m.shrunk->accepted << " shrinks)"
            << (m.shrunk->budget_exhausted ? "; budget spent, so it may shrink further" : "") << "\n";
   readme << "\nFiles: `case.case` (the minimal case, bit-exact), " << (m.shrunk ? "`original.case` (as found), " : "")
-         << "`trace.txt` (its replay: the float trace with the exact re-evaluation under every step that differs, "
-            "`>>` at the first divergent step).\n\n"
-         << "Reproduce: `slidecheck replay " << (m.dir / "case.case").generic_string() << "`. The regression suite "
-         << "(tests/corpora/test_regressions.cpp) replays it in every default test run and fails if it no longer "
-            "fails this way; list the directory in corpora/manifest.json and corpora/MANIFEST.md.\n";
+         << (m.external ? "`scene.scene` and `queries.jsonl` (the minimal case as a corpus), `trace.txt` (the judged "
+                          "path and its failures).\n\n"
+                        : "`trace.txt` (its replay: the float trace with the exact re-evaluation under every step "
+                          "that differs, `>>` at the first divergent step).\n\n")
+         << "Reproduce: `" << reproduce << "`.";
+  if (!m.external)
+    readme << " The regression suite (tests/corpora/test_regressions.cpp) replays it in every default test run and "
+              "fails if it no longer fails this way; list the directory in corpora/manifest.json and "
+              "corpora/MANIFEST.md.";
+  readme << "\n";
   write_text(m.dir / "README.md", readme.str());
 
   json["case_directory"] = m.dir.string();
@@ -104,13 +144,14 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
     json["shrink_budget_exhausted"] = m.shrunk->budget_exhausted;
     json["after_ddmin_triangles"] = m.shrunk->after_ddmin.triangles;
   }
-  json["reproduced"] = replay.reproduced();
+  json["reproduced"] = reproduced;
   text << "as found: " << size_text(before) << "\nminimal:  " << size_text(after) << '\n';
   if (m.shrunk)
     text << "shrink: " << m.shrunk->tests << " verified runs in " << m.shrunk->seconds << " s"
          << (m.shrunk->budget_exhausted ? " (budget spent)" : "") << '\n';
   text << "wrote " << m.dir.string() << "/ (case.case" << (m.shrunk ? ", original.case" : "")
-       << ", trace.txt, README.md); replay: " << (replay.reproduced() ? "reproduced" : "NOT reproduced") << '\n';
+       << (m.external ? ", scene.scene, queries.jsonl" : "") << ", trace.txt, README.md); "
+       << (m.external ? "run again: " : "replay: ") << (reproduced ? "reproduced" : "NOT reproduced") << '\n';
 }
 
 }  // namespace slidecheck::cli

@@ -1,4 +1,5 @@
 #pragma once
+#include <memory>
 // What `search` and `shrink` write for a minimal failing case: a directory holding the
 // shrunk case (case.case), the case as found (original.case), the replay trace of the shrunk
 // case (trace.txt) and a README saying what fails, how small it got and how to reproduce it.
@@ -22,6 +23,10 @@ struct MinimalCase {
   std::optional<verify::ShrinkResult> shrunk;  ///< absent: written as found
   std::string how;     ///< the command that made it
   std::string source;  ///< where the original came from
+  /// An external implementation's case (exec:, peer:): no replay of slidecheck's own algorithm;
+  /// the directory gets scene.scene and queries.jsonl to run it again with `spec`.
+  std::shared_ptr<const verify::ExternalSubject> external;
+  std::string spec;  ///< the --implementation that found it
 };
 
 /// Writes the directory (replacing it when `overwrite`), and adds what it wrote and the sizes

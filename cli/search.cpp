@@ -4,6 +4,7 @@
 #include "progress.hpp"
 #include "commands.hpp"
 #include "minimal_case_output.hpp"
+#include "external_implementation.hpp"
 
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
@@ -23,8 +24,8 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct SearchArgs : CommonArgs {
-  std::string algorithm, property = "any", construction, name;
+struct SearchArgs : CommonArgs, ExternalArgs {
+  std::string algorithm, property = "any", construction, name, implementation = "reference";
   std::uint64_t seed = 1;
   std::size_t budget = 10000, max_tests = 20000;
   double max_seconds = 600;
@@ -32,14 +33,22 @@ struct SearchArgs : CommonArgs {
 };
 
 /// search-ALGORITHM-PRECISION-PROPERTY-seedS
+/// The name searched for: the algorithm, or what --implementation names (exec: has no name
+/// before it describes itself: "exec").
+std::string searched_name(const SearchArgs& a) {
+  if (!is_external(a.implementation)) return a.algorithm;
+  return a.implementation.rfind("peer:", 0) == 0 ? a.implementation.substr(5) : "exec";
+}
+
 std::string default_name(const SearchArgs& a, const std::string& precision) {
-  return "search-" + a.algorithm + "-" + precision + "-" + a.property + "-seed" + std::to_string(a.seed);
+  return "search-" + searched_name(a) + "-" + precision + "-" + a.property + "-seed" + std::to_string(a.seed);
 }
 
 /// The search in one precision; adds its result to `j` and `text`, returns the exit code.
 int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_json& j, std::ostringstream& text) {
   verify::SearchOptions o;
-  o.algorithm = algorithm_option(a.algorithm);
+  const bool external = is_external(a.implementation);
+  if (!external) o.algorithm = algorithm_option(a.algorithm);
   o.precision = precision;
   const std::string precision_text(formats::precision_name(precision));
   if (a.property != "any") {
@@ -50,6 +59,13 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
       throw formats::InputError("--property", 0,
                                "fast_mismatch is found by `slidecheck verify --implementation fast`; search runs the "
                                "reference implementation only");
+  }
+  if (external) {
+    verify::JudgeOptions judge;
+    judge.level_c = o.property && verify::needs_level_c(*o.property);
+    judge.level_c_options.exact_timeout_seconds = 0.25;  // as search's own candidates (evaluate_candidate)
+    o.external = make_external_subject(a.implementation, {precision}, judge, a, a.out);
+    o.algorithm = o.external->columns.front().first;
   }
   if (!a.construction.empty()) {
     bool known = false;
@@ -137,7 +153,12 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
   m.original_record = r.original_record;
   m.signature = r.signature;
   m.shrunk = r.shrunk;
-  m.how = "slidecheck search --algorithm " + std::string(formats::algorithm_name(o.algorithm)) + " --precision " +
+  m.external = o.external;
+  m.spec = a.implementation;
+  m.how = "slidecheck search " +
+          (external ? "--implementation " + shell_word(a.implementation)
+                    : "--algorithm " + std::string(formats::algorithm_name(o.algorithm))) +
+          " --precision " +
           std::string(formats::precision_name(o.precision)) + " --property " + a.property +
           (a.construction.empty() ? "" : " --construction " + a.construction) + " --seed " + std::to_string(a.seed) +
           " --budget " + std::to_string(a.budget) + (o.shard.whole() ? "" : " --shard " + o.shard.text());
@@ -150,7 +171,19 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
 
 /// The search in each precision of --precision, one after the other.
 int run(const SearchArgs& a) {
-  (void)algorithm_option(a.algorithm);
+  if (is_external(a.implementation)) {
+    if (!a.algorithm.empty())
+      throw formats::InputError("--algorithm", 0, "chooses one of slidecheck's own algorithms: leave it out with --implementation " +
+                                                      a.implementation);
+  } else if (a.implementation != "reference") {
+    throw formats::InputError("--implementation", 0,
+                              "search runs reference, exec:COMMAND or peer:NAME (" + peer_names() + "), not '" +
+                                  a.implementation + "'");
+  } else if (a.algorithm.empty()) {
+    throw formats::InputError("--algorithm", 0, "is required (or --implementation exec:COMMAND / peer:NAME)");
+  } else {
+    (void)algorithm_option(a.algorithm);
+  }
   const std::vector<formats::Precision> precisions = precision_list(a.precisions);
   check_output_dir(a.out);
   if (precisions.size() > 1 && !a.shard.empty())
@@ -188,7 +221,12 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       "given precision, shrink the failure to a minimal case (same class at the same first divergent step) and write "
       "it, with its trace and a README, to OUT/NAME/. Exit 1 when a failure was found, 0 when none was within the "
       "budget, 2 on a bad command line.");
-  cmd->add_option("--algorithm", args->algorithm, "fauerby, linahan, monter, pseudo_distance or robust")->required();
+  cmd->add_option("--algorithm", args->algorithm, "fauerby, linahan, monter, pseudo_distance or robust");
+  cmd->add_option("--implementation", args->implementation,
+                  "reference (slidecheck's --algorithm), or another implementation searched instead: exec:'COMMAND "
+                  "ARGS' (docs/judge.md) or peer:NAME (" + peer_names() + "); its failures are shrunk through it")
+      ->capture_default_str();
+  add_external_options(*cmd, *args);
   add_precisions(*cmd, *args, "float", "search in each, one case directory each");
   cmd->add_option("--property", args->property, "The failure class to find (penetration, tunnelling, ...) or any")
       ->capture_default_str();

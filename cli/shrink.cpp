@@ -4,11 +4,13 @@
 #include "common_options.hpp"
 #include "commands.hpp"
 #include "minimal_case_output.hpp"
+#include "external_implementation.hpp"
 #include "progress.hpp"
 
 #include <slidecheck/verify/cases/case_replay.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/verify/run/run_inputs.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <nlohmann/json.hpp>
@@ -24,8 +26,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ShrinkArgs : CommonArgs {
-  std::string case_file, scene, queries, id, algorithm, property;
+struct ShrinkArgs : CommonArgs, ExternalArgs {
+  std::string case_file, scene, queries, id, algorithm, property, implementation = "reference";
   std::size_t max_tests = 20000;
   double max_seconds = 600;
   bool precision_given = false;
@@ -40,7 +42,24 @@ struct Start {
   std::string source;  ///< for the README
   std::string how;     ///< the command that reproduces the shrink
   std::string name;    ///< the default case directory name (without -minimal)
+  std::shared_ptr<const verify::ExternalSubject> external;  ///< --implementation exec:/peer:
 };
+
+/// The subject of --implementation for `precision` (level C when the class to keep needs it is
+/// not known yet: shrinking keeps level A and sweep classes, as class_to_keep says).
+std::shared_ptr<const verify::ExternalSubject> external_of(const ShrinkArgs& a, formats::Precision precision) {
+  if (!is_external(a.implementation)) {
+    if (a.implementation != "reference")
+      throw formats::InputError("--implementation", 0,
+                                "shrink runs reference, exec:COMMAND or peer:NAME, not '" + a.implementation + "'");
+    return nullptr;
+  }
+  if (!a.algorithm.empty())
+    throw formats::InputError("--algorithm", 0, "leave it out with --implementation " + a.implementation);
+  verify::JudgeOptions judge;
+  const std::string out = a.out.empty() ? default_out("shrink") : fs::path(a.out).parent_path().string();
+  return make_external_subject(a.implementation, {precision}, judge, a, out.empty() ? "." : out);
+}
 
 /// The class to keep: --property, or the first the run has (level C classes need the ideal run,
 /// which shrinking does not redo). Nothing when the run does not fail that way; `why` says so.
@@ -79,6 +98,7 @@ int shrink_one(const ShrinkArgs& a, const Start& s, const fs::path& dir, nlohman
   }
   const verify::FailureSignature target = *verify::signature_of(s.record, *kind);
   verify::ShrinkOptions o;
+  o.external = s.external;
   o.max_tests = a.max_tests;
   o.max_seconds = a.max_seconds;
   ProgressLine progress(!a.quiet);
@@ -101,6 +121,8 @@ int shrink_one(const ShrinkArgs& a, const Start& s, const fs::path& dir, nlohman
   m.shrunk = r;
   m.how = s.how;
   m.source = s.source;
+  m.external = s.external;
+  m.spec = a.implementation;
   write_minimal_case(m, a.overwrite, j, text);
   return verify::exit_failures_found;
 }
@@ -122,18 +144,29 @@ std::vector<Start> starts_of(const ShrinkArgs& a) {
     Start s;
     s.candidate = verify::candidate_of(c);
     s.candidate.query.scene = "(embedded)";
-    s.record = verify::replay_case(c, a.case_file).record;
+    s.external = external_of(a, c.precision);
+    if (s.external) {
+      s.candidate.query.algorithm = s.external->columns.front().first;
+      const auto r = verify::evaluate_candidate(s.candidate, c.precision, false, a.case_file, s.external.get());
+      if (!r) throw formats::InputError(a.case_file, 0, "its scene is not valid");
+      s.record = *r;
+      s.how = "slidecheck shrink " + a.case_file + " --implementation " + shell_word(a.implementation);
+    } else {
+      s.record = verify::replay_case(c, a.case_file).record;
+    }
     s.input = a.case_file;
     s.what = "the case " + a.case_file + " (" + std::string(formats::algorithm_name(c.algorithm)) + ")";
     s.source = "shrunk from " + a.case_file;
-    s.how = "slidecheck shrink " + a.case_file;
+    if (!s.external) s.how = "slidecheck shrink " + a.case_file;
     s.name = fs::path(a.case_file).stem().string();
     out.push_back(std::move(s));
     return out;
   }
-  if (a.queries.empty() || a.id.empty() || a.algorithm.empty())
-    throw formats::InputError("shrink", 0, "give a CASE file, or --queries FILE --id ID --algorithm NAME");
-  const formats::Algorithm alg = algorithm_option(a.algorithm);
+  const bool external = is_external(a.implementation);
+  if (a.queries.empty() || a.id.empty() || (a.algorithm.empty() && !external))
+    throw formats::InputError("shrink", 0,
+                              "give a CASE file, or --queries FILE --id ID and --algorithm NAME or --implementation");
+  const formats::Algorithm alg = external ? formats::Algorithm::robust : algorithm_option(a.algorithm);
   const std::vector<formats::Precision> precisions = precision_list(a.precisions);
   const std::vector<formats::Query> queries = formats::read_queries(a.queries);
   const formats::Query* q = nullptr;
@@ -145,15 +178,23 @@ std::vector<Start> starts_of(const ShrinkArgs& a) {
   for (const formats::Precision p : precisions) {
     const std::string precision(formats::precision_name(p));
     Start s;
-    s.record = verify::verify_query(*scene, *q, a.queries, alg, p);
+    s.external = external_of(a, p);
+    if (s.external) {
+      const verify::QueryInput in{a.queries, 0, *q, scene};
+      s.record = s.external->run(in, s.external->columns.front().first, p);
+    } else {
+      s.record = verify::verify_query(*scene, *q, a.queries, alg, p);
+    }
     s.candidate = verify::candidate_of(*scene, s.record);
     s.candidate.query.scene = "(embedded)";
     s.input = a.queries;
-    s.what = "query '" + a.id + "' of " + a.queries + " with " + a.algorithm;
+    const std::string who = external ? s.external->columns.front().first.name() : a.algorithm;
+    s.what = "query '" + a.id + "' of " + a.queries + " with " + who;
     s.source = "shrunk from query '" + a.id + "' of " + a.queries + " on " + scene_path;
-    s.how = "slidecheck shrink --queries " + a.queries + " --id " + a.id + " --algorithm " + a.algorithm +
+    s.how = "slidecheck shrink --queries " + a.queries + " --id " + a.id +
+            (external ? " --implementation " + shell_word(a.implementation) : " --algorithm " + a.algorithm) +
             " --precision " + precision;
-    s.name = file_name_of(a.id) + "-" + a.algorithm + "-" + precision;
+    s.name = file_name_of(a.id) + "-" + who + "-" + precision;
     out.push_back(std::move(s));
   }
   return out;
@@ -199,7 +240,12 @@ void register_shrink(CLI::App& app, CommandAction& action) {
   cmd->add_option("CASE", args->case_file, "A .case file (from verify or search)")->check(existing_file());
   cmd->add_option("--queries", args->queries, "Instead of a case: a query file ...")->check(existing_file());
   cmd->add_option("--id", args->id, "... the query's id ...");
-  cmd->add_option("--algorithm", args->algorithm, "... the algorithm ...");
+  cmd->add_option("--algorithm", args->algorithm, "... the algorithm (or --implementation) ...");
+  cmd->add_option("--implementation", args->implementation,
+                  "reference (slidecheck's own algorithms), or another implementation whose failure is shrunk through "
+                  "it: exec:'COMMAND ARGS' (docs/judge.md) or peer:NAME (" + peer_names() + ")")
+      ->capture_default_str();
+  add_external_options(*cmd, *args);
   auto* precision = cmd->add_option("--precision", args->precisions,
                                     "... and the precisions, a comma list of float, double: shrink in each, one case "
                                     "directory each (a case file has its own)");

@@ -2,6 +2,7 @@
 // exact checks (docs/verify.md); the summary on stdout, records, cases and reports in --out.
 #include "common_options.hpp"
 #include "commands.hpp"
+#include "external_implementation.hpp"
 
 #include <slidecheck/verify/run/shard.hpp>
 #include "run_results.hpp"
@@ -21,7 +22,9 @@ namespace slidecheck::cli {
 
 namespace {
 
-struct VerifyArgs : CommonArgs {
+struct VerifyArgs : CommonArgs, ExternalArgs {
+  bool precision_given = false;
+  std::string write_paths;
   std::vector<std::string> corpus;
   std::string algorithms = "all";
   std::string implementation = "reference";
@@ -36,21 +39,40 @@ int run(const VerifyArgs& a) {
   o.corpus = a.corpus;
   if (a.algorithms != "query") {
     if (a.algorithms == "all") {
-      o.algorithms.assign(std::begin(formats::all_algorithms), std::end(formats::all_algorithms));
+      o.algorithms = verify::all_algorithms();
     } else {
       for (const std::string& name : split_list(a.algorithms)) {
-        const auto alg = formats::find_algorithm(name);
-        if (!alg) throw formats::InputError("--algorithm", 0, "unknown algorithm '" + name + "' (fauerby, linahan, monter, pseudo_distance, robust; all; query)");
+        const auto alg = verify::find_algorithm(name);
+        if (!alg)
+          throw formats::InputError("--algorithm", 0,
+                                    "unknown algorithm '" + name + "' (" + verify::algorithm_names() + "; all; query)");
         o.algorithms.push_back(*alg);
       }
     }
     if (o.algorithms.empty()) throw formats::InputError("--algorithm", 0, "no algorithm chosen");
   }
   o.precisions = precision_list(a.precisions);
-  const auto implementation = verify::find_implementation(a.implementation);
-  if (!implementation)
-    throw formats::InputError("--implementation", 0, "unknown implementation '" + a.implementation + "' (reference, fast)");
-  o.implementation = *implementation;
+  if (is_external(a.implementation)) {
+    if (a.algorithms != "all")
+      throw formats::InputError("--algorithm", 0, "chooses among slidecheck's own algorithms, not with --implementation " +
+                                                      a.implementation);
+    verify::JudgeOptions judge;
+    judge.level_c = a.level_c;
+    judge.level_c_options = a.level_c_options;
+    check_common(a);
+    o.external = make_external_subject(a.implementation, a.precision_given ? o.precisions
+                                                                           : std::vector<formats::Precision>{},
+                                       judge, a, a.out);
+    o.algorithms.clear();
+  } else {
+    const auto implementation = verify::find_implementation(a.implementation);
+    if (!implementation)
+      throw formats::InputError("--implementation", 0,
+                                "unknown implementation '" + a.implementation + "' (reference, fast, exec:COMMAND, peer:" +
+                                    peer_names() + ")");
+    o.implementation = *implementation;
+  }
+  o.write_paths = a.write_paths;
   o.out = a.out;
   o.resume = a.resume;
   o.overwrite = a.overwrite;
@@ -62,7 +84,8 @@ int run(const VerifyArgs& a) {
   o.limit = a.limit;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
   // A shard's report is not the campaign's: the merge writes the views.
-  o.views = viewer_available() && o.shard.whole() ? a.view_count() : 0;
+  // Views replay a case with slidecheck's own algorithms: none for an external implementation.
+  o.views = viewer_available() && o.shard.whole() && !o.external ? a.view_count() : 0;
   const verify::VerifyRunResult r = verify::run_verify(o);
   if (o.views > 0) write_report_views(a.out, r, o.views, !a.quiet);
   return report_verify(a.out, r, a.json);
@@ -108,8 +131,15 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
   add_precisions(*cmd, *args, "float,double", "verify in each");
   cmd->add_option("--implementation", args->implementation,
                   "reference, or fast: also run fast/ (the BVH implementation) on every task and compare it bit for "
-                  "bit with the reference run (failure class fast_mismatch; fauerby, linahan, monter, robust)")
+                  "bit with the reference run (failure class fast_mismatch; fauerby, linahan, monter, robust); or "
+                  "another implementation judged exactly: exec:'COMMAND ARGS' (a process speaking the exec protocol, "
+                  "docs/judge.md) or peer:NAME (" + peer_names() + "; docs/peers.md). With exec: and peer:, "
+                  "--precision defaults to every precision the implementation has")
       ->capture_default_str();
+  add_external_options(*cmd, *args);
+  cmd->add_option("--write-paths", args->write_paths,
+                  "Also write the paths of every run into this folder, one paths file per algorithm and precision "
+                  "(docs/formats.md), for `slidecheck judge`");
   add_out(*cmd, *args, "verify", "Output directory");
   add_resume_overwrite(*cmd, *args, "run");
   add_threads(*cmd, *args);
@@ -145,7 +175,8 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
             "slidecheck merge joins the N output directories into the whole run's");
   add_views(*cmd, *args, "failing cases");
   add_quiet_json(*cmd, *args, "Print a JSON object (counts, output directory) instead of the summary");
-  cmd->callback([&action, &sharded, args] {
+  cmd->callback([&action, &sharded, args, cmd] {
+    args->precision_given = cmd->get_option("--precision")->count() > 0;
     action = [args] { return run(*args); };
     set_sharded(sharded, args, [](const VerifyArgs& b) { return run(b); });
   });

@@ -64,7 +64,8 @@ export async function createJoltPeer() {
   J.destroy(scs);
 
   const engine = {
-    name: `Jolt Physics (jolt-physics ${JOLT_VERSION}, WASM, float)`,
+    name: 'jolt_cv',
+    description: `Jolt Physics (jolt-physics ${JOLT_VERSION}, WASM, float)`,
     shortName: 'Jolt',
     precisions: ['float'],
     tolerances: defaults,

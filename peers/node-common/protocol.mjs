@@ -44,7 +44,7 @@ export function parseRequest(req, engine) {
     if (!REQUEST_FIELDS.has(k)) throw new RequestError(`unknown request field '${k}'`);
   const precision = req.precision ?? 'float';
   if (!engine.precisions.includes(precision))
-    throw new RequestError(`precision '${precision}' is not supported by ${engine.name} (${engine.precisions.join(', ')})`);
+    throw new RequestError(`precision '${precision}' is not supported by ${engine.description ?? engine.name} (${engine.precisions.join(', ')})`);
   const fmt = FLOAT;
   const q = req.query;
   if (!isObject(q)) throw new RequestError("field 'query': expected an object");
@@ -55,7 +55,7 @@ export function parseRequest(req, engine) {
   if (typeof id !== 'string' || id === '') fail("field 'id': expected a non-empty string");
   if ('radii' in q) {
     if ('radius' in q) fail("both 'radius' and 'radii' given");
-    fail(`ellipsoids are not supported by ${engine.name}`);
+    fail(`ellipsoids are not supported by ${engine.description ?? engine.name}`);
   }
   if (!('radius' in q)) fail("missing field 'radius'");
   const scene = req.scene;
@@ -88,7 +88,7 @@ export function parseRequest(req, engine) {
     if (!isObject(req.tolerances)) fail("field 'tolerances': expected an object of name -> number");
     for (const [name, value] of Object.entries(req.tolerances)) {
       if (!(name in engine.tolerances))
-        fail(`unknown tolerance '${name}' for ${engine.name} (known: ${Object.keys(engine.tolerances).join(', ')})`);
+        fail(`unknown tolerance '${name}' for ${engine.description ?? engine.name} (known: ${Object.keys(engine.tolerances).join(', ')})`);
       tolerances[name] = wrap(() => num(value, `tolerance '${name}'`, fmt));
     }
   }
@@ -99,7 +99,9 @@ export function parseRequest(req, engine) {
 export function describeAnswer(engine) {
   const tolerances = {};
   for (const [k, v] of Object.entries(engine.tolerances)) tolerances[k] = toHex(v);
-  return { format: FORMAT, implementation: engine.name, precisions: [...engine.precisions], tolerances };
+  const answer = { format: FORMAT, implementation: engine.name, precisions: [...engine.precisions], tolerances };
+  if (engine.description !== undefined) answer.description = engine.description;
+  return answer;
 }
 
 /**

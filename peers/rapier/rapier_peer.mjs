@@ -32,7 +32,8 @@ export async function createRapierPeer() {
   probeWorld.free();
 
   const engine = {
-    name: `Rapier (@dimforge/rapier3d-compat ${RAPIER.version()}, f32)`,
+    name: 'rapier_kcc',
+    description: `Rapier (@dimforge/rapier3d-compat ${RAPIER.version()}, f32)`,
     shortName: 'Rapier',
     precisions: ['float'],
     tolerances: defaults,

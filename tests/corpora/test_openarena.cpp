@@ -2,6 +2,11 @@
 // corpora.fetch_openarena into the build tree; never committed, the maps are GPL). The counts
 // pinned here were measured on the pinned package (scripts/fetch-openarena-maps.sh checks its
 // hashes), with kPatchSubdivisions = 8 and SurfaceFilter::solid.
+#include <slidecheck/reference/response/fauerby.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/reference/response/monter.hpp>
+#include <slidecheck/reference/response/pseudo_distance.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
 #include <slidecheck/corpora/bsp.hpp>
 #include <slidecheck/corpora/bsp_soup.hpp>
 #include <slidecheck/corpora/openarena.hpp>

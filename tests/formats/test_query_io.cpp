@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(reads_every_number_form) {
   const Query e = formats::parse_query_line(edit(R"("radius":"0x1p-1")", R"("radii":[1,"2","0x1.8p+1"])"), "q.jsonl", 1);
   BOOST_TEST(e.ellipsoid);
   BOOST_TEST((e.radii.radii == Vec3<double>{1, 2, 3}));
-  for (const Algorithm a : formats::all_algorithms) {
+  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance, Algorithm::robust}) {
     const std::string name(formats::algorithm_name(a));
     BOOST_TEST((formats::parse_query_line(edit("fauerby", name), "q.jsonl", 1).algorithm == a));
   }
@@ -95,7 +95,7 @@ SLIDECHECK_BAD_QUERY(tolerances_without_algorithm, edit(R"("algorithm":"fauerby"
                      "field 'tolerances': needs 'algorithm'")
 SLIDECHECK_BAD_QUERY(algorithm_not_string, edit(R"("algorithm":"fauerby")", R"("algorithm":1)"),
                      "field 'algorithm': expected a string")
-SLIDECHECK_BAD_QUERY(unknown_algorithm, edit("fauerby", "bullet"), "field 'algorithm': unknown algorithm 'bullet'")
+SLIDECHECK_BAD_QUERY(malformed_algorithm_name, edit("fauerby", "9 lives"), "field 'algorithm': '9 lives' is not an algorithm name")
 SLIDECHECK_BAD_QUERY(missing_start, edit(R"("start":["0x0p+0","0x1p+0","-0x0p+0"],)", ""), "missing field 'start'")
 SLIDECHECK_BAD_QUERY(missing_radius, edit(R"(,"radius":"0x1p-1")", ""), "missing field 'radius' (sphere) or 'radii'")
 SLIDECHECK_BAD_QUERY(radius_and_radii, edit(R"("radius":"0x1p-1")", R"("radius":1,"radii":[1,1,1])"), "not both")
@@ -328,6 +328,13 @@ BOOST_AUTO_TEST_CASE(builtin_scenes_face_their_free_space) {
       }
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(any_well_formed_algorithm_name_is_read) {
+  // Which algorithms exist is the verifier's registry's business (a program may register its
+  // own); the reader checks only the form of the name.
+  const Query q = formats::parse_query_line(edit("fauerby", "my_slide-2.1"), "q.jsonl", 1);
+  BOOST_TEST(q.algorithm.name() == "my_slide-2.1");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,11 @@
 // Fauerby's nearestDistance >= veryCloseDistance at an exact tie, first_divergent, and a
 // floor drop without flips.
 
+#include <slidecheck/reference/response/fauerby.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/reference/response/monter.hpp>
+#include <slidecheck/reference/response/pseudo_distance.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
 #include <slidecheck/reference/numbers/real.hpp>
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 #include <slidecheck/formats/hexfloat.hpp>

@@ -3,6 +3,11 @@
 // proven (none undecided), and first_divergent is the earliest disagreement. Prints the cost
 // per query (run with --log_level=message): the level B budget is ~500 us per query.
 
+#include <slidecheck/reference/response/fauerby.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/reference/response/monter.hpp>
+#include <slidecheck/reference/response/pseudo_distance.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/verify/level_b/local_error.hpp>

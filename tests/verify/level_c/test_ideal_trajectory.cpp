@@ -2,6 +2,8 @@
 // ties must be proven as ties: sliding exactly along a face at distance exactly r, hitting
 // two triangles at exactly the same time, touching a vertex exactly at r. Each ideal run is
 // checked against an independent whole-run evaluation in CORE::Expr.
+#include "support/builtin_run.hpp"
+
 #include <slidecheck/reference/numbers/real.hpp>
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
@@ -51,7 +53,7 @@ RealRun real_run(const AlgorithmTolerances& tol, const SlideInput<double>& in, c
   const auto to_r = [](double v) { return num::from_double<Real>(v); };
   const SlideInput<Real> rin{convert_vec<Real>(in.start, to_r), convert_vec<Real>(in.velocity, to_r),
                              {convert_vec<Real>(in.radii.radii, to_r)}, convert_vec<Real>(in.gravity, to_r)};
-  RealRun out{run_slide(tol, rin, convert_mesh<Real>(mesh, to_r)), {}};
+  RealRun out{test::run_builtin(tol, rin, convert_mesh<Real>(mesh, to_r)), {}};
   out.final_rounded = {round_to_nearest<double>(out.result.final_position.x),
                        round_to_nearest<double>(out.result.final_position.y),
                        round_to_nearest<double>(out.result.final_position.z)};

@@ -3,6 +3,8 @@
 // exact tie (MPFR cannot see those), and the cost: microseconds per query (median, p99) and
 // the share of decisions settled by the filter, by escalation, exactly, and as ties.
 // The numbers are printed (--log_level=message) and quoted in docs/level-c.md.
+#include "support/builtin_run.hpp"
+
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
@@ -57,7 +59,7 @@ SlideResult<Mpfr> mpfr_run(const AlgorithmTolerances& tol, const SlideInput<doub
   const auto to_m = [](double v) { return Mpfr(v); };
   const SlideInput<Mpfr> min{convert_vec<Mpfr>(in.start, to_m), convert_vec<Mpfr>(in.velocity, to_m),
                              {convert_vec<Mpfr>(in.radii.radii, to_m)}, convert_vec<Mpfr>(in.gravity, to_m)};
-  return run_slide(tol, min, convert_mesh<Mpfr>(mesh, to_m));
+  return test::run_builtin(tol, min, convert_mesh<Mpfr>(mesh, to_m));
 }
 
 /// Same passes, stops, iterations, triangles, and the MPFR final position rounds into the

@@ -153,8 +153,8 @@ BOOST_AUTO_TEST_CASE(back_face_failures_are_counted_apart) {
 BOOST_AUTO_TEST_CASE(console_summary_by_hand) {
   const std::string text = summary_text(summarize(hand_records()));
   const std::string expected_head =
-      "fauerby float: 3 queries (1 invalid start, not checked), 2 of 2 failing, max 18.6 bits, p99 18.5 bits per "
-      "step\n";
+      "fauerby float: 3 queries (1 invalid start: judged for recovery and nonfinite only, 0 failing), 2 of 2 "
+      "failing, max 18.6 bits, p99 18.5 bits per step\n";
   BOOST_TEST(text.find(expected_head) == 0u, text);
   // Columns as wide as their widest cell, two blanks apart; only the classes found.
   BOOST_TEST(text.find("  class             queries  failures  max depth\n"

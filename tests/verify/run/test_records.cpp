@@ -1,5 +1,10 @@
 // The verifier's shared vocabulary: record JSON round trip (bit-exact, non-finite values
 // included), case files round trip, and named tolerances.
+#include <slidecheck/reference/response/fauerby.hpp>
+#include <slidecheck/reference/response/linahan.hpp>
+#include <slidecheck/reference/response/monter.hpp>
+#include <slidecheck/reference/response/pseudo_distance.hpp>
+#include <slidecheck/reference/response/robust/robust.hpp>
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -152,12 +157,12 @@ BOOST_AUTO_TEST_CASE(failure_class_names_round_trip) {
 
 BOOST_AUTO_TEST_CASE(named_tolerances) {
   const AlgorithmTolerances t = make_tolerances(Algorithm::fauerby, {{"very_close_distance", 0.25}});
-  BOOST_TEST(std::get<fauerby::Tolerances>(t).very_close_distance == 0.25);
-  BOOST_TEST(std::get<fauerby::Tolerances>(t).max_recursion_depth == 5);
+  BOOST_TEST(t.get<fauerby::Tolerances>().very_close_distance == 0.25);
+  BOOST_TEST(t.get<fauerby::Tolerances>().max_recursion_depth == 5);
   BOOST_TEST((algorithm_of(t) == Algorithm::fauerby));
   BOOST_TEST(tolerance_values(t).at("very_close_distance") == 0.25);
   BOOST_TEST(tolerance_defaults(Algorithm::monter).size() == 4u);
-  BOOST_TEST(std::get<monter::Tolerances>(make_tolerances(Algorithm::monter, {{"max_recursion_depth", 9}}))
+  BOOST_TEST(make_tolerances(Algorithm::monter, {{"max_recursion_depth", 9}}).get<monter::Tolerances>()
                  .max_recursion_depth == 9);
   BOOST_CHECK_THROW(make_tolerances(Algorithm::linahan, {{"veryclose", 1}}), std::invalid_argument);
   BOOST_CHECK_THROW(make_tolerances(Algorithm::fauerby, {{"max_recursion_depth", 2.5}}), std::invalid_argument);

@@ -14,7 +14,7 @@ using verify::Query;
 using verify::Scene;
 using verify::SceneContext;
 
-inline constexpr Algorithm seed_algorithms[] = {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
+inline const Algorithm seed_algorithms[] = {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
                                                 Algorithm::pseudo_distance};
 inline constexpr Precision precisions[] = {Precision::single_float, Precision::double_float};
 

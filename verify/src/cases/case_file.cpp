@@ -38,6 +38,7 @@ CaseFile make_case(const QueryRecord& record, const std::map<std::string, double
   c.ideal = record.ideal;
   c.query = record.query;
   c.query.algorithm = record.algorithm;
+  c.query.algorithm_given = true;  // a case names what ran it, and its tolerances are that one's
   c.query.tolerances = tolerances;
   c.query.scene = "(embedded)";
   c.source_scene_file = record.scene_file;

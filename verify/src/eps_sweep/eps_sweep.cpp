@@ -44,14 +44,7 @@ using eps_sweep::run_one;
 using eps_sweep::tolerance_of;
 using eps_sweep::World;
 
-std::string default_swept_tolerance(Algorithm a) {
-  switch (a) {
-    case Algorithm::monter: return "push_out_distance";
-    case Algorithm::pseudo_distance: return "contact_distance";
-    case Algorithm::robust: return "skin_factor";
-    default: return "very_close_distance";
-  }
-}
+std::string default_swept_tolerance(const Algorithm& a) { return algorithm_entry(a).swept_tolerance; }
 
 std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero) {
   if (lo > hi || step < 1 || lo < -1000 || hi > 1000)
@@ -152,7 +145,7 @@ std::vector<ErrorModel> fit_error_models(const std::vector<EpsCell>& cells) {
   std::map<std::tuple<int, int, std::string>, ErrorModel> models;
   for (const EpsCell& c : cells)
     for (const auto& [name, s] : c.steps) {
-      ErrorModel& m = models[{static_cast<int>(c.key.algorithm), static_cast<int>(c.key.precision), name}];
+      ErrorModel& m = models[{static_cast<int>(algorithm_order(c.key.algorithm)), static_cast<int>(c.key.precision), name}];
       m.algorithm = c.key.algorithm;
       m.precision = c.key.precision;
       m.quantity = name;
@@ -205,7 +198,14 @@ std::vector<std::string> write_eps_worst_cases(const std::string& dir, const Eps
     const QueryOutcome out = run_one(w.inputs.front(), key, s.tolerance, o);
     if (!out.record.failed()) continue;
     const QueryInput& in = w.inputs.front();
-    const CaseFile c = make_case(out.record, tolerance_values(tolerances_for(out.record.query, s.algorithm)),
+    std::map<std::string, double> tolerances;
+    if (o.external) {
+      tolerances = o.external->tolerances;
+      tolerances[s.tolerance] = s.worst_value;
+    } else {
+      tolerances = tolerance_values(tolerances_for(out.record.query, s.algorithm));
+    }
+    const CaseFile c = make_case(out.record, tolerances,
                                  in.scene->scene, in.scene->mesh(s.precision), out.record.run_triangles);
     const std::string path = (cases / worst_case_file_name(s)).string();
     write_case_file(path, c);
@@ -225,7 +225,14 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
     if (!(s > 0) || !std::isfinite(s)) throw InputError("--scales", 0, "a scale must be positive and finite");
   for (const double v : o.offsets)
     if (!std::isfinite(v)) throw InputError("--offsets", 0, "an offset must be finite");
-  for (const Algorithm a : o.algorithms) {
+  if (o.external && !o.external->run_with)
+    throw InputError("--implementation", 0, "eps-sweep needs an implementation it can run again (exec: or peer:)");
+  if (o.external) {
+    for (const Algorithm& a : o.algorithms)
+      if (!o.external->tolerances.count(tolerance_of(o, a)))
+        throw InputError("--tolerance", 0, a.name() + " has no tolerance '" + tolerance_of(o, a) + "'");
+  }
+  for (const Algorithm& a : o.external ? std::vector<Algorithm>{} : o.algorithms) {
     for (const double v : o.grid) {
       try {
         (void)make_tolerances(a, {{tolerance_of(o, a), v}});

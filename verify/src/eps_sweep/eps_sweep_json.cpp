@@ -51,10 +51,10 @@ EpsSweepOptions options_from_description(const json& d, const std::string& file)
   try {
     o.corpus = d.at("corpus").get<std::vector<std::string>>();
     for (const json& a : d.at("algorithms")) {
-      const auto alg = find_algorithm(a.at("algorithm").get<std::string>());
-      if (!alg) throw InputError(file, 0, "unknown algorithm " + a.at("algorithm").dump());
-      o.algorithms.push_back(*alg);
-      o.tolerance[*alg] = a.at("tolerance").get<std::string>();
+      const std::string name = a.at("algorithm").get<std::string>();
+      if (!valid_algorithm_name(name)) throw InputError(file, 0, "'" + name + "' is not an algorithm name");
+      o.algorithms.push_back(Algorithm(name));
+      o.tolerance[Algorithm(name)] = a.at("tolerance").get<std::string>();
     }
     auto numbers = [&](const char* key) {
       std::vector<double> v;
@@ -123,9 +123,9 @@ nlohmann::ordered_json to_json(const EpsCell& c) {
 EpsCell eps_cell_from_json(const json& j, const std::string& file, std::size_t line) {
   try {
     EpsCell c;
-    const auto alg = find_algorithm(j.at("algorithm").get<std::string>());
-    if (!alg) throw InputError(file, line, "unknown algorithm " + j.at("algorithm").dump());
-    c.key.algorithm = *alg;
+    const std::string name = j.at("algorithm").get<std::string>();
+    if (!valid_algorithm_name(name)) throw InputError(file, line, "'" + name + "' is not an algorithm name");
+    c.key.algorithm = Algorithm(name);
     c.key.precision = parse_precision(j.at("precision").get<std::string>());
     c.key.scale = parse_double(j.at("scale").get<std::string>());
     c.key.offset = parse_double(j.at("offset").get<std::string>());

@@ -89,7 +89,7 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
          "the coordinates)\n";
   std::map<std::pair<int, int>, std::vector<const ErrorModel*>> by_group;
   for (const ErrorModel& m : r.models)
-    by_group[{static_cast<int>(m.algorithm), static_cast<int>(m.precision)}].push_back(&m);
+    by_group[{static_cast<int>(algorithm_order(m.algorithm)), static_cast<int>(m.precision)}].push_back(&m);
   for (auto& [g, models] : by_group) {
     std::sort(models.begin(), models.end(), [](const ErrorModel* a, const ErrorModel* b) {
       return a->coefficient != b->coefficient ? a->coefficient > b->coefficient : a->quantity < b->quantity;

@@ -15,7 +15,12 @@ namespace slidecheck::verify::eps_sweep {
 
 std::string tolerance_of(const EpsSweepOptions& o, Algorithm a) {
   const auto it = o.tolerance.find(a);
-  return it == o.tolerance.end() ? default_swept_tolerance(a) : it->second;
+  if (it != o.tolerance.end()) return it->second;
+  if (o.external) {
+    if (o.external->tolerances.empty()) throw InputError("--tolerance", 0, a.name() + " describes no tolerance to sweep");
+    return o.external->tolerances.begin()->first;
+  }
+  return default_swept_tolerance(a);
 }
 
 namespace {
@@ -71,10 +76,15 @@ QueryOutcome run_one(const QueryInput& in, const CellKey& key, const std::string
   if (q.algorithm != key.algorithm) q.tolerances.clear();
   q.algorithm = key.algorithm;
   q.tolerances[tolerance] = key.value;
-  VerifyQueryOptions vo;
-  vo.level_c = o.level_c;
-  vo.level_c_options = o.level_c_options;
-  out.record = verify_query(*in.scene, q, in.file, key.algorithm, key.precision, vo);
+  if (o.external) {
+    q.tolerances.clear();
+    out.record = o.external->run_with(in, key.algorithm, key.precision, {{tolerance, key.value}});
+  } else {
+    VerifyQueryOptions vo;
+    vo.level_c = o.level_c;
+    vo.level_c_options = o.level_c_options;
+    out.record = verify_query(*in.scene, q, in.file, key.algorithm, key.precision, vo);
+  }
   const QueryRecord& r = out.record;
   if (r.invalid_start) {
     out.invalid = true;

@@ -1,5 +1,6 @@
 // Level B on a collision query and Fauerby's detection sub-steps (detection_steps.hpp).
 #include "level_b/detection_steps.hpp"
+#include "run/builtins/builtin_tolerances.hpp"
 
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 
@@ -140,7 +141,7 @@ std::optional<std::pair<bool, std::int64_t>> DetectionSteps<F>::exact_distance_v
 template <IeeeBinary F>
 const ev::CollisionQuery<F>* DetectionSteps<F>::owning_query(std::size_t triangle) {
   const std::size_t k = cx_.next_query();
-  if (k >= cx_.run().events.size() || std::holds_alternative<pseudo_distance::Tolerances>(cx_.tol())) return nullptr;
+  if (k >= cx_.run().events.size() || (cx_.tol().template get_if<pseudo_distance::Tolerances>() != nullptr)) return nullptr;
   const auto* q = &std::get<ev::CollisionQuery<F>>(cx_.run().events[k]);
   if (cx_.options().every_triangle || (q->hit && q->triangle == triangle)) return q;
   const ExactContact& e = exact_for(k);
@@ -298,8 +299,8 @@ template <IeeeBinary F>
 void DetectionSteps<F>::on(const ev::CollisionQuery<F>& q) {
   // robust sweeps a skin-inflated, two-sided sphere with its own start-contact rule: the
   // unit-sphere, back-face-culled semantics below are not its decisions (docs/robust.md).
-  if (!std::holds_alternative<pseudo_distance::Tolerances>(cx_.tol()) &&
-      !std::holds_alternative<robust::Tolerances>(cx_.tol()))
+  if (!(cx_.tol().template get_if<pseudo_distance::Tolerances>() != nullptr) &&
+      !(cx_.tol().template get_if<robust::Tolerances>() != nullptr))
     check_detection(q);
   float_feature_.reset();
 }

@@ -16,7 +16,7 @@ std::pair<bool, Q> PseudoDistanceSteps<F>::pseudo_contact(const Vec3<Q>& x, std:
 
 template <IeeeBinary F>
 void PseudoDistanceSteps<F>::on(const ev::StartCheck<F>& e) {
-  const auto* p = std::get_if<pseudo_distance::Tolerances>(&cx_.tol());
+  const auto* p = cx_.tol().template get_if<pseudo_distance::Tolerances>();
   if (!p) return;
   const StepLocation at = cx_.where(e);
   const F contact = num::from_double<F>(p->contact_distance);
@@ -60,7 +60,7 @@ void PseudoDistanceSteps<F>::on(const ev::StartCheck<F>& e) {
 
 template <IeeeBinary F>
 void PseudoDistanceSteps<F>::on(const ev::RootSearch<F>& e) {
-  const auto* p = std::get_if<pseudo_distance::Tolerances>(&cx_.tol());
+  const auto* p = cx_.tol().template get_if<pseudo_distance::Tolerances>();
   if (!p) return;
   const StepLocation at = cx_.where(e);
   const ev::CollisionQuery<F>& q = cx_.query(e.pass, e.iteration);

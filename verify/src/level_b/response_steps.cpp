@@ -12,7 +12,7 @@ void ResponseSteps<F>::on(const ev::NearPoint<F>& e) {
   const Vec3<Q> pos = to_q(q.base_point), vel = to_q(q.velocity);
   const Q vv = length_squared(vel);
   const Q t = to_rational(q.time);
-  if (const auto* f = std::get_if<fauerby::Tolerances>(&cx_.tol())) {
+  if (const auto* f = cx_.tol().template get_if<fauerby::Tolerances>()) {
     const F vcd = fauerby_very_close<F>(*f);
     const Q s = to_rational(e.distance) - to_rational(vcd);
     cx_.value(e.name, "short_distance", at, e.short_distance, Surd::rational(s));
@@ -27,7 +27,7 @@ void ResponseSteps<F>::on(const ev::NearPoint<F>& e) {
       for (int j = 0; j < 3; ++j) p[j] = Surd{*o[j], Q(*c[j] * s / vv), vv};
       cx_.value(e.name, "near_point", at, e.near_point, p);
     }
-  } else if (const auto* l = std::get_if<linahan::Tolerances>(&cx_.tol())) {
+  } else if (const auto* l = cx_.tol().template get_if<linahan::Tolerances>()) {
     const F eps = num::from_double<F>(l->very_close_distance);
     const Q eq = to_rational(eps);
     const Surd dist{Q(0), t, vv};
@@ -57,7 +57,7 @@ template <IeeeBinary F>
 void ResponseSteps<F>::on(const ev::TouchPoint<F>& e) {
   const StepLocation at = cx_.where(e);
   const ev::CollisionQuery<F>& q = cx_.query(e.pass, e.iteration);
-  if (const auto* f = std::get_if<fauerby::Tolerances>(&cx_.tol())) {
+  if (const auto* f = cx_.tol().template get_if<fauerby::Tolerances>()) {
     // Moved: the contact pulled back by veryCloseDistance along unit(V) = unit(vel) (V is
     // vel scaled by nearestDistance - veryCloseDistance > 0; at = 0 the float divides 0/0).
     const ev::NearPoint<F>* np = cx_.template previous<ev::NearPoint<F>>(e.pass, e.iteration);
@@ -73,10 +73,10 @@ void ResponseSteps<F>::on(const ev::TouchPoint<F>& e) {
     const Q* o[3] = {&cp.x, &cp.y, &cp.z};
     for (int j = 0; j < 3; ++j) p[j] = Surd{*o[j], Q(-vcd * *c[j] / vv), vv};
     cx_.value(e.name, "intersection_point", at, e.intersection_point, p);
-  } else if (std::holds_alternative<linahan::Tolerances>(cx_.tol())) {
+  } else if ((cx_.tol().template get_if<linahan::Tolerances>() != nullptr)) {
     cx_.value(e.name, "touch_point", at, e.touch_point,
               Vec3<Q>(to_q(q.base_point) + to_q(q.velocity) * to_rational(q.time)));
-  } else if (std::holds_alternative<pseudo_distance::Tolerances>(cx_.tol())) {
+  } else if ((cx_.tol().template get_if<pseudo_distance::Tolerances>() != nullptr)) {
     // The closest point of the hit triangle to the new position, exactly.
     const exact::ClosestPoint<Q> c = exact::closest_point(to_q(e.touch_point), cx_.triangle_q(q.triangle));
     cx_.value(e.name, "intersection_point", at, e.intersection_point, c.point);
@@ -94,7 +94,7 @@ void ResponseSteps<F>::on(const ev::SlidingPlane<F>& e) {
   if (num::sign(dd) == 0) return;  // a zero vector: the float normal is NaN (undefined)
   const Surd n[3] = {Surd{Q(0), Q(d.x / dd), dd}, Surd{Q(0), Q(d.y / dd), dd}, Surd{Q(0), Q(d.z / dd), dd}};
   cx_.value(e.name, "normal", cx_.where(e), e.normal, n);
-  if (const auto* m = std::get_if<monter::Tolerances>(&cx_.tol())) monter_remaining(e, *m);
+  if (const auto* m = cx_.tol().template get_if<monter::Tolerances>()) monter_remaining(e, *m);
 }
 
 template <IeeeBinary F>
@@ -123,7 +123,7 @@ void ResponseSteps<F>::on(const ev::ProjectedDestination<F>& e) {
   if (!sp || !tp || !np) return;
   const Vec3<Q> n = to_q(sp->normal);
   const Vec3<Q> dest = to_q(e.destination);
-  if (const auto* f = std::get_if<fauerby::Tolerances>(&cx_.tol())) {
+  if (const auto* f = cx_.tol().template get_if<fauerby::Tolerances>()) {
     cx_.value(e.name, "destination", at, e.destination, Vec3<Q>(to_q(q.base_point) + to_q(q.velocity)));
     const Q sd = dot(n, Vec3<Q>(dest - to_q(sp->origin)));
     cx_.value(e.name, "signed_distance", at, e.signed_distance, Surd::rational(sd));
@@ -138,7 +138,7 @@ void ResponseSteps<F>::on(const ev::ProjectedDestination<F>& e) {
                cx_.yes_no(cx_.stopped_with(e.pass, e.iteration, StopReason::velocity_too_small)),
                cx_.yes_no(nv2 < th * th), ulp_gap<F>(round_surd<F>(Surd{Q(0), Q(1), nv2}), vcd),
                FailureClass::decision_flip, cx_.scene_index(q.triangle), "|newVelocityVector| < veryCloseDistance");
-  } else if (const auto* l = std::get_if<linahan::Tolerances>(&cx_.tol())) {
+  } else if (const auto* l = cx_.tol().template get_if<linahan::Tolerances>()) {
     if (e.iteration == 0)
       cx_.value(e.name, "destination", at, e.destination, Vec3<Q>(to_q(q.base_point) + to_q(q.velocity)));
     const Q pd = dot(n, Vec3<Q>(dest - to_q(sp->origin)));
@@ -147,7 +147,7 @@ void ResponseSteps<F>::on(const ev::ProjectedDestination<F>& e) {
     const Vec3<Q> nd = dest - n * Q(pd - long_radius);
     cx_.value(e.name, "new_destination", at, e.new_destination, nd);
     cx_.value(e.name, "new_velocity", at, e.new_velocity, Vec3<Q>(nd - to_q(np->near_point)));
-  } else if (const auto* p = std::get_if<pseudo_distance::Tolerances>(&cx_.tol())) {
+  } else if (const auto* p = cx_.tol().template get_if<pseudo_distance::Tolerances>()) {
     const Vec3<Q> pos = to_q(np->near_point);
     const Vec3<Q> remaining = dest - pos;
     const Q into = dot(n, remaining);
@@ -201,7 +201,7 @@ void ResponseSteps<F>::on(const ev::Crease<F>& e) {
 template <IeeeBinary F>
 void ResponseSteps<F>::on(const ev::Bias<F>& e) {
   const StepLocation at = cx_.where(e);
-  const auto* m = std::get_if<monter::Tolerances>(&cx_.tol());
+  const auto* m = cx_.tol().template get_if<monter::Tolerances>();
   const ev::CollisionQuery<F>& q = cx_.query(e.pass, e.iteration);
   const ev::NearPoint<F>* np = cx_.template previous<ev::NearPoint<F>>(e.pass, e.iteration);
   const ev::SlidingPlane<F>* sp = cx_.template previous<ev::SlidingPlane<F>>(e.pass, e.iteration);

@@ -2,6 +2,7 @@
 // What every re-evaluated step of level B shares (local_error.hpp): the traced run and where
 // each collision query and stop lies in it, the eSpace mesh with its triangles in Rational,
 // and the output, to which each value and decision is recorded in step order.
+#include "run/builtins/builtin_tolerances.hpp"
 #include <slidecheck/verify/level_b/local_error.hpp>
 #include <slidecheck/verify/level_b/surd.hpp>
 

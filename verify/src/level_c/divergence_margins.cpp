@@ -1,6 +1,7 @@
 // Level C's margins of the first divergent decision (divergence_margins.hpp).
 #include "level_c/divergence_margins.hpp"
 
+#include "run/builtins/builtin_tolerances.hpp"
 #include "run/framed_run.hpp"
 
 #include <slidecheck/verify/level_b/error_metrics.hpp>
@@ -171,7 +172,7 @@ std::optional<std::int64_t> stop_test_margin(const std::vector<TraceEvent<F>>& e
     return nullptr;
   };
   if (reason == StopReason::velocity_too_small) {
-    const auto* t = std::get_if<fauerby::Tolerances>(&tol);
+    const auto* t = tol.get_if<fauerby::Tolerances>();
     const auto* p = projected();
     if (!t || !p) return std::nullopt;
     const F very_close =
@@ -179,7 +180,7 @@ std::optional<std::int64_t> stop_test_margin(const std::vector<TraceEvent<F>>& e
     return ulp_gap<F>(length(p->new_velocity), very_close);
   }
   if (reason == StopReason::remaining_too_small) {
-    const auto* t = std::get_if<monter::Tolerances>(&tol);
+    const auto* t = tol.get_if<monter::Tolerances>();
     const auto k = query_event(events, pass, iteration);
     if (!t || !k) return std::nullopt;
     const auto& q = std::get<ev::CollisionQuery<F>>(events[*k]);
@@ -188,7 +189,7 @@ std::optional<std::int64_t> stop_test_margin(const std::vector<TraceEvent<F>>& e
     return ulp_gap<F>(length(remaining), num::from_double<F>(t->min_remaining_velocity));
   }
   if (reason == StopReason::nearly_stopped) {
-    const auto* t = std::get_if<pseudo_distance::Tolerances>(&tol);
+    const auto* t = tol.get_if<pseudo_distance::Tolerances>();
     const auto* p = projected();
     if (!t || !p) return std::nullopt;
     return ulp_gap<F>(length(p->new_velocity), num::from_double<F>(t->min_movement));

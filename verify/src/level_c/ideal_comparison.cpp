@@ -2,10 +2,12 @@
 #include "level_c/ideal_comparison.hpp"
 
 #include "level_c/divergence_margins.hpp"
+#include "run/builtins/builtin_tolerances.hpp"
 #include "run/precision_cast.hpp"
 
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
+#include <slidecheck/verify/level_c/travel_judgement.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -30,13 +32,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
   if (ideal_out) *ideal_out = ideal;
 
-  IdealSummary s;
-  s.fully_proven = ideal.fully_proven();
-  s.unproven = static_cast<int>(ideal.decisions.undecided());
-  s.error = ideal.error;
-  s.final_position = ideal.final_position.rounded;
-  s.iterations = ideal.iterations;
-  for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  IdealSummary s = summarize_ideal(ideal);
   auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
 
   // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and
@@ -44,9 +40,9 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   const auto& fp = run.result.passes;
   const auto& ip = ideal.passes;
   // Fauerby's detection (fauerby::check_mesh and its traced steps) serves these three.
-  const bool fauerby_family = std::holds_alternative<fauerby::Tolerances>(tol) ||
-                              std::holds_alternative<linahan::Tolerances>(tol) ||
-                              std::holds_alternative<monter::Tolerances>(tol);
+  const bool fauerby_family = (tol.template get_if<fauerby::Tolerances>() != nullptr) ||
+                              (tol.template get_if<linahan::Tolerances>() != nullptr) ||
+                              (tol.template get_if<monter::Tolerances>() != nullptr);
   auto ideal_query = [&](int pass, int iteration) -> const IdealQuery* {
     for (const IdealQuery& x : ideal.queries)
       if (x.pass == pass && x.iteration == iteration) return &x;
@@ -138,53 +134,9 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
                                                 ip[p].stop_iteration, pass)};
   }
 
-  s.float_travel = length(r.final_position - q.start);
-  s.ideal_travel = length(s.final_position - q.start);
-  s.final_distance = length(r.final_position - s.final_position);
-  r.undecided += s.unproven;
-  const double requested = q.frames * (length(q.displacement) + length(q.gravity));
-  // A NaN float end travels nowhere measurable: nonfinite says it already. An ideal run that
-  // divides by zero (undefined_operation) has no defined end to fall short of.
-  const bool ideal_defined =
-      std::none_of(ip.begin(), ip.end(), [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
-  // Beyond the fraction, the shortfall F's grid may force (grid_allowance.hpp), computed only
-  // for a run that falls short by more than the fraction (a few exact tests per candidate).
-  const double shortfall = s.ideal_travel - s.float_travel, fraction = options.lost_motion_fraction * requested;
-  double allowance = 0;
-  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction &&
-      options.grid_allowance) {
-    allowance = grid_allowance<F>(s.final_position, q.radii.radii, exact_mesh);
-    s.grid_allowance = allowance;
-    s.within_grid = !(shortfall > fraction + allowance);
-  }
-  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction + allowance) {
-    Failure f;
-    const bool stuck = s.float_travel <= options.stuck_fraction * s.ideal_travel;
-    f.kind = stuck ? FailureClass::stuck : FailureClass::lost_motion;
-    f.where = stops.empty() ? StepLocation{} : stops.back();
-    f.detail = std::string(stuck ? "the float run barely moves" : "the float run travels less") + ": |end - start| " +
-               exact_text(s.float_travel) + " in " + std::string(precision_name(r.precision)) + ", " +
-               exact_text(s.ideal_travel) + " ideal (requested move " + exact_text(requested) +
-               (s.grid_allowance ? ", allowed for the grid " + exact_text(*s.grid_allowance) : std::string()) + ")";
-    r.failures.push_back(std::move(f));
-  }
-  // jitter: the ideal run has settled (its last two frames end at the same double) while the
-  // float run still moves measurably in its last frame.
-  const std::size_t n = framed.frames.size();
-  if (n >= 2 && ideal.error.empty() && ideal_defined && ideal.frame_ends.size() == n) {
-    const bool ideal_settled = ideal.frame_ends[n - 1].rounded == ideal.frame_ends[n - 2].rounded;
-    const double last_move = length(widen(framed.frames[n - 1].result.final_position) -
-                                    widen(framed.frames[n - 2].result.final_position));
-    if (ideal_settled && std::isfinite(last_move) &&
-        last_move > options.jitter_fraction * (length(q.displacement) + length(q.gravity))) {
-      Failure f;
-      f.kind = FailureClass::jitter;
-      f.where = stops.empty() ? StepLocation{} : stops.back();
-      f.detail = "the ideal run settles by frame " + std::to_string(n - 1) + " but the float run still moves " +
-                 exact_text(last_move) + " in its last frame";
-      r.failures.push_back(std::move(f));
-    }
-  }
+  std::vector<Vec3<double>> frame_ends;
+  for (const auto& f : framed.frames) frame_ends.push_back(widen(f.result.final_position));
+  judge_travel(r, s, ideal, exact_mesh, frame_ends, options, stops.empty() ? StepLocation{} : stops.back());
   r.ideal = std::move(s);
 }
 

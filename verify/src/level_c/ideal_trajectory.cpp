@@ -35,43 +35,35 @@ struct QueryCapture {
 /// Labels the session's next decisions with the last traced step, so an unproven decision
 /// says where in the algorithm it was taken ("after <step> (pass p, iteration i, triangle k)"),
 /// and captures the collision queries' compared quantities.
-struct WhereTracer {
-  static constexpr bool enabled = true;
-  certified::Session* session;
-  QueryCapture* capture;
+class WhereSink final : public IdealTraceSink {
+ public:
+  WhereSink(certified::Session* session, QueryCapture* capture) : session_(session), capture_(capture) {}
 
-  template <class Event>
-  void operator()(const Event& e) const {
+  void step(std::string_view name, int pass, int iteration, long triangle) override {
     char buf[160];
-    int pass = -1, iteration = -1;
-    long triangle = -1;
-    if constexpr (requires { e.pass; e.iteration; }) {
-      pass = e.pass;
-      iteration = e.iteration;
-    }
-    if constexpr (requires { e.triangle; }) triangle = static_cast<long>(e.triangle);
-    std::snprintf(buf, sizeof buf, "after %.*s (pass %d, iteration %d, triangle %ld)",
-                  static_cast<int>(Event::name.size()), Event::name.data(), pass, iteration, triangle);
-    session->set_where(buf);
-    using E = std::remove_cvref_t<Event>;
-    if constexpr (std::is_same_v<E, trace::fauerby::NearestHit<Certified>>) {
-      capture->pending.emplace_back(e.triangle, e.distance);  // Fauerby ranks by t |v|
-    } else if constexpr (std::is_same_v<E, trace::response::RootSearch<Certified>>) {
-      capture->pending.emplace_back(e.triangle, e.t_low);  // pseudo_distance ranks by t_free
-    } else if constexpr (std::is_same_v<E, trace::response::CollisionQuery<Certified>>) {
-      IdealQuery q;
-      q.pass = e.pass + capture->pass_offset;
-      q.iteration = e.iteration;
-      q.hit = e.hit;
-      q.triangle = e.triangle;
-      if (e.hit) q.time = enclose(e.time);
-      for (const auto& [t, v] : capture->pending) q.candidates.emplace_back(t, enclose(v));
-      capture->pending.clear();
-      capture->queries->push_back(std::move(q));
-    } else if constexpr (std::is_same_v<E, trace::response::Stop<Certified>>) {
-      capture->stop_iteration[e.pass + capture->pass_offset] = e.iteration;
-    }
+    std::snprintf(buf, sizeof buf, "after %.*s (pass %d, iteration %d, triangle %ld)", static_cast<int>(name.size()),
+                  name.data(), pass, iteration, triangle);
+    session_->set_where(buf);
   }
+  void ranked(std::size_t triangle, const Certified& quantity) override {
+    capture_->pending.emplace_back(triangle, quantity);
+  }
+  void query(int pass, int iteration, bool hit, std::size_t triangle, const Certified& time) override {
+    IdealQuery q;
+    q.pass = pass + capture_->pass_offset;
+    q.iteration = iteration;
+    q.hit = hit;
+    q.triangle = triangle;
+    if (hit) q.time = enclose(time);
+    for (const auto& [t, v] : capture_->pending) q.candidates.emplace_back(t, enclose(v));
+    capture_->pending.clear();
+    capture_->queries->push_back(std::move(q));
+  }
+  void stop(int pass, int iteration) override { capture_->stop_iteration[pass + capture_->pass_offset] = iteration; }
+
+ private:
+  certified::Session* session_;
+  QueryCapture* capture_;
 };
 
 IdealPoint round_point(const Vec3<Certified>& p, int bits) {
@@ -123,7 +115,8 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
     for (int frame = 0; frame < std::max(1, options.frames); ++frame) {
       if (frame > 0) session.set_where("frame " + std::to_string(frame) + ", at its start (before its first traced step)");
       capture.pass_offset = static_cast<int>(out.passes.size());
-      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, WhereTracer{&session, &capture});
+      WhereSink sink(&session, &capture);
+      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
       session.set_where(options.frames > 1 ? "rounding the outputs of frame " + std::to_string(frame)
                                            : std::string("rounding the outputs"));
       for (const SlidePass<Certified>& p : r.passes) {

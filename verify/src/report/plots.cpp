@@ -2,6 +2,8 @@
 // by gnuplot.hpp.
 #include <slidecheck/verify/report/plots.hpp>
 
+#include <slidecheck/verify/run/registry.hpp>
+
 #include "report/gnuplot.hpp"
 
 #include <fmt/format.h>
@@ -20,8 +22,9 @@ namespace fs = std::filesystem;
 std::string colour(const GroupSummary& g) {
   static constexpr const char* pale[] = {"#6baed6", "#fc9272", "#74c476", "#bcbddc", "#fdae6b"};
   static constexpr const char* dark[] = {"#08519c", "#a50f15", "#006d2c", "#54278f", "#a63603"};
-  static_assert(std::size(pale) == std::size(all_algorithms) && std::size(dark) == std::size(all_algorithms));
-  const auto a = static_cast<std::size_t>(g.algorithm);
+  static_assert(std::size(pale) == std::size(dark));
+  // The registry's order: the built-ins keep their colours; later algorithms reuse them in turn.
+  const std::size_t a = algorithm_order(g.algorithm) % std::size(pale);
   return g.precision == Precision::single_float ? pale[a] : dark[a];
 }
 

@@ -1,6 +1,8 @@
 // Aggregates of verification records and the console summary (summary.hpp, docs/report.md).
 #include <slidecheck/verify/report/summary.hpp>
 
+#include <slidecheck/verify/run/registry.hpp>
+
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 
 #include <fmt/format.h>
@@ -136,17 +138,26 @@ double max_bits(const QueryRecord& r) {
 }
 
 Summary summarize(const std::vector<QueryRecord>& records) {
-  // Keyed by the enums' values: algorithm order, then float before double.
-  std::map<std::pair<int, int>, GroupAccumulator> acc;
+  // Keyed by the registry's order of algorithms (external implementations after, by name),
+  // then float before double.
+  std::map<std::tuple<std::size_t, std::string, int>, GroupAccumulator> acc;
   for (const QueryRecord& r : records) {
-    GroupAccumulator& a = acc[{static_cast<int>(r.algorithm), static_cast<int>(r.precision)}];
+    GroupAccumulator& a = acc[{algorithm_order(r.algorithm), r.algorithm.name(), static_cast<int>(r.precision)}];
     GroupSummary& g = a.g;
     g.algorithm = r.algorithm;
     g.precision = r.precision;
     ++g.queries;
     if (r.invalid_start) {
-      // The input's fault: nothing else of this record is charged to the algorithm.
+      // The input's fault: only what the algorithm made of it (recovery, nonfinite) is charged to it.
       ++g.invalid_starts;
+      bool failing = false;
+      for (const FailureClass c : {FailureClass::recovery, FailureClass::nonfinite})
+        if (r.has(c)) {
+          ++g.occurrences[static_cast<std::size_t>(c)];
+          ++g.queries_with[static_cast<std::size_t>(c)];
+          failing = true;
+        }
+      g.failing_invalid_starts += failing;
       continue;
     }
     if (r.implementation == Implementation::fast) {
@@ -224,7 +235,8 @@ void print_summary(std::ostream& out, const Summary& s) {
     first = false;
     std::string head = fmt::format("{}: {} quer{}", g.name(), g.queries, g.queries == 1 ? "y" : "ies");
     if (g.invalid_starts > 0)
-      head += fmt::format(" ({} invalid start{}, not checked)", g.invalid_starts, g.invalid_starts == 1 ? "" : "s");
+      head += fmt::format(" ({} invalid start{}: judged for recovery and nonfinite only, {} failing)", g.invalid_starts,
+                          g.invalid_starts == 1 ? "" : "s", g.failing_invalid_starts);
     head += fmt::format(", {} failing", to_string(g.failing_ratio()));
     if (g.bits.values > 0)
       head += fmt::format(", max {} bits, p99 {} bits per step", bits_text(g.bits.max_bits), bits_text(g.bits.p99_bits));

@@ -34,19 +34,16 @@ namespace {
 template <class Tag, IeeeBinary F>
 SlideResult<F> run_fast_as(const fast::World<F>& world, const SlideInput<F>& in, const AlgorithmTolerances& tol,
                            fast::SlideScratch<F>& scratch) {
-  return fast::collide_and_slide<Tag>(world, in, std::get<typename Tag::Tolerances>(tol), scratch);
+  return fast::collide_and_slide<Tag>(world, in, tol.get<typename Tag::Tolerances>(), scratch);
 }
 
 template <IeeeBinary F>
 SlideResult<F> run_fast(Algorithm a, const fast::World<F>& world, const SlideInput<F>& in,
                         const AlgorithmTolerances& tol, fast::SlideScratch<F>& scratch) {
-  switch (a) {
-    case Algorithm::robust: return run_fast_as<fast::Robust>(world, in, tol, scratch);
-    case Algorithm::fauerby: return run_fast_as<fast::Fauerby>(world, in, tol, scratch);
-    case Algorithm::linahan: return run_fast_as<fast::Linahan>(world, in, tol, scratch);
-    case Algorithm::monter: return run_fast_as<fast::Monter>(world, in, tol, scratch);
-    default: break;
-  }
+  if (a == Algorithm::robust) return run_fast_as<fast::Robust>(world, in, tol, scratch);
+  if (a == Algorithm::fauerby) return run_fast_as<fast::Fauerby>(world, in, tol, scratch);
+  if (a == Algorithm::linahan) return run_fast_as<fast::Linahan>(world, in, tol, scratch);
+  if (a == Algorithm::monter) return run_fast_as<fast::Monter>(world, in, tol, scratch);
   throw std::invalid_argument(std::string(algorithm_name(a)) + " has no fast implementation");
 }
 

@@ -1,6 +1,7 @@
 // The framed float run and the step locations of its events (framed_run.hpp).
 #include "run/framed_run.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -53,13 +54,23 @@ std::vector<StepLocation> resting_locations(const SlideResult<F>& result, const 
         events[i]);
   }
   std::vector<StepLocation> out{StepLocation{0, 0, 0}};
+  int step = 0;  // where the positions of a pass without those events are placed: in order
   for (std::size_t p = 0; p < result.passes.size(); ++p) {
-    const std::size_t points = result.passes[p].path.size() - 1;
+    // A pass that did not run (a start already inside) has no path at all.
+    const std::size_t points = result.passes[p].path.empty() ? 0 : result.passes[p].path.size() - 1;
+    if (per_pass[p].empty() && points > 0) {
+      // An algorithm that traces no near_point or stop (a registered one may trace nothing):
+      // its positions are numbered in order.
+      for (std::size_t k = 0; k < points; ++k)
+        out.push_back({static_cast<int>(p), static_cast<int>(k), step = std::max(step + 1, static_cast<int>(events.size()))});
+      continue;
+    }
     if (per_pass[p].size() != points)
       throw std::logic_error("pass " + std::to_string(p) + " has " + std::to_string(points) +
                              " resting positions but " + std::to_string(per_pass[p].size()) +
                              " near_point/stop events: the trace and the path disagree");
     out.insert(out.end(), per_pass[p].begin(), per_pass[p].end());
+    if (!per_pass[p].empty()) step = std::max(step, per_pass[p].back().step);
   }
   return out;
 }

@@ -140,9 +140,10 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
     r.query_id = j.at("query_id").get<std::string>();
     r.query_file = j.at("query_file").get<std::string>();
     r.scene_file = j.at("scene_file").get<std::string>();
-    const auto a = find_algorithm(j.at("algorithm").get<std::string>());
-    if (!a) throw InputError(file, line, "unknown algorithm '" + j.at("algorithm").get<std::string>() + "'");
-    r.algorithm = *a;
+    // Any implementation's name: records of external implementations are read back too.
+    const std::string a = j.at("algorithm").get<std::string>();
+    if (!valid_algorithm_name(a)) throw InputError(file, line, "'" + a + "' is not an algorithm name");
+    r.algorithm = Algorithm(a);
     r.precision = parse_precision(j.at("precision").get<std::string>());
     if (j.contains("implementation")) {
       const auto i = find_implementation(j["implementation"].get<std::string>());

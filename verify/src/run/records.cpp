@@ -7,9 +7,9 @@ namespace slidecheck::verify {
 namespace {
 
 constexpr std::string_view class_names[] = {
-    "penetration",    "path_penetration", "tunnelling", "missed_hit", "spurious_hit", "wrong_triangle", "wrong_feature",
-    "decision_flip",  "nonfinite",        "iteration_cap", "lost_motion", "stuck",     "jitter",
-    "fast_mismatch"};
+    "penetration",   "path_penetration", "tunnelling",  "recovery", "missed_hit",    "spurious_hit",
+    "wrong_triangle", "wrong_feature",   "decision_flip", "nonfinite", "iteration_cap", "lost_motion",
+    "stuck",         "jitter",           "fast_mismatch", "implementation_error"};
 static_assert(std::size(class_names) == std::size(all_failure_classes));
 
 }  // namespace

@@ -3,6 +3,8 @@
 // QueryRecord.
 #include <slidecheck/verify/run/verify_query.hpp>
 
+#include <slidecheck/verify/level_a/recovery.hpp>
+
 #include "level_c/ideal_comparison.hpp"
 #include "run/fast_comparison.hpp"
 #include "run/framed_run.hpp"
@@ -138,6 +140,9 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   const SlideResult<F>& result = run.result;
   r.final_position = widen(result.final_position);
   for (const Vec3<F>& p : result.path()) r.resting_positions.push_back(widen(p));
+  // Where each pass ends in resting_positions (passes joined, no repeats at joins).
+  std::size_t at = 0;
+  for (const SlidePass<F>& p : result.passes) r.pass_ends.push_back(at += p.path.empty() ? 0 : p.path.size() - 1);
   r.iterations = result.iterations();
   for (const SlidePass<F>& p : result.passes) r.stop_reasons.emplace_back(to_string(p.stop));
   const std::vector<StepLocation> where = resting_locations(result, run.events);
@@ -149,11 +154,30 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   // The record says which implementation ran, whatever the verdict (a resume checks it).
   if (options.implementation == Implementation::fast) r.implementation = Implementation::fast;
 
+  // nonfinite: the first resting position that is not finite (every later one descends from it).
+  const auto add_nonfinite = [&] {
+    for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
+      if (!finite(r.resting_positions[i])) {
+        Failure f;
+        f.kind = FailureClass::nonfinite;
+        f.where = where[i];
+        f.detail = "resting position " + std::to_string(i) + " is (" + exact_text(r.resting_positions[i].x) + ", " +
+                   exact_text(r.resting_positions[i].y) + ", " + exact_text(r.resting_positions[i].z) + ")";
+        r.failures.push_back(std::move(f));
+        return;
+      }
+  };
+
   // Level A.
   const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
   if (inv.invalid_start) {
+    // The input's fault; what the algorithm made of it is still judged (recovery).
     r.invalid_start = true;
+    add_nonfinite();
+    const double motion = q.frames * (length(q.displacement) + length(q.gravity));
+    if (auto f = judge_recovery(index, q.radii.radii, r.resting_positions, motion, where.back()))
+      r.failures.push_back(std::move(*f));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return r;
   }
@@ -179,16 +203,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   }
 
   r.failures = inv.failures;
-  for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
-    if (!finite(r.resting_positions[i])) {
-      Failure f;
-      f.kind = FailureClass::nonfinite;
-      f.where = where[i];
-      f.detail = "resting position " + std::to_string(i) + " is (" + exact_text(r.resting_positions[i].x) + ", " +
-                 exact_text(r.resting_positions[i].y) + ", " + exact_text(r.resting_positions[i].z) + ")";
-      r.failures.push_back(std::move(f));
-      break;  // every later position descends from it
-    }
+  add_nonfinite();
   const std::vector<StepLocation> stops = stop_locations(run.events);
   for (std::size_t p = 0; p < result.passes.size(); ++p)
     if (is_iteration_cap(result.passes[p].stop)) {

@@ -3,6 +3,8 @@
 // case files and record lines before the next starts, and the summaries and reports at the end.
 #include <slidecheck/verify/run/verify_run.hpp>
 
+#include <slidecheck/formats/paths_io.hpp>
+
 #include "run/record_json.hpp"
 #include "run/run_json.hpp"
 
@@ -57,14 +59,22 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   j["tool"] = build_info().version;
   j["corpus"] = o.corpus;
   j["query_files"] = files;
-  if (o.algorithms.empty()) {
+  if (o.external) {
+    // An external implementation: its columns, as the records name them.
+    j["implementation"] = o.external->description;
+    j["columns"] = json::array();
+    for (const auto& [a, p] : o.external->columns)
+      j["columns"].push_back({{"algorithm", a.name()}, {"precision", std::string(precision_name(p))}});
+  } else if (o.algorithms.empty()) {
     j["algorithms"] = "query";
   } else {
     j["algorithms"] = json::array();
-    for (const Algorithm a : o.algorithms) j["algorithms"].push_back(std::string(algorithm_name(a)));
+    for (const Algorithm& a : o.algorithms) j["algorithms"].push_back(std::string(algorithm_name(a)));
   }
-  j["precisions"] = json::array();
-  for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
+  if (!o.external) {
+    j["precisions"] = json::array();
+    for (const Precision p : o.precisions) j["precisions"].push_back(std::string(precision_name(p)));
+  }
   // Only for fast, so that a reference run's run.json is what earlier versions wrote.
   if (o.implementation == Implementation::fast) j["implementation"] = std::string(implementation_name(o.implementation));
   j["level_b"] = o.level_b;
@@ -78,6 +88,13 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   j["tasks"] = tasks;
   add_shard(j, o.shard);
   return j;
+}
+
+std::string columns_text(const json& columns) {
+  std::string out;
+  for (const json& c : columns)
+    out += (out.empty() ? "" : ", ") + c.at("algorithm").get<std::string>() + " (" + c.at("precision").get<std::string>() + ")";
+  return out;
 }
 
 std::string joined(const json& list) {
@@ -109,11 +126,14 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
   const Shard shard = shard_of(d, (out / "run.json").string());
   ro.facts = {{"corpus", joined(d.at("corpus"))},
               {"query files", std::to_string(d.at("query_files").size())},
-              {"algorithms", d.at("algorithms").is_string() ? "each query's own" : joined(d.at("algorithms"))},
-              {"precisions", joined(d.at("precisions"))},
-              {"implementation", d.contains("implementation")
-                                     ? d.at("implementation").get<std::string>() + " (fast/ compared bit for bit with the reference run)"
-                                     : std::string("reference")},
+              {"algorithms", d.contains("columns")     ? columns_text(d.at("columns"))
+                             : d.at("algorithms").is_string() ? "each query's own"
+                                                              : joined(d.at("algorithms"))},
+              {"precisions", d.contains("precisions") ? joined(d.at("precisions")) : std::string("per implementation")},
+              {"implementation", !d.contains("implementation") ? std::string("reference")
+                                 : d.contains("columns")
+                                     ? d.at("implementation").get<std::string>() + " (judged from its paths)"
+                                     : d.at("implementation").get<std::string>() + " (fast/ compared bit for bit with the reference run)"},
               {"level B", d.at("level_b").get<bool>() ? "on" : "off"},
               {"level C", level_c},
               {"tasks", std::to_string(d.at("tasks").get<std::size_t>())},
@@ -163,6 +183,37 @@ std::vector<QueryRecord> read_previous_records(const std::string& path, const st
   return out;
 }
 
+/// `--write-paths`: one paths file per (algorithm, precision), in task order: the start, every
+/// pass's end and the waypoints between, so that `judge` sees the polyline verify checked.
+void write_paths_files(const std::string& dir, const std::vector<QueryRecord>& records) {
+  fs::create_directories(dir);
+  std::map<std::pair<std::size_t, std::string>, std::pair<formats::PathsHeader, std::string>> files;
+  for (const QueryRecord& r : records) {
+    formats::PathRecord p;
+    p.query_id = r.query_id;
+    if (!r.invalid_start || !r.pass_ends.empty()) {
+      p.positions.push_back(r.resting_positions.front());
+      std::size_t previous = 0;
+      for (const std::size_t end : r.pass_ends) {
+        // A pass that stayed where it began (end == previous) passed through nothing.
+        if (end > previous + 1)
+          p.waypoints.emplace_back(r.resting_positions.begin() + static_cast<std::ptrdiff_t>(previous) + 1,
+                                   r.resting_positions.begin() + static_cast<std::ptrdiff_t>(end));
+        else
+          p.waypoints.emplace_back();
+        p.positions.push_back(r.resting_positions[end]);
+        previous = end;
+      }
+    }
+    const std::string name = r.algorithm.name() + "-" + std::string(precision_name(r.precision)) + ".paths.jsonl";
+    auto& [header, text] = files[{algorithm_order(r.algorithm), name}];
+    header = formats::PathsHeader{r.algorithm.name(), r.precision};
+    text += formats::path_record_to_json_line(p) + "\n";
+  }
+  for (const auto& [key, file] : files)
+    write_text_file((fs::path(dir) / key.second).string(), formats::paths_header_to_json_line(file.first) + "\n" + file.second);
+}
+
 }  // namespace
 
 bool VerifyRunResult::any_failure() const {
@@ -185,7 +236,12 @@ std::vector<std::string> find_query_files(const std::string& corpus) {
 }
 
 VerifyRunResult run_verify(const VerifyRunOptions& o) {
-  if (o.precisions.empty()) throw InputError("--precision", 0, "no precision chosen");
+  if (o.precisions.empty() && !o.external) throw InputError("--precision", 0, "no precision chosen");
+  if (o.external && o.external->columns.empty()) throw InputError("--precision", 0, "nothing to judge");
+  if (!o.write_paths.empty() && o.resume)
+    throw InputError("--write-paths", 0, "needs a whole run: resumed records keep no passes (drop --resume)");
+  if (!o.write_paths.empty() && o.external)
+    throw InputError("--write-paths", 0, "writes the paths of slidecheck's own runs, not of an external implementation");
   if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
   if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
 
@@ -194,11 +250,20 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   for (const std::string& c : o.corpus)
     for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
   const std::vector<QueryInput> inputs = load_query_inputs(files);
+  if (o.external && o.external->check) o.external->check(inputs);
   std::vector<Task> tasks;
   // Queries (all their algorithms and precisions together) go round-robin to the shards.
   std::vector<std::size_t> query_of_task;
   for (std::size_t q = 0; q < inputs.size(); ++q) {
     const QueryInput& in = inputs[q];
+    if (o.external) {
+      for (const auto& [a, p] : o.external->columns) {
+        check_runnable(in, p);
+        tasks.push_back({&in, a, p});
+        query_of_task.push_back(q);
+      }
+      continue;
+    }
     std::vector<Algorithm> algorithms = o.algorithms;
     if (algorithms.empty()) {
       if (!in.query.algorithm_given)
@@ -207,7 +272,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
                          "choose with --algorithm");
       algorithms.push_back(in.query.algorithm);
     }
-    for (const Algorithm a : algorithms) {
+    for (const Algorithm& a : algorithms) {
       if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
         const std::string problem = std::string(algorithm_name(a)) +
                                     " has no fast implementation: --implementation fast runs fauerby, linahan, monter "
@@ -281,16 +346,21 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
       const Task& t = tasks[begin + k];
       try {
         QueryRecord& r = done[k];
-        VerifyQueryOptions vo;
-        vo.level_b = o.level_b;
-        vo.level_c = o.level_c;
-        vo.level_c_options = o.level_c_options;
-        vo.implementation = o.implementation;
-        r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
+        if (o.external) {
+          r = o.external->run(*t.input, t.algorithm, t.precision);
+        } else {
+          VerifyQueryOptions vo;
+          vo.level_b = o.level_b;
+          vo.level_c = o.level_c;
+          vo.level_c_options = o.level_c_options;
+          vo.implementation = o.implementation;
+          r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
+        }
         if (r.failed()) {
           const SceneContext& sc = *t.input->scene;
-          const CaseFile c = make_case(r, tolerance_values(tolerances_for(t.input->query, t.algorithm)), sc.scene,
-                                       sc.mesh(t.precision), r.run_triangles);
+          const std::map<std::string, double> tolerances =
+              o.external ? o.external->tolerances : tolerance_values(tolerances_for(t.input->query, t.algorithm));
+          const CaseFile c = make_case(r, tolerances, sc.scene, sc.mesh(t.precision), r.run_triangles);
           write_case_file((out / "cases" / case_file_name(r)).string(), c);
         }
         done_lines[k] = to_json(r).dump() + "\n";
@@ -306,6 +376,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
         const Task& t = tasks[begin + k];
         try {
           std::rethrow_exception(errors[k]);
+        } catch (const InputError&) {
+          throw;  // malformed input found while running (a reported path that does not fit): exit 2
         } catch (const std::exception& e) {
           throw std::runtime_error("query '" + t.input->query.id + "' of " + t.input->file + " (" +
                                    std::string(algorithm_name(t.algorithm)) + ", " +
@@ -328,6 +400,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
+  if (!o.write_paths.empty()) write_paths_files(o.write_paths, result.records);
+
   // 4. Summaries and reports, from every record (resumed ones included).
   VerifyRunResult outputs = write_outputs(out, description, std::move(result.records), o.views);
   result.records = std::move(outputs.records);
@@ -343,8 +417,10 @@ VerifyRunResult merge_verify_runs(const std::vector<std::string>& shard_dirs, co
   const std::size_t n = dirs.size();
   // Task t belongs to query t / per_query, and queries go round-robin to the shards.
   const std::size_t per_query =
-      (description.at("algorithms").is_string() ? 1 : description.at("algorithms").size()) *
-      description.at("precisions").size();
+      description.contains("columns")
+          ? description.at("columns").size()
+          : (description.at("algorithms").is_string() ? 1 : description.at("algorithms").size()) *
+                description.at("precisions").size();
   const std::size_t total = description.at("tasks").get<std::size_t>();
   if (per_query == 0) throw InputError(dirs[0] + "/run.json", 0, "no algorithms or precisions");
   auto shard_of_task = [&](std::size_t t) { return (t / per_query) % n; };

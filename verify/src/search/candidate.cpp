@@ -2,6 +2,7 @@
 #include <slidecheck/verify/search/candidate.hpp>
 
 #include <slidecheck/verify/run/algorithms.hpp>
+#include <slidecheck/verify/run/run_inputs.hpp>
 #include <slidecheck/formats/errors.hpp>
 
 #include <algorithm>
@@ -188,10 +189,14 @@ bool needs_level_c(FailureClass kind) {
 }
 
 std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision precision, bool level_c,
-                                              const std::string& label) {
+                                              const std::string& label, const ExternalSubject* external) {
   Scene scene = c.scene;
   try {
     validate_scene(scene, label);
+    if (external) {
+      const QueryInput in{label, 0, c.query, std::make_shared<SceneContext>(label, std::move(scene))};
+      return external->run(in, c.query.algorithm, precision);
+    }
     const SceneContext context(label, std::move(scene));
     VerifyQueryOptions o;
     o.level_c = level_c;
@@ -204,9 +209,11 @@ std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision prec
   }
 }
 
-CaseFile case_of(const Candidate& c, const QueryRecord& record, const std::string& source) {
-  CaseFile out = make_case(record, tolerance_values(tolerances_for(c.query, c.query.algorithm)), c.scene,
-                           c.scene.mesh, {});
+CaseFile case_of(const Candidate& c, const QueryRecord& record, const std::string& source,
+                 const ExternalSubject* external) {
+  CaseFile out = make_case(record,
+                           external ? external->tolerances : tolerance_values(tolerances_for(c.query, c.query.algorithm)),
+                           c.scene, c.scene.mesh, {});
   out.scene.name = c.scene.name;
   out.scene.source = source;
   out.source_scene_file = source;

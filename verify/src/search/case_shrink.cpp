@@ -27,7 +27,7 @@ ShrinkResult shrink_candidate(const Candidate& c, Precision precision, const Fai
       return false;
     }
     ++result.tests;
-    const auto r = evaluate_candidate(x, precision, level_c);
+    const auto r = evaluate_candidate(x, precision, level_c, "candidate", options.external.get());
     if (!r) return false;
     const auto s = signature_of(*r, target.kind);
     return s && same_signature(*s, target);
@@ -53,7 +53,7 @@ ShrinkResult shrink_candidate(const Candidate& c, Precision precision, const Fai
   result.accepted = taken;
   result.candidate = std::move(best);
   result.after = size_of(result.candidate);
-  const auto record = evaluate_candidate(result.candidate, precision, level_c);
+  const auto record = evaluate_candidate(result.candidate, precision, level_c, "candidate", options.external.get());
   if (!record) throw std::logic_error("shrink_candidate: the shrunk candidate no longer verifies");
   result.record = *record;
   result.seconds = seconds();

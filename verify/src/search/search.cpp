@@ -27,8 +27,9 @@ SearchResult search_failure(const SearchOptions& o) {
   if (o.threads > 0)
     limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                   static_cast<std::size_t>(o.threads));
-  const rc::Gen<Candidate> gen = o.construction.empty() ? gen_candidate(o.algorithm, o.precision)
-                                                        : gen_construction(o.construction, o.algorithm, o.precision);
+  const Algorithm algorithm = o.external ? o.external->columns.front().first : o.algorithm;
+  const rc::Gen<Candidate> gen = o.construction.empty() ? gen_candidate(algorithm, o.precision)
+                                                        : gen_construction(o.construction, algorithm, o.precision);
   const bool level_c = o.property && needs_level_c(*o.property);
   SearchResult result;
   std::size_t failing = 0;
@@ -44,7 +45,7 @@ SearchResult search_failure(const SearchOptions& o) {
     std::vector<std::optional<QueryRecord>> records(candidates.size());
     tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t k) {
       records[k] = evaluate_candidate(candidates[k], o.precision, level_c,
-                                      "search attempt " + std::to_string(attempt(begin + k)));
+                                      "search attempt " + std::to_string(attempt(begin + k)), o.external.get());
     });
     for (std::size_t k = 0; k < candidates.size(); ++k) {
       ++result.tried;
@@ -71,8 +72,11 @@ SearchResult search_failure(const SearchOptions& o) {
     if (o.on_progress) o.on_progress(result.tried, result.invalid, failing);
   }
   result.search_seconds = std::chrono::duration<double>(clock::now() - t0).count();
-  if (result.found_at && o.shrink)
-    result.shrunk = shrink_candidate(result.original, o.precision, result.signature, o.shrink_options);
+  if (result.found_at && o.shrink) {
+    ShrinkOptions so = o.shrink_options;
+    so.external = o.external;
+    result.shrunk = shrink_candidate(result.original, o.precision, result.signature, so);
+  }
   return result;
 }
 

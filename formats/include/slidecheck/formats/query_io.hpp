@@ -23,18 +23,38 @@
 
 namespace slidecheck::formats {
 
-/// The collide-and-slide systems slidecheck implements (docs/architecture.md).
-enum class Algorithm { fauerby, linahan, monter, pseudo_distance, robust };
+/// The name of a collide-and-slide implementation: one of slidecheck's algorithms, one a
+/// program registered (verify/run/registry.hpp), an external process (exec) or the writer of a
+/// paths file. Files name it; the verifier knows what runs under it. A name is a value: two
+/// algorithms are the same when their names are.
+class Algorithm {
+ public:
+  Algorithm() = default;
+  explicit Algorithm(std::string name) : name_(std::move(name)) {}
+  const std::string& name() const { return name_; }
+  bool empty() const { return name_.empty(); }
+  friend bool operator==(const Algorithm&, const Algorithm&) = default;
+  friend auto operator<=>(const Algorithm&, const Algorithm&) = default;
 
-/// Every algorithm, in the order above.
-inline constexpr Algorithm all_algorithms[] = {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
-                                               Algorithm::pseudo_distance, Algorithm::robust};
+  /// slidecheck's own algorithms (docs/algorithms.md).
+  static const Algorithm fauerby, linahan, monter, pseudo_distance, robust;
 
-/// "fauerby", "linahan", "monter", "pseudo_distance" or "robust".
-std::string_view algorithm_name(Algorithm a);
-inline std::ostream& operator<<(std::ostream& os, Algorithm a) { return os << algorithm_name(a); }
-/// The algorithm with that name, or nothing.
-std::optional<Algorithm> find_algorithm(std::string_view name);
+ private:
+  std::string name_;
+};
+inline const Algorithm Algorithm::fauerby{"fauerby"};
+inline const Algorithm Algorithm::linahan{"linahan"};
+inline const Algorithm Algorithm::monter{"monter"};
+inline const Algorithm Algorithm::pseudo_distance{"pseudo_distance"};
+inline const Algorithm Algorithm::robust{"robust"};
+
+/// The algorithm's name.
+inline std::string_view algorithm_name(const Algorithm& a) { return a.name(); }
+inline std::ostream& operator<<(std::ostream& os, const Algorithm& a) { return os << a.name(); }
+
+/// A name an algorithm may have: letters, digits, '_', '-' and '.', starting with a letter,
+/// at most 64 characters (it names files and CSV columns).
+bool valid_algorithm_name(std::string_view name);
 
 /// The most frames a query may repeat its move.
 inline constexpr int max_frames = 10000;

@@ -14,12 +14,14 @@
 ///   summary.txt, cells.csv, eps_star.csv, error_model.csv, report.html   after the last cell
 
 #include <slidecheck/verify/run/shard.hpp>
+#include <slidecheck/verify/run/external_subject.hpp>
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +35,7 @@ inline double unit_roundoff(Precision p) { return p == Precision::single_float ?
 /// The tolerance eps-sweep sweeps by default: the algorithm's distance kept from surfaces
 /// (fauerby and linahan very_close_distance, monter push_out_distance, pseudo_distance
 /// contact_distance).
-std::string default_swept_tolerance(Algorithm a);
+std::string default_swept_tolerance(const Algorithm& a);
 
 /// 2^lo, 2^(lo+step), ..., 2^hi (exponents inclusive), preceded by 0 when `with_zero`.
 /// std::invalid_argument when lo > hi, step < 1 or an exponent is outside [-1000, 1000].
@@ -76,6 +78,9 @@ struct EpsSweepOptions {
   /// in the order of the eps* table) to views/NAME.html; the caller writes those pages
   /// (`slidecheck view`, CLI). 0: none.
   std::size_t views = 0;
+  /// When set (exec:, peer:), it answers every cell instead of `algorithms` (its column's name
+  /// is the algorithm; `tolerance` names which of its tolerances is swept, default its first).
+  std::shared_ptr<const ExternalSubject> external;
 };
 
 /// Where a cell sits in the sweep.

@@ -8,6 +8,7 @@
 /// exact sweep's trace::exact events are not emitted by any of them and are not recorded.
 
 #include <slidecheck/reference/trace/response_trace.hpp>
+#include <slidecheck/verify/level_b/trace_events.hpp>
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/formats/convert.hpp>
 
@@ -20,27 +21,6 @@
 namespace slidecheck::verify {
 
 using namespace slidecheck::formats;  // verify is built on the formats layer
-
-/// Every event a traced run of fauerby, linahan, monter or pseudo_distance emits, in F.
-template <IeeeBinary F>
-using TraceEvent =
-    std::variant<trace::fauerby::PlaneInterval<F>, trace::fauerby::InsideTest<F>, trace::fauerby::VertexRoot<F>,
-                 trace::fauerby::EdgeRoot<F>, trace::fauerby::NearestHit<F>, trace::response::CollisionQuery<F>,
-                 trace::response::NearPoint<F>, trace::response::TouchPoint<F>, trace::response::SlidingPlane<F>,
-                 trace::response::ProjectedDestination<F>, trace::response::Crease<F>, trace::response::Bias<F>,
-                 trace::response::StartCheck<F>, trace::response::RootSearch<F>, trace::response::Stop<F>>;
-
-/// A tracer (trace.hpp protocol) that keeps a copy of every event. An event type missing
-/// from TraceEvent fails to compile here, so a new event cannot be dropped silently.
-template <IeeeBinary F>
-struct RecordingTracer {
-  static constexpr bool enabled = true;
-  std::vector<TraceEvent<F>> events;
-  template <class Event>
-  void operator()(const Event& e) {
-    events.emplace_back(e);
-  }
-};
 
 /// A run's result and its trace.
 template <IeeeBinary F>

@@ -55,7 +55,8 @@ struct GroupSummary {
   Algorithm algorithm = Algorithm::fauerby;
   Precision precision = Precision::single_float;
   std::size_t queries = 0;         ///< records of this algorithm and precision
-  std::size_t invalid_starts = 0;  ///< records whose start already penetrates: not checked
+  std::size_t invalid_starts = 0;  ///< records whose start already penetrates: only recovery is judged
+  std::size_t failing_invalid_starts = 0;  ///< of those, the ones that fail to recover (not in `failing`)
   /// Checked queries (valid start): the denominator of every failure count.
   std::size_t checked() const { return queries - invalid_starts; }
 
@@ -94,8 +95,13 @@ struct GroupSummary {
   std::optional<double> max_penetration_depth;
   std::optional<double> max_path_depth;
 
+  /// Queries with class `c` of those it is judged on: recovery of the invalid starts,
+  /// nonfinite of every query, the other classes of the checked (valid) queries.
   Ratio by_class(FailureClass c) const {
-    return {queries_with[static_cast<std::size_t>(c)], checked()};
+    const std::size_t of = c == FailureClass::recovery    ? invalid_starts
+                           : c == FailureClass::nonfinite ? queries
+                                                          : checked();
+    return {queries_with[static_cast<std::size_t>(c)], of};
   }
   Ratio failing_ratio() const { return {failing, checked()}; }
   Ratio flipped_ratio() const { return {decisions_flipped, decisions_compared}; }
@@ -112,7 +118,8 @@ struct Summary {
 };
 
 /// Aggregates the records per (algorithm, precision); see docs/report.md for each number.
-/// Invalid-start records count only as `queries` and `invalid_starts`.
+/// Invalid-start records count as `queries` and `invalid_starts`, and only their `recovery`
+/// failures count against the algorithm.
 Summary summarize(const std::vector<QueryRecord>& records);
 
 /// The largest bits of error over one record's step values (0 when it has none).

@@ -29,6 +29,7 @@ enum class FailureClass {
   penetration,       ///< a resting position overlaps a triangle: exact distance < r
   path_penetration,  ///< a travelled segment comes closer than r to a triangle
   tunnelling,        ///< ... and crosses the triangle, ending on its other side
+  recovery,          ///< the start overlaps: the end is deeper, or still inside though the move could clear it
   missed_hit,        ///< float detection found no contact where exact detection does
   spurious_hit,      ///< float detection found a contact where exact detection finds none
   wrong_triangle,    ///< both hit, but a different first triangle
@@ -40,15 +41,16 @@ enum class FailureClass {
   stuck,             ///< level C: the float run barely moves where the ideal one travels
   jitter,            ///< level C, queries repeated over frames: the ideal run settles, the float run keeps moving
   fast_mismatch,     ///< --implementation fast: fast/ (BVH) and the reference run differ in a bit
+  implementation_error,  ///< an external implementation crashed, hung or gave no usable answer
 };
 
 /// Every class, in the order above (the order of report columns).
 inline constexpr FailureClass all_failure_classes[] = {
     FailureClass::penetration,   FailureClass::path_penetration, FailureClass::tunnelling,
-    FailureClass::missed_hit,    FailureClass::spurious_hit,     FailureClass::wrong_triangle,
+    FailureClass::recovery,      FailureClass::missed_hit,    FailureClass::spurious_hit,     FailureClass::wrong_triangle,
     FailureClass::wrong_feature, FailureClass::decision_flip,    FailureClass::nonfinite,
     FailureClass::iteration_cap, FailureClass::lost_motion,      FailureClass::stuck,
-    FailureClass::jitter,        FailureClass::fast_mismatch};
+    FailureClass::jitter,        FailureClass::fast_mismatch,    FailureClass::implementation_error};
 
 std::string_view to_string(FailureClass c);
 std::optional<FailureClass> find_failure_class(std::string_view name);
@@ -199,6 +201,9 @@ struct QueryRecord {
   int undecided = 0;
   /// Level C, when it was run.
   std::optional<IdealSummary> ideal;
+  /// Where each pass ends in resting_positions (an index), passes of every frame in order. Kept
+  /// in memory for `verify --write-paths`, not written to JSON.
+  std::vector<std::size_t> pass_ends;
   /// The scene triangles the float run was given (ascending; empty: all of them). Kept in
   /// memory for case files, not written to JSON.
   std::vector<std::size_t> run_triangles;

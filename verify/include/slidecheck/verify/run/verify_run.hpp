@@ -14,20 +14,31 @@
 /// killed at any moment keeps every record line it completed, and `resume` continues after the
 /// last complete line (a torn last line is dropped and redone).
 
+#include <slidecheck/verify/run/external_subject.hpp>
 #include <slidecheck/verify/run/shard.hpp>
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace slidecheck::verify {
 
+
+
 struct VerifyRunOptions {
   std::vector<std::string> corpus;        ///< query files (.jsonl) or directories searched for them
-  std::vector<Algorithm> algorithms;      ///< empty: each query's own algorithm
+  std::vector<Algorithm> algorithms;      ///< empty: each query's own algorithm (unless `external`)
+  /// When set, its columns replace the algorithms and precisions, and it answers every task.
+  std::shared_ptr<const ExternalSubject> external;
+  /// When not empty: one paths file per algorithm and precision written into this directory
+  /// (docs/formats.md), the start, pass ends and waypoints of every run, so that `judge`
+  /// can check what verify checked (not with --resume: resumed records keep no passes).
+  std::string write_paths;
   std::vector<Precision> precisions{Precision::single_float, Precision::double_float};
   std::string out;                        ///< output directory
   bool resume = false;                    ///< continue a run in `out`

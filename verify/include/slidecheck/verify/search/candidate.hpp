@@ -11,6 +11,7 @@
 /// agree on every decision) must keep having none.
 
 #include <slidecheck/verify/cases/case_file.hpp>
+#include <slidecheck/verify/run/external_subject.hpp>
 #include <slidecheck/formats/scene.hpp>
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
@@ -87,13 +88,18 @@ std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass 
 bool needs_level_c(FailureClass kind);
 
 /// Validates the candidate's scene and verifies its query with `precision` (the candidate's
-/// algorithm); level C, when asked, with an exact budget of 0.25 s per decision. nullopt when the scene is invalid (zero-area triangle after a shrink, a number
-/// not exact in the precision): such a candidate is never interesting.
+/// algorithm); level C, when asked, with an exact budget of 0.25 s per decision. With
+/// `external`, the external implementation answers instead and its path is judged (level C as
+/// the subject was made). nullopt when the scene is invalid (zero-area triangle after a
+/// shrink, a number not exact in the precision): such a candidate is never interesting.
 std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision precision, bool level_c,
-                                              const std::string& label = "candidate");
+                                              const std::string& label = "candidate",
+                                              const ExternalSubject* external = nullptr);
 
 /// Writes the candidate with its verified record as a case file (every triangle of the
 /// candidate, tolerances written out); `source` says where it came from.
-CaseFile case_of(const Candidate& c, const QueryRecord& record, const std::string& source);
+/// `external`: its tolerances are the case's (an external implementation's, not a built-in's).
+CaseFile case_of(const Candidate& c, const QueryRecord& record, const std::string& source,
+                 const ExternalSubject* external = nullptr);
 
 }  // namespace slidecheck::verify

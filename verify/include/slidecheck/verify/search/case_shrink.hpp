@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace slidecheck::verify {
@@ -30,6 +31,8 @@ struct ShrinkOptions {
   double max_seconds = 600;       ///< wall time; the best candidate so far is kept
   /// Called after every accepted shrink with the tests run so far and the new size.
   std::function<void(std::size_t tests, const CandidateSize&)> on_progress;
+  /// When set, the external implementation answers every test (evaluate_candidate).
+  std::shared_ptr<const ExternalSubject> external;
 };
 
 struct ShrinkResult {

@@ -33,7 +33,10 @@ struct SearchOptions {
   Shard shard;
   int threads = 0;             ///< 0: TBB's default
   bool shrink = true;
-  ShrinkOptions shrink_options;
+  ShrinkOptions shrink_options;  ///< its `external` is the search's
+  /// When set, the external implementation answers every candidate (its name is the
+  /// candidates' algorithm; `algorithm` is ignored).
+  std::shared_ptr<const ExternalSubject> external;
   /// Called after every chunk of candidates: tried so far, invalid so far, failures of the
   /// wanted class so far (the search stops at the end of the chunk with the first one).
   std::function<void(std::size_t tried, std::size_t invalid, std::size_t failing)> on_progress;

@@ -1,0 +1,146 @@
+// exec: and peer: implementations for the commands (external_implementation.hpp).
+#include "external_implementation.hpp"
+
+#include "common_options.hpp"
+
+#include <slidecheck/formats/errors.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace slidecheck::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Single quotes for /bin/sh: the path as one word whatever it holds.
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// The folder of the running executable (Bullet's clients are built beside slidecheck).
+fs::path executable_dir() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : self.parent_path();
+}
+
+fs::path node_peers_dir() {
+  if (const char* env = std::getenv("SLIDECHECK_PEERS_DIR"); env && *env) return fs::path(env);
+#ifdef SLIDECHECK_NODE_PEERS_DIR
+  return fs::path(SLIDECHECK_NODE_PEERS_DIR);
+#else
+  return executable_dir() / "peers" / "node";
+#endif
+}
+
+std::string node_peer(const std::string& engine) {
+  const fs::path client = node_peers_dir() / engine / "client.mjs";
+  if (!fs::is_regular_file(client))
+    throw formats::InputError("--implementation", 0,
+                              "peer:" + engine + " is not installed: " + client.string() +
+                                  " is missing (the build installs it with npm; set SLIDECHECK_PEERS_DIR to the "
+                                  "folder holding jolt/ and rapier/)");
+  const fs::path status = node_peers_dir() / engine / "status";
+  if (fs::exists(status)) {
+    std::ifstream in(status);
+    std::string line;
+    std::getline(in, line);
+    if (line.rfind("ok", 0) != 0)
+      throw formats::InputError("--implementation", 0, "peer:" + engine + " is not usable: " + line);
+  }
+  return "node " + shell_quote(client.string());
+}
+
+std::string bullet_peer(const std::string& mode, formats::Precision p) {
+  const std::string name = "slidecheck_bullet_" + std::string(formats::precision_name(p));
+  std::vector<fs::path> places{executable_dir() / name};
+#ifdef SLIDECHECK_BINARY_DIR
+  places.push_back(fs::path(SLIDECHECK_BINARY_DIR) / name);
+#endif
+  for (const fs::path& f : places)
+    if (fs::is_regular_file(f)) return shell_quote(f.string()) + " --mode " + mode;
+  throw formats::InputError("--implementation", 0,
+                            "peer:bullet_" + mode + " needs " + name +
+                                ", which this build does not have (install libbullet-dev and rebuild)");
+}
+
+}  // namespace
+
+std::string shell_word(const std::string& s) {
+  return s.find_first_of(" \t'\"\\$`!*?;&|<>()") == std::string::npos ? s : shell_quote(s);
+}
+
+std::string peer_names() { return "jolt, rapier, bullet (= bullet_kcc), bullet_kcc, bullet_sweep"; }
+
+bool is_external(const std::string& spec) { return spec.rfind("exec:", 0) == 0 || spec.rfind("peer:", 0) == 0; }
+
+std::optional<std::string> external_command(const std::string& spec, formats::Precision precision) {
+  if (spec.rfind("exec:", 0) == 0) {
+    const std::string command = spec.substr(5);
+    if (command.find_first_not_of(" \t") == std::string::npos)
+      throw formats::InputError("--implementation", 0, "exec: needs a command, e.g. exec:'python3 mine.py'");
+    return command;
+  }
+  if (spec.rfind("peer:", 0) != 0) return std::nullopt;
+  const std::string name = spec.substr(5);
+  if (name == "jolt" || name == "rapier") return node_peer(name);
+  if (name == "bullet" || name == "bullet_kcc") return bullet_peer("kcc", precision);
+  if (name == "bullet_sweep") return bullet_peer("sweep", precision);
+  throw formats::InputError("--implementation", 0, "unknown peer '" + name + "' (" + peer_names() + ")");
+}
+
+void add_external_options(CLI::App& cmd, ExternalArgs& a) {
+  cmd.add_option("--exec-timeout", a.exec_timeout,
+                 "With an exec: or peer: implementation: seconds one answer may take; past it the process is "
+                 "restarted and the query is implementation_error")
+      ->check(finite_number(true))
+      ->capture_default_str();
+  cmd.add_option("--exec-log", a.exec_log,
+                 "With an exec: or peer: implementation: where its processes' stderr goes (default: "
+                 "OUT/exec-stderr.log)");
+}
+
+std::shared_ptr<const verify::ExternalSubject> make_external_subject(
+    const std::string& spec, const std::vector<formats::Precision>& precisions, const verify::JudgeOptions& judge,
+    const ExternalArgs& args, const std::string& out, const std::map<std::string, double>& tolerances) {
+  const bool bullet = spec.rfind("peer:bullet", 0) == 0;
+  // Bullet is built once per precision: one process kind per precision asked (float unless told).
+  std::vector<formats::Precision> groups{formats::Precision::single_float};
+  if (bullet && !precisions.empty()) groups = precisions;
+  std::vector<std::shared_ptr<const verify::ExternalSubject>> parts;
+  fs::create_directories(out);
+  for (const formats::Precision p : groups) {
+    verify::ExecSubjectOptions o;
+    o.settings.command = *external_command(spec, p);
+    o.settings.timeout_seconds = args.exec_timeout;
+    o.settings.stderr_path = args.exec_log.empty() ? (fs::path(out) / "exec-stderr.log").string() : args.exec_log;
+    if (bullet)
+      o.precisions = {p};
+    else
+      o.precisions = precisions;
+    o.tolerances = tolerances;
+    o.judge = judge;
+    parts.push_back(verify::exec_subject(o));
+  }
+  if (parts.size() == 1) return parts.front();
+  auto joined = std::make_shared<verify::ExternalSubject>(*parts.front());
+  joined->columns.clear();
+  joined->description = spec;
+  for (const auto& part : parts)
+    for (const auto& c : part->columns) joined->columns.push_back(c);
+  joined->run = [parts](const verify::QueryInput& in, const formats::Algorithm& a, formats::Precision p) {
+    for (const auto& part : parts)
+      for (const auto& c : part->columns)
+        if (c.first == a && c.second == p) return part->run(in, a, p);
+    throw std::logic_error("no process runs " + a.name() + " in " + std::string(formats::precision_name(p)));
+  };
+  return joined;
+}
+
+}  // namespace slidecheck::cli

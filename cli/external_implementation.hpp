@@ -1,0 +1,48 @@
+#pragma once
+// --implementation exec:COMMAND and peer:NAME for verify, search, shrink and eps-sweep: the
+// external subject (verify/judge/subjects.hpp) that answers a command's tasks, with the options
+// that go with it (--exec-timeout, --exec-log).
+#include <slidecheck/verify/judge/subjects.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace slidecheck::cli {
+
+/// The engines `peer:NAME` names and the command each runs (docs/peers.md).
+std::string peer_names();
+
+/// The command `spec` runs: exec:COMMAND gives COMMAND, peer:NAME the peer's client in this
+/// build (SLIDECHECK_PEERS_DIR overrides where the Node clients are); nullopt for anything
+/// else (reference, fast). InputError for an empty command or an unknown or unbuilt peer.
+/// `precision` picks Bullet's build (float or double).
+std::optional<std::string> external_command(const std::string& spec, formats::Precision precision);
+
+/// `s` as one word of a shell command line (quoted when it must be), for the commands that
+/// reproduce a case.
+std::string shell_word(const std::string& s);
+
+/// Whether `spec` names an external implementation (exec:... or peer:...).
+bool is_external(const std::string& spec);
+
+struct ExternalArgs {
+  double exec_timeout = 30;
+  std::string exec_log;  ///< the processes' stderr; default OUT/exec-stderr.log
+};
+
+/// --exec-timeout S and --exec-log FILE.
+void add_external_options(CLI::App& cmd, ExternalArgs& a);
+
+/// The subject of `spec` run in `precisions` (empty: what it describes), judged with `judge`,
+/// its scene files and stderr under `out`. Bullet's two builds (one per precision) become one
+/// subject. `tolerances`: values for its named tolerances.
+std::shared_ptr<const verify::ExternalSubject> make_external_subject(
+    const std::string& spec, const std::vector<formats::Precision>& precisions, const verify::JudgeOptions& judge,
+    const ExternalArgs& args, const std::string& out, const std::map<std::string, double>& tolerances = {});
+
+}  // namespace slidecheck::cli

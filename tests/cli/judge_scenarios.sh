@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# End-to-end scenarios of the three ways to verify another implementation (docs/judge.md):
+#   differential  verify --write-paths on the unit-scale and 1e6-offset canonical movement sets (all
+#                 five algorithms, float and double), then judge on those paths: the same level A
+#                 classes, triangles and depths for every record; and the exec route: the C++ example
+#                 client (Fauerby in float) judged through exec gives built-in fauerby float's verdicts
+#   errors        judge refuses, with exit 2 and the paths file and line, a path for an unknown
+#                 query, a corpus query without a path, a count of positions that does not fit,
+#                 a malformed header; exec: refuses a command that cannot describe itself
+#   naive         the naive Python client: verify finds failures; search finds its penetration and
+#                 shrinks it to 1-2 triangles, which reproduces through exec; shrink and eps-sweep
+#                 run through it (the swept tolerance is the one it describes)
+#   faults        a client that crashes on one query, hangs on another, answers garbage on a third:
+#                 those queries are implementation_error, the others are judged, the run finishes
+# Usage: judge_scenarios.sh SLIDECHECK EXEC_EXAMPLE SOURCE_DIR WORK_DIR SCENARIO
+set -euo pipefail
+slidecheck=$1 example=$2 src=$3 work=$4 scenario=$5
+rm -rf "$work"; mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# Runs slidecheck expecting exit code $1 (the rest: its arguments), output in $work/last.out.
+expect() {
+  local want=$1 rc=0; shift
+  "$slidecheck" "$@" >"$work/last.out" 2>&1 || rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$work/last.out"; fail "slidecheck $1 exited $rc, expected $want"; }
+}
+naive="exec:python3 $src/examples/naive_python/naive_slide.py"
+
+case "$scenario" in
+differential)
+  "$slidecheck" corpus build --out "$work/mv" --movements --seed 1 >/dev/null 2>&1
+  grep -E '_s1_o(0|1e\+06)_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
+  expect 1 verify --quiet --no-views --no-level-b --corpus "$work/mv/part.jsonl" --out "$work/v" --write-paths "$work/paths"
+  [ "$(ls "$work/paths" | wc -l)" -eq 10 ] || fail "expected 10 paths files (5 algorithms x 2 precisions)"
+  expect 1 judge --quiet --corpus "$work/mv/part.jsonl" --paths "$work"/paths/*.paths.jsonl --out "$work/j"
+  python3 "$src/tests/cli/judge_differential.py" "$work/v/records.jsonl" "$work/j/records.jsonl" | tee "$work/diff.txt"
+  grep -qE ' [1-9][0-9]* with a level A class, [1-9][0-9]* level A failures: 0 differ' "$work/diff.txt" ||
+    fail "the corpus part has no level A failure: the comparison proves nothing"
+  # exec: the example client is Fauerby in float; judged through the protocol it must agree with
+  # the built-in fauerby float.
+  expect 1 verify --quiet --no-views --no-level-b --corpus "$work/mv/part.jsonl" --algorithm fauerby --precision float \
+    --out "$work/vf"
+  expect 1 verify --quiet --no-views --corpus "$work/mv/part.jsonl" --implementation "exec:$example" --out "$work/x"
+  python3 - "$work/vf/records.jsonl" "$work/x/records.jsonl" <<'PY'
+import json, sys
+LEVEL_A = {"penetration", "path_penetration", "tunnelling", "nonfinite", "recovery"}
+def load(p):
+    out = {}
+    for line in open(p):
+        r = json.loads(line)
+        out[r["query_id"]] = (sorted(c for c in r["classes"] if c in LEVEL_A), r["final_position"])
+    return out
+a, b = load(sys.argv[1]), load(sys.argv[2])
+differ = [k for k in a if k not in b or a[k] != b[k]]
+print(f"exec fauerby float: {len(a)} queries, {sum(1 for k in a if a[k][0])} with a level A class, {len(differ)} differ")
+for k in differ[:5]: print("  ", k, a[k], b.get(k))
+sys.exit(1 if differ or len(a) != len(b) else 0)
+PY
+  ;;
+errors)
+  corpus=$src/corpora/builtin
+  expect 0 verify --quiet --no-views --no-level-b --corpus "$corpus" --algorithm robust --precision float --out "$work/v" \
+    --write-paths "$work/p"
+  good=$work/p/robust-float.paths.jsonl
+  [ -f "$good" ] || fail "no paths file written"
+  expect 0 judge --quiet --corpus "$corpus" --paths "$good" --out "$work/ok"
+  # An unknown query id (line 3 renamed).
+  sed '3s/"query_id":"[^"]*"/"query_id":"no-such-query"/' "$good" >"$work/unknown.paths.jsonl"
+  expect 2 judge --quiet --corpus "$corpus" --paths "$work/unknown.paths.jsonl" --out "$work/e1"
+  grep -q "unknown.paths.jsonl:3: query 'no-such-query' is not in the corpus" "$work/last.out" || fail "unknown id: $(cat "$work/last.out")"
+  # A query of the corpus without a path (line 2 dropped).
+  sed '2d' "$good" >"$work/missing.paths.jsonl"
+  expect 2 judge --quiet --corpus "$corpus" --paths "$work/missing.paths.jsonl" --out "$work/e2"
+  grep -q "missing.paths.jsonl: has no path for query" "$work/last.out" || fail "missing query: $(cat "$work/last.out")"
+  # One position too many on line 2.
+  sed -E '2s/"positions":\[(\[[^]]*\])/"positions":[\1,\1/' "$good" >"$work/count.paths.jsonl"
+  expect 2 judge --quiet --corpus "$corpus" --paths "$work/count.paths.jsonl" --out "$work/e3"
+  grep -qE "count.paths.jsonl:2: .*positions" "$work/last.out" || fail "position count: $(cat "$work/last.out")"
+  # A malformed header.
+  { echo '{"format": "slidecheck-paths 9", "implementation": "x", "precision": "float"}'; sed 1d "$good"; } >"$work/header.paths.jsonl"
+  expect 2 judge --quiet --corpus "$corpus" --paths "$work/header.paths.jsonl" --out "$work/e4"
+  grep -q "header.paths.jsonl:1:" "$work/last.out" || fail "header: $(cat "$work/last.out")"
+  # The same implementation and precision twice.
+  expect 2 judge --quiet --corpus "$corpus" --paths "$good" "$good" --out "$work/e5"
+  # A command that does not speak the protocol.
+  expect 2 verify --quiet --corpus "$corpus" --implementation "exec:echo hello" --out "$work/e6"
+  # echo may exit before or after reading the request: either way the describe exchange fails.
+  grep -qE "describe (answer|request)" "$work/last.out" || fail "exec describe: $(cat "$work/last.out")"
+  expect 2 verify --quiet --corpus "$corpus" --implementation "peer:nosuch" --out "$work/e7"
+  grep -q "unknown peer 'nosuch'" "$work/last.out" || fail "unknown peer: $(cat "$work/last.out")"
+  echo "errors: every malformed input refused with exit 2, file and line" ;;
+naive)
+  corpus=$src/corpora/builtin
+  expect 1 verify --quiet --corpus "$corpus" --implementation "$naive" --out "$work/v"
+  grep -q '"implementation": "exec:python3' "$work/v/run.json" || fail "run.json does not name the implementation"
+  expect 1 search --quiet --implementation "$naive" --property penetration --precision double --budget 2000 --out "$work/s"
+  case_dir=$work/s/search-exec-double-penetration-seed1
+  grep -q "run again: reproduced" "$work/last.out" || fail "search: $(cat "$work/last.out")"
+  triangles=$(grep -c '^t ' "$case_dir/scene.scene")
+  [ "$triangles" -ge 1 ] && [ "$triangles" -le 2 ] || fail "the minimal case has $triangles triangles"
+  expect 1 verify --quiet --corpus "$case_dir/queries.jsonl" --implementation "$naive" --precision double --out "$work/again"
+  grep -q '"penetration"' "$work/again/records.jsonl" || fail "the minimal case does not reproduce through verify"
+  expect 1 shrink --quiet "$case_dir/original.case" --implementation "$naive" --out "$work/sh"
+  grep -q '^t ' "$work/sh/scene.scene" || fail "shrink wrote no scene"
+  expect 0 eps-sweep --quiet --corpus "$corpus" --implementation "$naive" --values 0,1e-7 --out "$work/e"
+  grep -q "close" "$work/e/eps_star.csv" || fail "eps-sweep did not sweep the described tolerance"
+  echo "naive: penetration found and shrunk to $triangles triangle(s)" ;;
+faults)
+  corpus=$src/corpora/builtin
+  # Wraps the naive client: crashes on floor-drop-fauerby-eps, hangs on trough-settle, garbage on floor-graze.
+  cat >"$work/faulty.py" <<PY
+import json, subprocess, sys, time
+inner = subprocess.Popen(["python3", "$src/examples/naive_python/naive_slide.py"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True)
+for line in sys.stdin:
+    request = json.loads(line)
+    qid = request.get("query", {}).get("id")
+    if qid == "floor-drop-fauerby-eps": sys.exit(3)
+    if qid == "trough-settle": time.sleep(60)
+    if qid == "floor-graze":
+        print("not json", flush=True); continue
+    inner.stdin.write(line); inner.stdin.flush()
+    print(inner.stdout.readline(), end="", flush=True)
+PY
+  expect 1 verify --quiet --corpus "$corpus" --implementation "exec:python3 $work/faulty.py" --exec-timeout 2 --out "$work/v" --threads 1
+  [ "$(wc -l <"$work/v/records.jsonl")" -eq 6 ] || fail "not every query has a record"
+  errors=$(grep -c '"implementation_error"' "$work/v/records.jsonl" || true)
+  [ "$errors" -ge 3 ] || fail "expected at least 3 implementation_error records, got $errors"
+  for id in floor-drop-fauerby-eps trough-settle floor-graze; do
+    grep "\"query_id\":\"$id\"" "$work/v/records.jsonl" | grep -q implementation_error || fail "$id is not implementation_error"
+  done
+  echo "faults: $errors implementation_error records, the run finished" ;;
+*) fail "unknown scenario $scenario" ;;
+esac

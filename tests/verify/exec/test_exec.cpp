@@ -1,0 +1,141 @@
+// The exec protocol's client side against small shell programs: a well-behaved one, and ones
+// that crash, hang, print garbage or answer for another query. Every fault becomes that
+// query's error, the process is restarted, and the next query is answered.
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exec/exec_implementation.hpp>
+#include <slidecheck/verify/exec/exec_process.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <signal.h>
+
+using namespace slidecheck;
+using namespace slidecheck::verify;
+
+namespace {
+
+const std::string describe_answer =
+    R"({"format":"slidecheck-exec 1","implementation":"toy","precisions":["float","double"],"tolerances":{"skin":0.5,"caps":2}})";
+const std::string good_answer = R"({"query_id":"q1","positions":[[0,0,1],[0,0,"0x1p-1"]]})";
+
+/// A shell client: answers the describe request, and runs `body` for every other request line $l.
+std::string client(const std::string& body) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("slidecheck-exec-test-" + std::to_string(std::hash<std::string>{}(body)) + ".sh");
+  std::ofstream(path) << "while read l; do\nif [ \"$l\" = '{\"describe\":true}' ]; then echo '" << describe_answer
+                      << "'; continue; fi\n" << body << "\ndone\n";
+  return "sh " + path.string();
+}
+
+Query query(const std::string& id = "q1") {
+  Query q;
+  q.id = id;
+  q.scene = "floor.scene";
+  q.start = {0, 0, 1};
+  q.displacement = {0, 0, -1};
+  q.set_radius(0.5);
+  return q;
+}
+
+ExecImplementation implementation(const std::string& body, double timeout = 5) {
+  ExecSettings s;
+  s.command = client(body);
+  s.timeout_seconds = timeout;
+  return ExecImplementation(s, describe_exec(s));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(exec)
+
+BOOST_AUTO_TEST_CASE(describe_is_read_in_order) {
+  ExecSettings s;
+  s.command = client("echo '" + good_answer + "'");
+  const ExecDescription d = describe_exec(s);
+  BOOST_TEST(d.implementation == "toy");
+  BOOST_TEST(d.precisions.size() == 2u);
+  BOOST_REQUIRE(d.tolerances.size() == 2u);
+  BOOST_TEST(d.tolerances[0].first == "skin");  // the client's order, not sorted
+  BOOST_TEST(d.tolerances[1].second == 2.0);
+}
+
+BOOST_AUTO_TEST_CASE(bad_commands_cannot_describe_themselves) {
+  for (const std::string cmd : {"exit 0", "echo nonsense", "echo '{\"format\":\"other\"}'", "/nonexistent/program"}) {
+    ExecSettings s;
+    s.command = cmd;
+    s.timeout_seconds = 5;
+    BOOST_CHECK_THROW(describe_exec(s), formats::InputError);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_good_client_is_answered) {
+  const ExecImplementation impl = implementation("echo '" + good_answer + "'");
+  for (int i = 0; i < 3; ++i) {
+    const formats::PathRecord r = impl.run("/tmp/floor.scene", query(), Precision::single_float, {});
+    BOOST_TEST(!r.error, (r.error ? *r.error : ""));
+    BOOST_REQUIRE(r.positions.size() == 2u);
+    BOOST_TEST(r.positions[1].z == 0.5);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(faults_become_errors_and_the_process_restarts) {
+  // Crashes on every other request (a counter in a file keeps its state across restarts).
+  const auto counter = std::filesystem::temp_directory_path() / "slidecheck-exec-test-counter";
+  std::filesystem::remove(counter);
+  const ExecImplementation crashing = implementation(
+      "n=$(cat " + counter.string() + " 2>/dev/null || echo 0); echo $((n+1)) > " + counter.string() +
+      "; if [ $((n % 2)) = 0 ]; then kill -SEGV $$; fi; echo '" + good_answer + "'");
+  const formats::PathRecord crash = crashing.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(crash.error);
+  // sh -c reports its child's SIGSEGV as status 139 (128 + 11).
+  BOOST_TEST((crash.error->find("signal 11") != std::string::npos || crash.error->find("status 139") != std::string::npos), *crash.error);
+  const formats::PathRecord after = crashing.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_TEST(!after.error, (after.error ? *after.error : ""));
+
+  const auto started = std::chrono::steady_clock::now();
+  const ExecImplementation hanging = implementation("sleep 100", 0.5);
+  const formats::PathRecord hang = hanging.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(hang.error);
+  BOOST_TEST(hang.error->find("no answer within 0.5 s") != std::string::npos, *hang.error);
+  BOOST_TEST(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < 10);
+
+  const ExecImplementation garbage = implementation("echo 'not json'");
+  const formats::PathRecord g = garbage.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(g.error);
+  BOOST_TEST(g.error->find("malformed answer") != std::string::npos, *g.error);
+
+  const ExecImplementation other = implementation("echo '" + good_answer + "'");
+  const formats::PathRecord o = other.run("/tmp/floor.scene", query("q2"), Precision::single_float, {});
+  BOOST_REQUIRE(o.error);
+  BOOST_TEST(o.error->find("answered for query 'q1'") != std::string::npos, *o.error);
+
+  const ExecImplementation refusing = implementation("echo '{\"error\":\"no ellipsoids\"}'");
+  const formats::PathRecord e = refusing.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(e.error);
+  BOOST_TEST(e.error->find("no ellipsoids") != std::string::npos, *e.error);
+}
+
+BOOST_AUTO_TEST_CASE(a_timed_out_process_group_is_killed) {
+  // The client starts a grandchild that would outlive it; the timeout kills the whole group.
+  const auto marker = std::filesystem::temp_directory_path() / "slidecheck-exec-test-grandchild";
+  std::filesystem::remove(marker);
+  ExecProcess p("(sleep 1; touch " + marker.string() + ") & sleep 100");
+  ExecFault fault;
+  BOOST_TEST(!p.exchange("x", std::chrono::duration<double>(0.2), fault));
+  sleep(2);
+  BOOST_TEST(!std::filesystem::exists(marker));
+}
+
+BOOST_AUTO_TEST_CASE(requests_carry_the_scene_query_precision_and_tolerances) {
+  const std::string r = exec_request("/abs/x.scene", query(), Precision::double_float, {{"skin", 0.25}});
+  BOOST_TEST(r.find(R"("scene":"/abs/x.scene")") != std::string::npos, r);
+  BOOST_TEST(r.find(R"("id":"q1")") != std::string::npos, r);
+  BOOST_TEST(r.find(R"("precision":"double")") != std::string::npos, r);
+  BOOST_TEST(r.find(R"("tolerances":{"skin":"0x1p-2"})") != std::string::npos, r);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,46 @@
+#pragma once
+/// Judging a path that any implementation produced (docs/judge.md): the positions it reported
+/// for a query, and optionally its own single sweeps, checked exactly, with the classes and
+/// metrics `verify` gives the built-in algorithms:
+///   - level A on the positions (penetration, path_penetration, tunnelling, nonfinite), and
+///     `recovery` when the start already overlaps (level_a/recovery.hpp);
+///   - each reported sweep against the exact first contact over the scene (missed_hit,
+///     spurious_hit, wrong_triangle; the time of impact's error in ULPs and bits), as level B
+///     judges the built-ins' detection decisions (judge_sweeps.hpp);
+///   - with level C, the end against the ideal collide-and-slide (lost_motion, stuck, jitter).
+/// Nothing about the implementation's internals is known, so there are no per-step errors
+/// beyond the sweeps, no iteration caps and no decision flips.
+
+#include <slidecheck/formats/paths_io.hpp>
+#include <slidecheck/verify/run/records.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
+
+#include <string>
+
+namespace slidecheck::verify {
+
+struct JudgeOptions {
+  /// Level C: the ideal collide-and-slide from the same rounded query (ideal_path.hpp).
+  bool level_c = false;
+  LevelCOptions level_c_options;
+};
+
+/// How many positions a path of `query` holds: the start, then per frame the move pass and,
+/// when gravity is not zero, the gravity pass.
+std::size_t expected_positions(const Query& query);
+
+/// The query as it runs in `precision`: every number rounded once to it. Throws
+/// std::invalid_argument when a number overflows or a radius rounds to zero.
+Query rounded_query(const Query& query, Precision precision);
+
+/// Judges `path` (what `implementation` reported for `query` in `precision`) against the scene.
+/// Throws InputError naming `paths_file` and the path's line when the path does not fit the
+/// query: a count of positions other than expected_positions, a start other than the query's
+/// start rounded to the precision, a sweep naming a triangle the scene does not have, or
+/// iterations not one per pass. A path that carries an error gives an `implementation_error`
+/// record.
+QueryRecord judge_path(const SceneContext& scene, const Query& query, const std::string& query_file,
+                       const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
+                       Precision precision, const JudgeOptions& options = {});
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,32 @@
+#pragma once
+/// Level A on a path that starts inside the mesh (docs/architecture.md, `recovery`): such a
+/// start is the input's fault, so the usual invariants say nothing, but what the
+/// implementation does next is still judged. It fails to recover when
+///   - its end is deeper than its start (the exact clearance, correctly rounded to double,
+///     is smaller), or
+///   - its end still overlaps a triangle although the query's requested motion (every frame's
+///     |displacement| + |gravity|) is at least the start's depth: a clear position lay
+///     within the distance the query let it move.
+/// Both are decided on exact clearances (level A's arithmetic: intervals, then rationals).
+
+#include <slidecheck/verify/level_a/triangle_index.hpp>
+#include <slidecheck/verify/run/records.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace slidecheck::verify {
+
+/// The exact clearance of a sphere or ellipsoid centred at `p` (distance - r; for an ellipsoid
+/// the eSpace clearance times the smallest radius), correctly rounded to double: negative when
+/// it overlaps a triangle, +infinity for an empty mesh. `p` must be finite.
+double clearance_at(const TriangleIndex& index, const Vec3<double>& radii, const Vec3<double>& p);
+
+/// The recovery failure of a path whose start overlaps the mesh, if it fails to recover.
+/// `requested_motion` is the length the query asks to move (all frames, both passes);
+/// `where` locates the path's end. Non-finite ends are `nonfinite`'s, not judged here.
+std::optional<Failure> judge_recovery(const TriangleIndex& index, const Vec3<double>& radii,
+                                      const std::vector<Vec3<double>>& path, double requested_motion,
+                                      const StepLocation& where);
+
+}  // namespace slidecheck::verify

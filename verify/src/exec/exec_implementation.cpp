@@ -1,0 +1,164 @@
+// The exec protocol's client side (exec_implementation.hpp, docs/judge.md).
+#include <slidecheck/verify/exec/exec_implementation.hpp>
+
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/exec/exec_process.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace slidecheck::verify {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::chrono::duration<double> timeout_of(const ExecSettings& s) { return std::chrono::duration<double>(s.timeout_seconds); }
+
+std::string where_of(const ExecSettings& s) { return "exec:" + s.command; }
+
+/// The describe answer, strictly; InputError naming the command otherwise.
+ExecDescription parse_description(const std::string& text, const ExecSettings& s) {
+  const std::string where = where_of(s);
+  const auto bad = [&](const std::string& problem) -> void {
+    throw InputError(where, 0, "the describe answer " + problem + " (got: " + text.substr(0, 200) + ")");
+  };
+  ojson j;
+  try {
+    j = ojson::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    bad("is not JSON");
+  }
+  if (!j.is_object()) bad("is not a JSON object");
+  if (j.contains("error") && j["error"].is_string())
+    throw InputError(where, 0, "refused to describe itself: " + j["error"].get<std::string>());
+  for (const auto& item : j.items())
+    if (item.key() != "format" && item.key() != "implementation" && item.key() != "precisions" &&
+        item.key() != "tolerances" && item.key() != "description")
+      bad("has an unknown field '" + item.key() + "'");
+  if (!j.contains("format") || j["format"] != std::string(exec_format))
+    bad("must have \"format\": \"" + std::string(exec_format) + "\"");
+  ExecDescription d;
+  if (!j.contains("implementation") || !j["implementation"].is_string() ||
+      j["implementation"].get<std::string>().empty())
+    bad("must name the implementation (\"implementation\": a non-empty string)");
+  d.implementation = j["implementation"].get<std::string>();
+  if (j.contains("description")) {
+    if (!j["description"].is_string()) bad("has a \"description\" that is not a string");
+    d.description = j["description"].get<std::string>();
+  }
+  if (!j.contains("precisions") || !j["precisions"].is_array() || j["precisions"].empty())
+    bad("must list its precisions (\"precisions\": [\"float\"] or [\"float\", \"double\"] ...)");
+  for (const ojson& p : j["precisions"]) {
+    if (!p.is_string()) bad("lists a precision that is not a string");
+    try {
+      d.precisions.push_back(parse_precision(p.get<std::string>()));
+    } catch (const std::invalid_argument&) {
+      bad("lists an unknown precision '" + p.get<std::string>() + "'");
+    }
+  }
+  if (j.contains("tolerances")) {
+    if (!j["tolerances"].is_object()) bad("has \"tolerances\" that is not an object of name: default");
+    for (const auto& item : j["tolerances"].items()) {
+      // A JSON number or, losslessly, a hexfloat string (as every number of the protocol).
+      double value = std::numeric_limits<double>::quiet_NaN();
+      if (item.value().is_number()) {
+        value = item.value().get<double>();
+      } else if (item.value().is_string()) {
+        try {
+          value = parse_double(item.value().get<std::string>());
+        } catch (const std::exception&) {
+        }
+      }
+      if (!std::isfinite(value))
+        bad("gives tolerance '" + item.key() + "' a default that is not a finite number (a JSON number or hexfloat string)");
+      d.tolerances.emplace_back(item.key(), value);
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+ExecDescription describe_exec(const ExecSettings& settings) {
+  if (settings.command.empty()) throw InputError("--implementation", 0, "exec: needs a command, e.g. exec:'python3 mine.py'");
+  ExecProcess p(settings.command, settings.stderr_path);
+  ExecFault fault;
+  const auto answer = p.exchange(R"({"describe":true})", timeout_of(settings), fault);
+  if (!answer) throw InputError(where_of(settings), 0, "did not answer the describe request: " + fault.what);
+  return parse_description(*answer, settings);
+}
+
+std::string exec_request(const std::string& scene_file, const Query& query, Precision precision,
+                         const std::map<std::string, double>& tolerances) {
+  ojson t = ojson::object();
+  for (const auto& [name, value] : tolerances) t[name] = to_hex(value);
+  ojson j;
+  j["scene"] = scene_file;
+  j["query"] = ojson::parse(query_to_json_line(query));
+  j["precision"] = precision_name(precision);
+  j["tolerances"] = std::move(t);
+  return j.dump();
+}
+
+ExecImplementation::ExecImplementation(ExecSettings settings, ExecDescription description)
+    : settings_(std::move(settings)), description_(std::move(description)) {}
+
+ExecImplementation::~ExecImplementation() = default;
+
+std::unique_ptr<ExecProcess> ExecImplementation::take() const {
+  {
+    std::lock_guard lock(mutex_);
+    if (!idle_.empty()) {
+      std::unique_ptr<ExecProcess> p = std::move(idle_.back());
+      idle_.pop_back();
+      return p;
+    }
+  }
+  return std::make_unique<ExecProcess>(settings_.command, settings_.stderr_path);
+}
+
+void ExecImplementation::give_back(std::unique_ptr<ExecProcess> p) const {
+  std::lock_guard lock(mutex_);
+  idle_.push_back(std::move(p));
+}
+
+formats::PathRecord ExecImplementation::run(const std::string& scene_file, const Query& query, Precision precision,
+                                            const std::map<std::string, double>& tolerances) const {
+  std::unique_ptr<ExecProcess> process = take();
+  formats::PathRecord r;
+  ExecFault fault;
+  const auto answer = process->exchange(exec_request(scene_file, query, precision, tolerances), timeout_of(settings_), fault);
+  if (!answer) {
+    r.query_id = query.id;
+    r.error = "the process " + fault.what;
+  } else {
+    try {
+      r = formats::parse_exec_answer(*answer, precision, where_of(settings_), 0);
+      if (r.query_id.empty() && r.error) {
+        r.query_id = query.id;
+        r.error = "the implementation reports: " + *r.error;
+      } else if (r.query_id != query.id) {
+        const std::string other = r.query_id;
+        r = formats::PathRecord{};
+        r.query_id = query.id;
+        r.error = "answered for query '" + other + "' instead";
+        process->stop();  // out of step with the requests: start afresh
+      } else if (r.error) {
+        r.error = "the implementation reports: " + *r.error;
+      }
+    } catch (const InputError& e) {
+      r = formats::PathRecord{};
+      r.query_id = query.id;
+      r.error = "malformed answer: " + e.problem() + " (got: " + answer->substr(0, 200) + ")";
+      process->stop();
+    }
+  }
+  give_back(std::move(process));
+  return r;
+}
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,190 @@
+// Judging a reported path exactly (judge_path.hpp, docs/judge.md).
+#include <slidecheck/verify/judge/judge_path.hpp>
+
+#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/judge/judge_sweeps.hpp>
+#include <slidecheck/verify/level_a/invariants.hpp>
+#include <slidecheck/verify/level_a/recovery.hpp>
+#include <slidecheck/verify/level_c/ideal_trajectory.hpp>
+#include <slidecheck/verify/level_c/travel_judgement.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace slidecheck::verify {
+
+namespace {
+
+bool is_zero_vector(const Vec3<double>& v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+
+Vec3<double> rounded(const Vec3<double>& v, Precision p) {
+  if (p == Precision::double_float) return v;
+  return {double(static_cast<float>(v.x)), double(static_cast<float>(v.y)), double(static_cast<float>(v.z))};
+}
+
+bool same_bits(const Vec3<double>& a, const Vec3<double>& b) {
+  return std::bit_cast<std::uint64_t>(a.x) == std::bit_cast<std::uint64_t>(b.x) &&
+         std::bit_cast<std::uint64_t>(a.y) == std::bit_cast<std::uint64_t>(b.y) &&
+         std::bit_cast<std::uint64_t>(a.z) == std::bit_cast<std::uint64_t>(b.z);
+}
+
+std::string text(const Vec3<double>& v) {
+  return "(" + exact_text(v.x) + ", " + exact_text(v.y) + ", " + exact_text(v.z) + ")";
+}
+
+/// The length the query asks to move: every frame's move and gravity pass.
+double requested_motion(const Query& q) { return q.frames * (length(q.displacement) + length(q.gravity)); }
+
+/// Level C of a reported path: the ideal collide-and-slide (robust in certified exact arithmetic,
+/// where its skin is 0: docs/architecture.md) from the same rounded query, on the triangles the
+/// query can reach (no collide-and-slide travels further than its requested move), and the
+/// path's travel against it.
+void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::PathRecord& path, std::size_t n,
+                   const std::vector<StepLocation>& where, const JudgeOptions& options) {
+  const Query& q = r.query;
+  const CulledMesh part = index.culled_mesh(query_reach_box(q));
+  const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  IdealOptions io;
+  io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
+  io.frames = q.frames;
+  const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
+  IdealSummary s = summarize_ideal(ideal);
+  const std::size_t per_frame = (n - 1) / static_cast<std::size_t>(q.frames);
+  std::vector<Vec3<double>> frame_ends;
+  for (int k = 1; k <= q.frames; ++k) frame_ends.push_back(path.positions[static_cast<std::size_t>(k) * per_frame]);
+  judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back());
+  r.ideal = std::move(s);
+}
+
+}  // namespace
+
+std::size_t expected_positions(const Query& q) {
+  const std::size_t passes_per_frame = is_zero_vector(q.gravity) ? 1 : 2;
+  return 1 + static_cast<std::size_t>(q.frames) * passes_per_frame;
+}
+
+Query rounded_query(const Query& query, Precision p) {
+  Query q = query;
+  q.start = rounded(query.start, p);
+  q.displacement = rounded(query.displacement, p);
+  q.radii.radii = rounded(query.radii.radii, p);
+  q.gravity = rounded(query.gravity, p);
+  const Vec3<double>& r = q.radii.radii;
+  if (!is_finite(q.start) || !is_finite(q.displacement) || !is_finite(q.gravity) || !is_finite(r) ||
+      !(r.x > 0 && r.y > 0 && r.z > 0))
+    throw std::invalid_argument("query '" + query.id + "' is not representable in " + std::string(precision_name(p)) +
+                                " (a number overflows or a radius rounds to 0)");
+  return q;
+}
+
+QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::string& query_file,
+                       const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
+                       Precision precision, const JudgeOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  QueryRecord r;
+  r.query_id = query.id;
+  r.query_file = query_file;
+  r.scene_file = sc.file;
+  r.algorithm = implementation;
+  r.precision = precision;
+  r.query = rounded_query(query, precision);
+  const Query& q = r.query;
+  const auto bad = [&](const std::string& problem) {
+    throw InputError(paths_file, path.line, "path of query '" + query.id + "' (" + query_file + "): " + problem);
+  };
+
+  if (path.error) {
+    Failure f;
+    f.kind = FailureClass::implementation_error;
+    f.detail = *path.error;
+    r.failures.push_back(std::move(f));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return r;
+  }
+
+  // The path must be a path of this query.
+  const std::size_t n = expected_positions(q);
+  if (path.positions.size() != n)
+    bad(std::to_string(path.positions.size()) + " positions where the query asks for " + std::to_string(n) +
+        " (the start, then per frame (" + std::to_string(q.frames) + ") the move pass" +
+        (n == 1 + static_cast<std::size_t>(q.frames) ? std::string() : std::string(" and the gravity pass")) + ")");
+  if (!same_bits(path.positions.front(), q.start))
+    bad("positions[0] " + text(path.positions.front()) + " is not the query's start rounded to " +
+        std::string(precision_name(precision)) + ", " + text(q.start));
+  const TriangleIndex& index = sc.index(precision);
+  for (std::size_t i = 0; i < path.sweeps.size(); ++i)
+    if (path.sweeps[i].hit && path.sweeps[i].triangle >= index.triangle_count())
+      bad("sweeps[" + std::to_string(i) + "].triangle " + std::to_string(path.sweeps[i].triangle) +
+          " is not a triangle of the scene (it has " + std::to_string(index.triangle_count()) + ")");
+  if (!path.iterations.empty() && path.iterations.size() != n - 1)
+    bad(std::to_string(path.iterations.size()) + " iteration counts for " + std::to_string(n - 1) + " passes");
+
+  if (!path.waypoints.empty() && path.waypoints.size() != n - 1)
+    bad(std::to_string(path.waypoints.size()) + " lists of waypoints for " + std::to_string(n - 1) + " passes");
+
+  // The travelled polyline: the start, then per pass its waypoints and its end.
+  r.resting_positions.push_back(path.positions.front());
+  std::vector<StepLocation> where{StepLocation{}};
+  std::vector<int> pass_start_step{0};  // the step at which pass k starts (the previous pass's end)
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    const int pass = static_cast<int>(k);
+    if (!path.waypoints.empty())
+      for (std::size_t i = 0; i < path.waypoints[k].size(); ++i) {
+        r.resting_positions.push_back(path.waypoints[k][i]);
+        where.push_back(StepLocation{pass, static_cast<int>(i), static_cast<int>(where.size())});
+      }
+    r.resting_positions.push_back(path.positions[k + 1]);
+    where.push_back(StepLocation{pass, path.waypoints.empty() ? 0 : static_cast<int>(path.waypoints[k].size()),
+                                 static_cast<int>(where.size())});
+    pass_start_step.push_back(where.back().step);
+  }
+  r.final_position = path.positions.back();
+  for (const int k : path.iterations) r.iterations += k;
+
+  // Level A, or recovery when the start overlaps.
+  const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
+  r.min_clearance = inv.min_clearance;
+  r.invalid_start = inv.invalid_start;
+  r.failures = inv.failures;
+  for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
+    if (!is_finite(r.resting_positions[i])) {
+      Failure f;
+      f.kind = FailureClass::nonfinite;
+      f.where = where[i];
+      f.detail = "resting position " + std::to_string(i) + " is " + text(r.resting_positions[i]);
+      r.failures.push_back(std::move(f));
+      break;  // every later position descends from it
+    }
+  if (inv.invalid_start)
+    if (auto f = judge_recovery(index, q.radii.radii, r.resting_positions, requested_motion(q), where.back()))
+      r.failures.push_back(std::move(*f));
+
+  // The implementation's own sweeps: sweep i is placed at the start of pass i when there is one
+  // per pass.
+  if (!path.sweeps.empty()) {
+    std::vector<StepLocation> at;
+    for (std::size_t i = 0; i < path.sweeps.size(); ++i)
+      at.push_back(path.sweeps.size() == n - 1 ? StepLocation{static_cast<int>(i), 0, pass_start_step[i]}
+                                               : StepLocation{0, static_cast<int>(i), 0});
+    SweepJudgement s = judge_sweeps(index, path.sweeps, precision, at);
+    r.decisions = std::move(s.decisions);
+    r.step_errors = std::move(s.values);
+    r.failures.insert(r.failures.end(), s.failures.begin(), s.failures.end());
+    for (const DecisionCheck& d : r.decisions)
+      if (!d.agrees) {
+        r.first_divergent = DivergentStep{d.where, d.step, d.decision, d.margin_ulps};
+        break;
+      }
+  }
+  if (options.level_c && !r.invalid_start && is_finite(r.final_position)) judge_level_c(r, index, path, n, where, options);
+  std::stable_sort(r.failures.begin(), r.failures.end(),
+                   [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+}  // namespace slidecheck::verify

@@ -1,0 +1,34 @@
+// Fauerby (2003), collideAndSlide: reference/.../response/fauerby.hpp.
+#include "run/builtins/builtins.hpp"
+
+#include <slidecheck/reference/response/fauerby.hpp>
+
+namespace slidecheck::verify {
+
+namespace {
+
+struct Builtin {
+  using Tolerances = fauerby::Tolerances;
+  static constexpr bool culls_back_faces = true;
+  static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
+    using T = Tolerances;
+    return {{"units_per_meter", &T::units_per_meter},
+            {"very_close_distance", &T::very_close_distance},
+            {"max_recursion_depth", nullptr, &T::max_recursion_depth}};
+  }
+  template <num::WithSqrt T, class Tracer>
+  static SlideResult<T> collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh, const Tolerances& tol,
+                                          Tracer&& tracer) {
+    return fauerby::collide_and_slide(in, mesh, tol, std::forward<Tracer>(tracer));
+  }
+};
+
+}  // namespace
+
+AlgorithmEntry builtin_fauerby() {
+  AlgorithmEntry e = algorithm<Builtin>("fauerby");
+  e.swept_tolerance = "very_close_distance";
+  return e;
+}
+
+}  // namespace slidecheck::verify

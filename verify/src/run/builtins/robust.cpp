@@ -1,0 +1,37 @@
+// slidecheck's own collide-and-slide: reference/.../response/robust/robust.hpp.
+#include "run/builtins/builtins.hpp"
+
+#include <slidecheck/reference/response/robust/robust.hpp>
+
+namespace slidecheck::verify {
+
+namespace {
+
+struct Builtin {
+  using Tolerances = robust::Tolerances;
+  static constexpr bool culls_back_faces = false;
+  static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
+    using T = Tolerances;
+    return {{"skin_factor", &T::skin_factor},
+            {"output_rounding_factor", &T::output_rounding_factor},
+            {"quadratic_skin_factor", &T::quadratic_skin_factor},
+            {"min_skin", &T::min_skin},
+            {"certify_fraction", &T::certify_fraction},
+            {"max_iterations", nullptr, &T::max_iterations}};
+  }
+  template <num::WithSqrt T, class Tracer>
+  static SlideResult<T> collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh, const Tolerances& tol,
+                                          Tracer&& tracer) {
+    return robust::collide_and_slide(in, mesh, tol, std::forward<Tracer>(tracer));
+  }
+};
+
+}  // namespace
+
+AlgorithmEntry builtin_robust() {
+  AlgorithmEntry e = algorithm<Builtin>("robust");
+  e.swept_tolerance = "skin_factor";
+  return e;
+}
+
+}  // namespace slidecheck::verify

@@ -7,6 +7,7 @@
 #include "run/run_json.hpp"
 
 #include <slidecheck/verify/run/build_info.hpp>
+#include <slidecheck/verify/level_c/core_diagnostics.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/report/report.hpp>
@@ -134,7 +135,7 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
 
 /// The files a run writes into its output directory, besides cases/.
 constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt", "summary.csv",
-                                     "steps.csv", "failures.csv",  "report.html"};
+                                     "steps.csv", "failures.csv",  "report.html", certified::core_diagnostics_file};
 
 /// Reads the complete lines of a previous run's records.jsonl, checks each against the task
 /// list and truncates a torn last line away.
@@ -259,6 +260,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     write_text_file((out / "run.json").string(), description.dump(2) + "\n");
   }
   fs::create_directories(out / "cases");
+  // CORE's warnings into the run's folder, never the working directory (core_diagnostics.hpp).
+  const certified::CoreDiagnosticsFolder core_diagnostics(out);
 
   // 3. Run the remaining tasks in chunks.
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

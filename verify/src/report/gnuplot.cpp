@@ -56,7 +56,7 @@ struct RunResult {
 
 /// The executable `gnuplot` names: a path as given, a name searched on PATH; empty when none.
 std::string find_executable(const std::string& gnuplot) {
-  if (gnuplot.find('/') != std::string::npos) return gnuplot;
+  if (gnuplot.find('/') != std::string::npos) return ::access(gnuplot.c_str(), X_OK) == 0 ? gnuplot : std::string();
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
   for (std::string dir; std::getline(dirs, dir, ':');) {

@@ -8,6 +8,7 @@
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -24,6 +25,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   for (const Vec3<F>& v : mesh.vertices) exact_mesh.vertices.push_back(widen(v));
   const Query& q = r.query;
   const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
   io.frames = q.frames;
@@ -37,6 +39,10 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   s.final_position = ideal.final_position.rounded;
   s.iterations = ideal.iterations;
   for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  using certified::Method;
+  const certified::Summary& counts = ideal.decisions;
+  s.decisions = {counts.count(Method::filter), counts.count(Method::escalation), counts.count(Method::rational),
+                 counts.count(Method::core),   counts.count(Method::undecided),  counts.ties};
   auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
 
   // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and
@@ -185,6 +191,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
       r.failures.push_back(std::move(f));
     }
   }
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   r.ideal = std::move(s);
 }
 

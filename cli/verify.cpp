@@ -5,6 +5,7 @@
 
 #include <slidecheck/verify/run/shard.hpp>
 #include "run_results.hpp"
+#include "task_progress.hpp"
 
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -63,7 +64,12 @@ int run(const VerifyArgs& a) {
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
   // A shard's report is not the campaign's: the merge writes the views.
   o.views = viewer_available() && o.shard.whole() ? a.view_count() : 0;
+  TaskProgress progress("verify", !a.quiet);
+  o.on_progress = [&progress](const verify::VerifyProgress& p) {
+    progress.update(p.done, p.total, p.resumed, p.failing);
+  };
   const verify::VerifyRunResult r = verify::run_verify(o);
+  progress.finish();
   if (o.views > 0) write_report_views(a.out, r, o.views, !a.quiet);
   return report_verify(a.out, r, a.json);
 }

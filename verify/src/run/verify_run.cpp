@@ -29,6 +29,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -273,6 +274,9 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   auto last_progress = started;
   std::size_t failing = 0;
   for (const QueryRecord& r : result.records) failing += r.failed();
+  std::mutex progress_mutex;
+  VerifyProgress progress{result.records.size(), tasks.size(), result.records.size(), failing};
+  if (o.on_progress) o.on_progress(progress);
   for (std::size_t begin = result.records.size(); begin < tasks.size(); begin += chunk) {
     const std::size_t end = std::min(tasks.size(), begin + chunk);
     // Each task is verified, its case file written and its record line made in parallel; the
@@ -300,6 +304,12 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
       } catch (...) {
         errors[k] = std::current_exception();
       }
+      if (o.on_progress) {
+        const std::lock_guard lock(progress_mutex);
+        ++progress.done;
+        progress.failing += done[k].failed();
+        o.on_progress(progress);
+      }
     });
     std::string lines;
     for (std::size_t k = 0; k < done.size(); ++k) {
@@ -322,7 +332,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     result.tasks_run += done.size();
     for (QueryRecord& r : done) result.records.push_back(std::move(r));
     const auto now = std::chrono::steady_clock::now();
-    if (o.progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
+    if (o.progress && !o.on_progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
       const double secs = std::chrono::duration<double>(now - started).count();
       std::cerr << "verify: " << end << "/" << tasks.size() << " runs, " << failing << " failing, "
                 << static_cast<long long>(secs > 0 ? double(result.tasks_run) / secs : 0) << " runs/s\n";

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Level C's CORE children (verify/src/level_c/forked_budget.cpp) never outlive slidecheck, keep
-# their deadline when nobody can kill them, and CORE's diagnostics never land in the working
-# directory (docs/level-c.md, "Processes and CORE's diagnostics").
+# Level C runs seen from outside (docs/level-c.md, "Processes, diagnostics and progress"): CORE's
+# children (verify/src/level_c/forked_budget.cpp) never outlive slidecheck and keep their
+# deadline when nobody can kill them, CORE's diagnostics never land in the working directory,
+# and progress shows while a single task computes.
 #   sigkill, sigterm  verify --level-c killed while a CORE child computes: no process of its
 #                     process group is left
 #   stopped           verify stopped (SIGSTOP) while a child computes: the child ends by itself
 #                     at its --exact-timeout
 #   diagnostics       a level C run from an empty working directory leaves it empty; CORE's
 #                     warnings are in the run's folder
+#   progress          one task of at least 2 s (4 decisions over a 0.5 s budget, each waited out)
+#                     shows whole progress lines while it runs, then the rate
 # The query is fauerby's trough-settle of corpora/builtin, whose deep ties CORE does not settle.
-# Usage: level_c_children.sh SLIDECHECK SOURCE_DIR WORK_DIR SCENARIO
+# Usage: level_c_runs.sh SLIDECHECK SOURCE_DIR WORK_DIR SCENARIO
 set -euo pipefail
 slidecheck=$1 source=$2 work=$3 scenario=$4
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -105,6 +108,20 @@ diagnostics)
   [ -z "$(ls -A "$work/cwd")" ] || fail "the working directory holds $(ls -A "$work/cwd")"
   [ -s "$work/out/Core_Diagnostics" ] || fail "no CORE warnings in the run's folder (has this query stopped making any?)"
   echo "diagnostics: $(wc -l <"$work/out/Core_Diagnostics") CORE warnings in the run's folder, none in the working directory"
+  ;;
+progress)
+  (cd "$work/cwd" && "$slidecheck" verify --corpus "$work/trough.jsonl" --algorithm fauerby --precision float \
+    --level-c --exact-timeout 0.5 --threads 1 --no-views --out "$work/out") >/dev/null 2>"$work/err.txt" ||
+    [ $? -eq 1 ] || fail "verify: $(cat "$work/err.txt")"
+  ! grep -q $'\r' "$work/err.txt" || fail "progress wrote \\r to a file"
+  [ "$(grep -c '^verify: 0/1 tasks, 0 failing, [0-9]* s elapsed$' "$work/err.txt")" -ge 2 ] ||
+    { cat "$work/err.txt"; fail "fewer than 2 progress lines while the one task ran"; }
+  grep -q '^verify: 1/1 tasks, 1 failing, [0-9.e+-]* tasks/s$' "$work/err.txt" || { cat "$work/err.txt"; fail "no final line"; }
+  grep -q '^  level C: 1 query, time median .*, p99 .*, max .*; [0-9]* decisions past the double filter' "$work/out/summary.txt" ||
+    fail "no level C cost in summary.txt"
+  grep -q '"ideal":{.*"decisions":{"filter":[0-9]*,"escalation":[0-9]*,"rational":[0-9]*,"core":[0-9]*,"undecided":[0-9]*,"ties":[0-9]*},"seconds":' \
+    "$work/out/records.jsonl" || fail "no level C cost in the record"
+  echo "progress: $(grep -c '^verify:' "$work/err.txt") progress lines for one level C task"
   ;;
 *) fail "unknown scenario $scenario" ;;
 esac

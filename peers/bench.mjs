@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Queries per second of an exec client on a slidecheck query corpus, driven as slidecheck drives
-// it: one process, one request in flight. Usage:
-//   node peers/bench.mjs CLIENT.mjs QUERIES.jsonl [--limit N] [--answers OUT.jsonl]
+// it: one process, one request in flight, in the first precision the client describes. Usage:
+//   node peers/bench.mjs CLIENT QUERIES.jsonl [--limit N] [--answers OUT.jsonl] [--client-arg ARG]...
+// CLIENT is a Node script (client.mjs) or an executable (build/slidecheck_bullet_float with
+// --client-arg --mode --client-arg kcc).
 // Scene paths are resolved against the query file's directory, as docs/formats.md says.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, isAbsolute } from 'node:path';
@@ -17,23 +19,26 @@ const flag = (name) => {
 };
 const limit = Number(flag('--limit') ?? Infinity);
 const answersOut = flag('--answers');
+const clientArgs = [];
+for (let a = flag('--client-arg'); a !== undefined; a = flag('--client-arg')) clientArgs.push(a);
 const [client, queriesPath] = args;
 if (!client || !queriesPath) {
-  console.error('usage: node peers/bench.mjs CLIENT.mjs QUERIES.jsonl [--limit N] [--answers OUT.jsonl]');
+  console.error('usage: node peers/bench.mjs CLIENT QUERIES.jsonl [--limit N] [--answers OUT.jsonl] [--client-arg ARG]...');
   process.exit(2);
 }
 
+const t0 = performance.now();
+const peer = new PeerProcess(resolve(client), clientArgs);
+const describe = await peer.send({ describe: true });
+const t1 = performance.now();
+
 const base = dirname(resolve(queriesPath));
+const precision = describe.precisions?.[0] ?? 'float';
 const requests = readFileSync(queriesPath, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, limit).map((line) => {
   const query = JSON.parse(line);
   const scene = isAbsolute(query.scene) ? query.scene : resolve(base, query.scene);
-  return { scene, query, precision: 'float' };
+  return { scene, query, precision };
 });
-
-const t0 = performance.now();
-const peer = new PeerProcess(resolve(client));
-const describe = await peer.send({ describe: true });
-const t1 = performance.now();
 const answers = [];
 const perScene = new Map();
 let errors = 0;

@@ -33,9 +33,11 @@ packages=(
 )
 
 missing=()
-# npm fetches three.js for slidecheck view when slidecheck is built (viewer/package-lock.json).
-# Node.js may come from Debian (nodejs + npm) or elsewhere (NodeSource's nodejs bundles npm):
-# only a missing npm command is installed.
+# npm fetches three.js for slidecheck view and the engines of the Node peers (Jolt, Rapier) when
+# slidecheck is built (viewer/ and peers/*/package-lock.json); node runs those peers and their
+# tests (ctest label peer). Node.js may come from Debian (nodejs + npm) or elsewhere (NodeSource's
+# nodejs bundles npm): only a missing node or npm command is installed.
+if ! command -v node >/dev/null 2>&1; then missing+=(nodejs); fi
 if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 for p in "${packages[@]}"; do
   # dpkg-query prints "install ok installed" only for a fully installed package.

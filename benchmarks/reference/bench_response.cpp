@@ -2,9 +2,10 @@
 // canonical movement corpus (every canonical shape, its scripted paths, walks, tangent and
 // grazing moves; `slidecheck corpus build --movements`) at scale 1, at the origin and at offset
 // 1e4, run by each algorithm with its default tolerances in float and double, as
-// `slidecheck verify` runs them (verify::run_slide, no tracer). The README's comparison table
-// quotes the per-query times as ratios to fauerby in the same precision and process; the
-// counter `sweeps` is the mean number of collision queries per query.
+// `slidecheck verify` runs them (verify::run_slide, no tracer). docs/results.md's comparison
+// table ("robust against the four seed algorithms") quotes the per-query times as ratios to
+// fauerby in the same precision and process; the counter `sweeps` is the mean number of
+// collision queries per query.
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/verify/run/algorithms.hpp>

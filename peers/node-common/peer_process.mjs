@@ -3,10 +3,14 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+/** True for a client that is a Node script (run with this node), not an executable. */
+export const isNodeScript = (clientPath) => /\.(mjs|cjs|js)$/.test(clientPath);
+
 export class PeerProcess {
-  /** Starts `node clientPath` (extra arguments after it). */
+  /** Starts `node clientPath`, or clientPath itself when it is an executable (extra arguments after it). */
   constructor(clientPath, args = []) {
-    this.child = spawn(process.execPath, [clientPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const [command, argv] = isNodeScript(clientPath) ? [process.execPath, [clientPath, ...args]] : [clientPath, args];
+    this.child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.stderr = '';
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (d) => { this.stderr += d; });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The source documents' claims, put to the test where it is cheap (README, "The seeds'
-# claims"). Usage: claims.sh SLIDECHECK WORK_DIR unit|maps [PAK1_MAPS_PK3]
+# The source documents' claims, put to the test where it is cheap (docs/results.md, "The
+# seeds' claims, put to the test"). Usage: claims.sh SLIDECHECK WORK_DIR unit|maps [PAK1_MAPS_PK3]
 #   unit: Fauerby's veryCloseDistance 0.005 at unit scale, on the unit-scale canonical movement
 #         sets (678 moves): no failure but the back-face design and two iteration caps in float,
 #         while 0 fails 67 moves.

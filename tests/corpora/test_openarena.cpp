@@ -194,8 +194,8 @@ BOOST_AUTO_TEST_CASE(oa_ctf2_patches) {
   BOOST_TEST(unmatched_edges(brushes) == 0u);
 }
 
-// The per-map table for the README: ./test_corpora_openarena --run_test=table (disabled by
-// default: about a minute for all 50 maps).
+// The per-map table of docs/corpora.md ("Real levels"): ./test_corpora_openarena --run_test=table
+// (disabled by default: about a minute for all 50 maps).
 BOOST_AUTO_TEST_CASE(table, *boost::unit_test::disabled()) {
   std::printf("| map | draw triangles (solid) | draw triangles (all) | of which patch (solid) | brush triangles | brushes | seconds |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|\n");

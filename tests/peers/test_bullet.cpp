@@ -1,212 +1,246 @@
-// Bullet through the verifier (peers/bullet): built once per Bullet build (test_peers_bullet_float,
-// _double). The adapter runs the built-in corpus and writes a well-formed record for every query
-// and algorithm; its exact checks fail when a path penetrates, both on a hand-made path given to
-// judge() and on real Bullet runs whose end poses are known to overlap.
+// Bullet's exec clients (peers/bullet), built once per Bullet build (test_peers_bullet_float,
+// _double): the protocol round trip on small scenes (a drop onto a floor ends resting, the sweeps'
+// triangle indices are the scene file's), requests read strictly and rounded once, the scene
+// cache, and the worst Bullet cases of the canonical corpus (docs/fast.md) as inline scenes.
 #include <boost/test/unit_test.hpp>
 
-#include "bullet_adapter.hpp"
-#include <slidecheck/verify/run/run_inputs.hpp>
+#include "bullet_exec.hpp"
 
 #include <slidecheck/formats/hexfloat.hpp>
-#include <slidecheck/formats/scene_io.hpp>
-#include <slidecheck/verify/run/verify_run.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <unistd.h>
 
 using namespace slidecheck;
-using peers::BulletAlgorithm;
-using verify::FailureClass;
+using peers::BulletExec;
+using peers::BulletMode;
+using json = nlohmann::json;
 
 namespace {
 
-const std::string kBuiltin = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/builtin";
+using Scalar = btScalar;
+const bool kFloat = peers::bullet_precision() == formats::Precision::single_float;
+const std::string kPrecision(formats::precision_name(peers::bullet_precision()));
+const std::string kData = std::string(SLIDECHECK_SOURCE_DIR) + "/peers/node-common/test/data";
 
-std::shared_ptr<const verify::SceneContext> floor_scene() {
-  return verify::load_scene_context(kBuiltin + "/floor.scene");
+/// Every answer line of `requests` (one per line) sent to a fresh engine.
+std::vector<json> exchange(BulletMode mode, const std::vector<std::string>& requests) {
+  std::stringstream in;
+  for (const std::string& r : requests) in << r << "\n\n";  // blank lines are skipped
+  std::vector<json> out;
+  BulletExec engine(mode);
+  peers::run_protocol(in, [&out](const std::string& line) {
+    out.push_back(json::parse(line));
+    return true;
+  }, engine);
+  return out;
 }
 
-formats::Query sphere_query(const std::string& id, Vec3<double> start, Vec3<double> move, double r, Vec3<double> g = {}) {
-  formats::Query q;
-  q.id = id;
-  q.scene = "floor.scene";
-  q.start = start;
-  q.displacement = move;
-  q.set_radius(r);
-  q.gravity = g;
-  return q;
+std::string request(const std::string& scene, const json& query, const json& tolerances = json::object()) {
+  return json{{"scene", scene}, {"query", query}, {"precision", kPrecision}, {"tolerances", tolerances}}.dump();
 }
 
-}  // namespace
+double hexnum(const json& j) { return formats::parse_double(j.get<std::string>()); }
+Vec3<double> vec(const json& j) { return {hexnum(j[0]), hexnum(j[1]), hexnum(j[2])}; }
+// Vec3 has no operator<<: compared by the test as a bool.
+bool same(const Vec3<double>& a, const Vec3<double>& b) { return a == b; }
 
-BOOST_AUTO_TEST_CASE(builtin_corpus_gives_a_well_formed_record_per_query_and_algorithm) {
-  const std::vector<verify::QueryInput> inputs = verify::load_query_inputs(verify::find_query_files(kBuiltin));
-  BOOST_REQUIRE_GE(inputs.size(), 6u);
-  peers::BulletScenes worlds;
-  peers::BulletTally tally;
-  std::size_t judged = 0, skipped = 0;
-  for (const verify::QueryInput& in : inputs)
-    for (const BulletAlgorithm a : peers::all_bullet_algorithms) {
-      const peers::BulletRecord r = peers::run_bullet(in.scene, worlds, in.query, in.file, a);
-      tally.add(r);
-      const nlohmann::json j = nlohmann::json::parse(peers::to_json(r).dump());  // one line, valid JSON
-      BOOST_TEST(j.at("query_id").get<std::string>() == in.query.id);
-      BOOST_TEST(j.at("algorithm").get<std::string>() == std::string(peers::bullet_algorithm_name(a)));
-      BOOST_TEST(j.at("precision").get<std::string>() == std::string(formats::precision_name(peers::bullet_precision())));
-      BOOST_TEST(j.at("classes").is_array());
-      BOOST_TEST(j.at("failures").is_array());
-      // Positions are lossless: the text reads back to the very doubles.
-      const auto& path = j.at("resting_positions");
-      BOOST_REQUIRE_EQUAL(path.size(), r.resting_positions.size());
-      for (std::size_t i = 0; i < path.size(); ++i) {
-        BOOST_TEST(formats::parse_double(path[i][0].get<std::string>()) == r.resting_positions[i].x);
-        BOOST_TEST(formats::parse_double(path[i][2].get<std::string>()) == r.resting_positions[i].z);
-      }
-      if (in.query.ellipsoid) {
-        ++skipped;
-        BOOST_TEST(j.contains("skipped"));
-        continue;
-      }
-      ++judged;
-      BOOST_TEST(!r.invalid_start);
-      // One resting position per frame (kcc), per sweep (sweep: move and gravity passes).
-      const std::size_t passes = in.query.gravity == Vec3<double>{} ? 1 : 2;
-      BOOST_TEST(r.resting_positions.size() ==
-                 1 + std::size_t(in.query.frames) * (a == BulletAlgorithm::kcc ? 1 : passes));
-      if (a == BulletAlgorithm::sweep) BOOST_TEST(j.at("sweeps").size() == r.resting_positions.size() - 1);
-      for (const auto& p : r.resting_positions) BOOST_TEST(std::isfinite(p.x + p.y + p.z));
-    }
-  BOOST_TEST(skipped == 2u);  // room-corner-push is an ellipsoid, for both algorithms
-  BOOST_TEST(judged == 2 * (inputs.size() - 1));
-  BOOST_TEST(tally.text().find("bullet_kcc") != std::string::npos);
-}
-
-BOOST_AUTO_TEST_CASE(judge_finds_a_penetrating_path) {
-  // The same level A code path as a Bullet run, given a path that sinks into the floor (z = 0):
-  // the end is r/4 deep, and the move into it comes from above.
-  const auto sc = floor_scene();
-  const verify::TriangleIndex& index = sc->index(peers::bullet_precision());
-  peers::BulletRecord r;
-  r.query = sphere_query("sink", {0, 0, 1}, {0, 0, -0.625}, 0.5);
-  r.resting_positions = {{0, 0, 1}, {0, 0, 0.375}};
-  peers::judge(index, std::vector<verify::StepLocation>(2), r);
-  BOOST_TEST(!r.invalid_start);
-  BOOST_TEST(r.has(FailureClass::penetration));
-  BOOST_TEST(r.has(FailureClass::path_penetration));
-  BOOST_TEST(r.min_clearance == -0.125);
-  for (const verify::Failure& f : r.failures)
-    if (f.kind == FailureClass::penetration) BOOST_TEST(f.depth == 0.125);
-  BOOST_TEST(peers::exact_clearance(index, 0.5, {0, 0, 0.375}) == -0.125);
-  BOOST_TEST(peers::exact_clearance(index, 0.5, {0, 0, 0.5}) == 0.0);  // an exact touch is clear
-
-  // Through the floor and out the other side: tunnelling.
-  r.resting_positions = {{0, 0, 1}, {0, 0, -1}};
-  peers::judge(index, std::vector<verify::StepLocation>(2), r);
-  BOOST_TEST(r.has(FailureClass::tunnelling));
-  // A start that already overlaps is the input's fault, counted apart.
-  r.resting_positions = {{0, 0, 0.25}, {0, 0, 1}};
-  peers::judge(index, std::vector<verify::StepLocation>(2), r);
-  BOOST_TEST(r.invalid_start);
-  BOOST_TEST(r.failures.empty());
-  // A NaN resting position is nonfinite.
-  r.resting_positions = {{0, 0, 1}, {std::nan(""), 0, 1}};
-  peers::judge(index, std::vector<verify::StepLocation>(2), r);
-  BOOST_TEST(r.has(FailureClass::nonfinite));
-}
-
-BOOST_AUTO_TEST_CASE(bullet_sweep_stops_short_of_the_floor_and_kcc_lands) {
-  // A drop onto the floor: Bullet's sweep stops at its small gap above it (exactly clear), and
-  // the character controller lands; neither ends inside.
-  const auto sc = floor_scene();
-  peers::BulletScenes worlds;
-  const formats::Query drop = sphere_query("drop", {0.25, 0.125, 2}, {0, 0, -3}, 0.5);
-  const peers::BulletRecord s = peers::run_bullet(sc, worlds, drop, "inline", BulletAlgorithm::sweep);
-  BOOST_REQUIRE_EQUAL(s.sweeps.size(), 1u);
-  BOOST_TEST(s.sweeps[0].hit);
-  BOOST_TEST(s.sweeps[0].fraction > 0.0);
-  BOOST_TEST(s.sweeps[0].end_clearance >= 0.0);
-  BOOST_TEST(s.sweeps[0].end_clearance <= 2 * peers::kBulletGap);
-  BOOST_TEST(!s.failed());
-  formats::Query fall = drop;
-  fall.displacement = {0.125, 0, 0};
-  fall.gravity = {0, 0, -0.25};
-  fall.frames = 12;
-  const peers::BulletRecord k = peers::run_bullet(sc, worlds, fall, "inline", BulletAlgorithm::kcc);
-  BOOST_REQUIRE_EQUAL(k.resting_positions.size(), 13u);
-  BOOST_TEST(k.resting_positions.back().z < 0.6);  // it came down
-  BOOST_TEST(k.resting_positions.back().x > 1.0);  // and walked
-}
-
-namespace {
-
-/// A one-precision scene file in a fresh temporary directory (the verifier reads scenes from files).
-std::shared_ptr<const verify::SceneContext> write_scene(const std::string& name, const std::string& body) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("slidecheck-peers-" + std::to_string(::getpid()));
+/// A scene file in a fresh temporary directory.
+std::string write_scene(const std::string& name, const std::string& precision, const std::string& body) {
+  const auto dir = std::filesystem::temp_directory_path() / ("slidecheck-bullet-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const std::filesystem::path file = dir / (name + ".scene");
+  const auto file = dir / (name + ".scene");
   std::ofstream(file) << "slidecheck-scene 1\nname " << name << "\nunits meter\nsource slidecheck test\nlicence CC0-1.0\n"
-                      << "precision float\n" << body << "end\n";
-  return verify::load_scene_context(file.string());
-}
-
-formats::Query hex_query(const std::string& id, const char* const start[3], const char* const move[3], const char* radius,
-                        const char* const gravity[3]) {
-  auto v = [](const char* const c[3]) {
-    return Vec3<double>{formats::parse_double(c[0]), formats::parse_double(c[1]), formats::parse_double(c[2])};
-  };
-  return sphere_query(id, v(start), v(move), formats::parse_double(radius), v(gravity));
+                      << "precision " << precision << "\n" << body << "end\n";
+  return file.string();
 }
 
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(describe_names_the_mode_its_precision_and_bullets_defaults) {
+  const auto answers = exchange(BulletMode::sweep, {R"({"describe": true})"});
+  BOOST_REQUIRE_EQUAL(answers.size(), 1u);
+  const json& d = answers[0];
+  BOOST_TEST(d.at("format") == "slidecheck-exec 1");
+  BOOST_TEST(d.at("implementation") == "bullet_sweep");
+  BOOST_TEST(d.at("precisions") == json::array({kPrecision}));
+  BOOST_TEST(d.at("tolerances") == json({{"allowed_penetration", 0.0}}));
+
+  const json k = exchange(BulletMode::kcc, {R"({"describe": true})"}).at(0);
+  BOOST_TEST(k.at("implementation") == "bullet_kcc");
+  const json& t = k.at("tolerances");
+  BOOST_TEST(t.size() == 5u);
+  BOOST_TEST(t.at("step_height").get<double>() == 0.0);
+  BOOST_TEST(t.at("max_penetration_depth").get<double>() == double(Scalar(0.2)));
+  BOOST_TEST(t.at("allowed_ccd_penetration").get<double>() == double(Scalar(0.04)));
+  BOOST_TEST(t.at("max_slope").get<double>() == double(btRadians(Scalar(45))));
+  BOOST_TEST(t.at("sweep_allowed_penetration").get<double>() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(sweep_drop_onto_the_floor_rests_on_it_with_the_scenes_triangles) {
+  const json drop = {{"id", "drop"},           {"start", {0.5, -1, 2}}, {"displacement", {0, 0, 0}},
+                     {"gravity", {0, 0, -3}}, {"radius", "0x1p-1"},   {"frames", 3}};
+  const auto answers = exchange(BulletMode::sweep, {request(kData + "/floor.scene", drop)});
+  const json& a = answers.at(0);
+  BOOST_TEST(a.at("query_id") == "drop");
+  BOOST_REQUIRE_EQUAL(a.at("positions").size(), 7u);  // the start, then move and gravity per frame
+  BOOST_TEST(same(vec(a["positions"][0]), {0.5, -1, 2}));
+  for (const json& p : a["positions"]) {
+    const double z = vec(p).z;
+    BOOST_TEST(z >= 0.5);           // never inside
+    BOOST_TEST(z <= 2.0);
+  }
+  BOOST_TEST(vec(a["positions"][6]).z <= 0.5 + 0.001);  // resting, within Bullet's stopping band
+  BOOST_TEST(!a.contains("waypoints"));                 // a sweep pass is one straight segment
+  BOOST_REQUIRE_EQUAL(a.at("sweeps").size(), 6u);
+  const json& fall = a["sweeps"][1];
+  BOOST_TEST(fall.at("hit") == true);
+  BOOST_TEST(fall.at("triangle") == 0);  // (0.5, -1) lies in triangle 0 of floor.scene
+  BOOST_TEST(same(vec(fall.at("displacement")), {0, 0, -3}));
+  BOOST_TEST(!a["sweeps"][0].contains("time"));  // a miss has no time and no triangle
+
+  // Triangle indices are the file's, whatever order the triangles come in (shuffled.scene holds
+  // corner.scene's floor and x = 1 wall in another order, after a zero-area triangle).
+  const std::string shuffled = kData + "/shuffled.scene";
+  const auto s = exchange(BulletMode::sweep,
+                          {request(shuffled, {{"id", "a"}, {"start", {0.25, -1, 0.6}}, {"displacement", {0, 0, -3}}, {"radius", 0.5}}),
+                           request(shuffled, {{"id", "b"}, {"start", {-1, 1.5, 0.6}}, {"displacement", {0, 0, -3}}, {"radius", 0.5}}),
+                           request(shuffled, {{"id", "c"}, {"start", {0, -1, 0.6}}, {"displacement", {3, 0, 0}}, {"radius", 0.5}})});
+  BOOST_TEST(s.at(0)["sweeps"][0]["triangle"] == 4);
+  BOOST_TEST(s.at(1)["sweeps"][0]["triangle"] == 2);
+  BOOST_TEST(s.at(2)["sweeps"][0]["triangle"] == 3);
+}
+
+BOOST_AUTO_TEST_CASE(kcc_lands_within_its_allowed_penetration_and_reports_waypoints_per_pass) {
+  const std::string floor = kData + "/floor.scene";
+  const json land = {{"id", "land"},          {"start", {0.5, -1, 1}}, {"displacement", {0, 0, 0}},
+                     {"gravity", {0, 0, -0.25}}, {"radius", 0.5},      {"frames", 4}};
+  const auto answers = exchange(BulletMode::kcc, {request(floor, land)});
+  const json& a = answers.at(0);
+  BOOST_REQUIRE_EQUAL(a.at("positions").size(), 9u);
+  BOOST_TEST(a.at("waypoints").size() == 8u);
+  BOOST_TEST(a.at("sweeps").size() == 8u);
+  for (const json& p : a["positions"]) BOOST_TEST(vec(p).z >= 0.5 - 0.04 - 1e-6);
+  BOOST_TEST(vec(a["positions"][8]).z <= 0.5 + 0.001);
+
+  // Walking straight down onto a floor its ghost cannot see: the centre ends on the floor, then
+  // five recovery pushes of 20 % of the depth, each a waypoint, leave 0.8^5 r inside.
+  const json down = {{"id", "down"}, {"start", {0.5, -1, 1.5}}, {"displacement", {0, 0, -1.5}}, {"radius", 0.5}};
+  const json d = exchange(BulletMode::kcc, {request(floor, down)}).at(0);
+  BOOST_REQUIRE_EQUAL(d.at("waypoints").size(), 1u);
+  const json& w = d["waypoints"][0];
+  BOOST_REQUIRE_EQUAL(w.size(), 5u);
+  BOOST_TEST(std::fabs(vec(w[0]).z) < 1e-6);
+  BOOST_TEST(vec(d["positions"][1]).z == 0.5 - std::pow(0.8, 5) * 0.5, boost::test_tools::tolerance(1e-4));
+  // Under a max_penetration_depth of 1 the 0.5 deep end is not recovered from.
+  const json deep = exchange(BulletMode::kcc, {request(floor, down, {{"max_penetration_depth", "0x1p+0"}})}).at(0);
+  BOOST_TEST(std::fabs(vec(deep["positions"][1]).z) < 1e-6);
+  BOOST_TEST(deep["waypoints"] == json::parse("[[]]"));
+}
+
+BOOST_AUTO_TEST_CASE(requests_are_checked_and_rounded_once_to_the_build_precision) {
+  const std::string floor = kData + "/floor.scene";
+  const json q = {{"id", "q"}, {"start", {"0x1p-1", "0.1", 3}}, {"displacement", {"-0x0p+0", 0, 0}}, {"radius", 0.5}};
+  const std::string other = kFloat ? "double" : "float";
+  const auto answers = exchange(
+      BulletMode::sweep,
+      {request(floor, q),
+       json{{"scene", floor}, {"query", q}, {"precision", other}}.dump(),
+       request(floor, q, {{"no_such", 1}}),
+       request(floor, q, {{"allowed_penetration", "nan"}}),
+       request(floor, q, {{"allowed_penetration", -1}}),
+       request(floor, {{"id", "e"}, {"start", {0, 0, 2}}, {"displacement", {0, 0, 0}}, {"radii", {1, 1, 2}}}),
+       request(kData + "/no-such.scene", q),
+       request(floor, {{"id", "big"}, {"start", {1e300, 0, 0}}, {"displacement", {0, 0, 0}}, {"radius", 1}}),
+       request(floor, {{"id", "x"}, {"start", {0, 0, 1}}, {"displacement", {0, 0, 0}}, {"radius", 1}, {"frames", 0}}),
+       "not json", R"({"describe": true, "more": 1})", request(floor, q)});
+  BOOST_REQUIRE_EQUAL(answers.size(), 12u);
+  // 0.1 is rounded once, from its text, to the build's precision; -0 stays -0.
+  const json& p0 = answers[0].at("positions")[0];
+  BOOST_TEST(p0[1] == (kFloat ? "0x1.99999ap-4" : "0x1.999999999999ap-4"));
+  BOOST_TEST(answers[0]["sweeps"][0]["displacement"][0] == "-0x0p+0");
+  auto error = [&answers](std::size_t i) { return answers.at(i).value("error", std::string("(no error)")); };
+  BOOST_TEST(error(1).find("is not supported by bullet_sweep") != std::string::npos);
+  BOOST_TEST(error(2).find("unknown tolerance 'no_such' for bullet_sweep (known: allowed_penetration)") != std::string::npos);
+  BOOST_TEST(error(3).find("NaN") != std::string::npos);
+  BOOST_TEST(error(4).find("must be >= 0") != std::string::npos);
+  BOOST_TEST(error(5).find("ellipsoids are not supported by Bullet") != std::string::npos);
+  BOOST_TEST(answers[5].size() == 1u);
+  BOOST_TEST(error(6).find("no-such.scene") != std::string::npos);
+  if (kFloat) BOOST_TEST(error(7).find("overflows float") != std::string::npos);
+  BOOST_TEST(error(8).find("'frames'") != std::string::npos);
+  BOOST_TEST(error(9).find("invalid JSON") != std::string::npos);
+  BOOST_TEST(error(10).find("exactly {\"describe\": true}") != std::string::npos);
+  BOOST_TEST(answers[11].at("query_id") == "q");  // the loop went on
+}
+
+BOOST_AUTO_TEST_CASE(a_scene_file_rewritten_at_the_same_path_is_read_again) {
+  const auto floor_at = [](const char* z) {
+    return write_scene("moving_floor", "float",
+                       std::string("vertices 3\nv -0x1p+3 -0x1p+3 ") + z + "\nv 0x1p+3 -0x1p+3 " + z + "\nv 0x0p+0 0x1p+3 " + z +
+                           "\ntriangles 1\nt 0 1 2\n");
+  };
+  const btSphereShape unit(1);
+  const std::string file = floor_at("0x0p+0");
+  peers::BulletScenes scenes(2);
+  BOOST_TEST(scenes.world(file).sweep(unit, {0, 0, 3}, {0, 0, -4}).end.z == Scalar(1), boost::test_tools::tolerance(Scalar(1e-3)));
+  const auto before = std::filesystem::last_write_time(file);
+  floor_at("0x1p+0");  // the same size: only the modification time tells
+  std::filesystem::last_write_time(file, before + std::chrono::seconds(1));
+  BOOST_TEST(scenes.world(file).sweep(unit, {0, 0, 3}, {0, 0, -4}).end.z == Scalar(2), boost::test_tools::tolerance(Scalar(1e-3)));
+  // At most two worlds are kept (the least recently used is dropped).
+  scenes.world(kData + "/floor.scene");
+  scenes.world(kData + "/corner.scene");
+  BOOST_TEST(scenes.size() == 2u);
+}
 
 // Regression inputs: the worst Bullet cases of the canonical movement corpus (docs/fast.md,
-// "Bullet through the verifier"), as hand-written scenes; the exact checks must keep failing them.
-BOOST_AUTO_TEST_CASE(known_bullet_penetrations_are_found) {
-  peers::BulletScenes worlds;
-  if (peers::bullet_precision() == formats::Precision::single_float) {
+// "Findings about Bullet"), as hand-written scenes; each still ends inside its floor.
+BOOST_AUTO_TEST_CASE(known_bullet_penetrations_still_happen) {
+  const json gravity = {"0x0p+0", "0x0p+0", "-0x1.0582bcp+4"};
+  if (kFloat) {
     // huge_triangle_s100_o10000_float/script-huge_triangle-rest-slide: resting on a triangle 3.3e6
-    // across, the slide hits at fraction 0 and the gravity sweep then misses the triangle: 16.34 deep.
-    const auto sc = write_scene("huge_triangle", "vertices 3\nv 0x1.388p+13 0x1.9271p+20 0x1.388p+13\n"
-                                                 "v 0x1.9271p+20 -0x1.8d8fp+20 0x1.388p+13\n"
-                                                 "v -0x1.8d8fp+20 -0x1.8d8fp+20 0x1.388p+13\ntriangles 1\nt 2 1 0\n");
-    const char* start[3] = {"0x1.388p+14", "0x1.388p+12", "0x1.3a1p+13"};
-    const char* move[3] = {"0x1.2cp+8", "0x1.9p+7", "0x0p+0"};
-    const char* gravity[3] = {"0x0p+0", "0x0p+0", "-0x1.0582bcp+4"};
-    const peers::BulletRecord r =
-        peers::run_bullet(sc, worlds, hex_query("rest-slide", start, move, "0x1.9p+5", gravity), "inline", BulletAlgorithm::sweep);
-    BOOST_REQUIRE_EQUAL(r.sweeps.size(), 2u);
-    BOOST_TEST(r.sweeps[0].hit);
-    BOOST_TEST(r.sweeps[0].fraction == 0.0);
-    BOOST_TEST(!r.sweeps[1].hit);
-    BOOST_TEST(r.has(FailureClass::penetration));
-    BOOST_TEST(r.min_clearance < -16.0);
+    // across, the slide hits at fraction 0 and the gravity sweep then misses it: 16.34 deep.
+    const std::string scene = write_scene("huge_triangle", "float",
+                                          "vertices 3\nv 0x1.388p+13 0x1.9271p+20 0x1.388p+13\n"
+                                          "v 0x1.9271p+20 -0x1.8d8fp+20 0x1.388p+13\n"
+                                          "v -0x1.8d8fp+20 -0x1.8d8fp+20 0x1.388p+13\ntriangles 1\nt 2 1 0\n");
+    const json q = {{"id", "rest-slide"}, {"start", {"0x1.388p+14", "0x1.388p+12", "0x1.3a1p+13"}},
+                    {"displacement", {"0x1.2cp+8", "0x1.9p+7", "0x0p+0"}}, {"radius", "0x1.9p+5"}, {"gravity", gravity}};
+    const json a = exchange(BulletMode::sweep, {request(scene, q)}).at(0);
+    BOOST_REQUIRE_EQUAL(a.at("sweeps").size(), 2u);
+    BOOST_TEST(a["sweeps"][0]["hit"] == true);
+    BOOST_TEST(hexnum(a["sweeps"][0]["time"]) == 0.0);
+    BOOST_TEST(a["sweeps"][1]["hit"] == false);
+    BOOST_TEST(vec(a["positions"][2]).z - 10000 - 50 < -16.0);  // the plane z = 10000, r = 50
   } else {
     // floor_s100_o1e+06_float/walk-s1-w0-f12: the gravity sweep ends one double ulp (2^-33) inside
     // a floor a million units from the origin.
-    const auto sc = write_scene("floor_far", "vertices 4\nv 0x1.e816p+19 0x1.e87ap+19 0x1.e848p+19\n"
-                                             "v 0x1.e87ap+19 0x1.e87ap+19 0x1.e848p+19\n"
-                                             "v 0x1.e87ap+19 0x1.e816p+19 0x1.e848p+19\n"
-                                             "v 0x1.e816p+19 0x1.e816p+19 0x1.e848p+19\ntriangles 2\nt 3 2 1\nt 3 1 0\n");
-    const char* start[3] = {"0x1.e86284p+19", "0x1.e83f26p+19", "0x1.e84ed8p+19"};
-    const char* move[3] = {"-0x1.179dbep+0", "0x1.1fd7dap+1", "0x0p+0"};
-    const char* gravity[3] = {"0x0p+0", "0x0p+0", "-0x1.0582bcp+4"};
-    const peers::BulletRecord r =
-        peers::run_bullet(sc, worlds, hex_query("walk", start, move, "0x1.9p+5", gravity), "inline", BulletAlgorithm::sweep);
-    BOOST_TEST(r.has(FailureClass::penetration));
-    BOOST_TEST(r.min_clearance == -0x1p-33);
+    const std::string scene = write_scene("floor_far", "float",
+                                          "vertices 4\nv 0x1.e816p+19 0x1.e87ap+19 0x1.e848p+19\n"
+                                          "v 0x1.e87ap+19 0x1.e87ap+19 0x1.e848p+19\n"
+                                          "v 0x1.e87ap+19 0x1.e816p+19 0x1.e848p+19\n"
+                                          "v 0x1.e816p+19 0x1.e816p+19 0x1.e848p+19\ntriangles 2\nt 3 2 1\nt 3 1 0\n");
+    const json q = {{"id", "walk"}, {"start", {"0x1.e86284p+19", "0x1.e83f26p+19", "0x1.e84ed8p+19"}},
+                    {"displacement", {"-0x1.179dbep+0", "0x1.1fd7dap+1", "0x0p+0"}}, {"radius", "0x1.9p+5"}, {"gravity", gravity}};
+    const json a = exchange(BulletMode::sweep, {request(scene, q)}).at(0);
+    BOOST_TEST(vec(a["positions"][2]).z - 1e6 - 50 == -0x1p-33);  // exact: Sterbenz, then an exact difference
   }
   // script-floor-drop at scale 100: the character walks straight down onto a floor it cannot see
-  // (its box does not overlap the floor's where the frame starts), so the drop ends with the
-  // centre on the floor and preStep's five 20% recovery pushes leave 0.8^5 r = 16.384 inside.
-  const auto floor = write_scene("floor_s100_o100", "vertices 4\nv -0x1.2cp+8 0x1.f4p+8 0x1.9p+6\n"
-                                                    "v 0x1.f4p+8 0x1.f4p+8 0x1.9p+6\nv 0x1.f4p+8 -0x1.2cp+8 0x1.9p+6\n"
-                                                    "v -0x1.2cp+8 -0x1.2cp+8 0x1.9p+6\ntriangles 2\nt 3 2 1\nt 3 1 0\n");
-  const formats::Query drop = sphere_query("floor-drop", {100, 100, 200}, {0, 0, -100}, 50);
-  const peers::BulletRecord k = peers::run_bullet(floor, worlds, drop, "inline", BulletAlgorithm::kcc);
-  BOOST_TEST(k.frames_without_pair == 1);
-  BOOST_TEST(k.has(FailureClass::penetration));
-  BOOST_TEST(k.min_clearance == -16.384, boost::test_tools::tolerance(1e-4));
+  // (its box does not overlap the floor's where the pass starts), so the centre ends on the floor
+  // and five 20 % recovery pushes leave 0.8^5 r = 16.384 inside.
+  const std::string floor = write_scene("floor_s100_o100", "float",
+                                        "vertices 4\nv -0x1.2cp+8 0x1.f4p+8 0x1.9p+6\nv 0x1.f4p+8 0x1.f4p+8 0x1.9p+6\n"
+                                        "v 0x1.f4p+8 -0x1.2cp+8 0x1.9p+6\nv -0x1.2cp+8 -0x1.2cp+8 0x1.9p+6\n"
+                                        "triangles 2\nt 3 2 1\nt 3 1 0\n");
+  const json drop = {{"id", "floor-drop"}, {"start", {100, 100, 200}}, {"displacement", {0, 0, -100}}, {"radius", 50}};
+  const json k = exchange(BulletMode::kcc, {request(floor, drop)}).at(0);
+  BOOST_TEST(vec(k["positions"][1]).z - 100 - 50 == -16.384, boost::test_tools::tolerance(1e-4));
+  BOOST_TEST(k["sweeps"][0]["hit"] == true);  // the plain sweep would have stopped on it
 }

@@ -2,14 +2,15 @@
 // SLIDECHECK_RAPIER_CLIENT runs an installed copy instead (e.g. the build directory's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { conformanceSuite, engineInstalled, request, vec } from '../../node-common/peer_conformance.mjs';
 import { PeerProcess } from '../../node-common/peer_process.mjs';
-import { pointTriangleDistanceSq } from '../rapier_peer.mjs';
 
 const clientPath = process.env.SLIDECHECK_RAPIER_CLIENT ?? fileURLToPath(new URL('../client.mjs', import.meta.url));
 
 if (engineInstalled(clientPath, '@dimforge/rapier3d-compat')) {
+  // The client's own copy: it imports Rapier, installed next to it (not necessarily next to this file).
+  const { pointTriangleDistanceSq } = await import(new URL('rapier_peer.mjs', pathToFileURL(clientPath)).href);
   conformanceSuite({
     clientPath,
     engineName: 'Rapier',

@@ -1,10 +1,10 @@
 #pragma once
 // The Bullet peer (Debian libbullet-dev 3.24): the swept sphere engine games ship today, on the
-// same mesh and the same queries as slidecheck. A btSphereShape is swept with
-// btCollisionWorld::convexSweepTest against one static btBvhTriangleMeshShape (quantized AABB
-// tree, Bullet's default for levels); the closest hit fraction is returned. The same world also
-// carries btKinematicCharacterController runs (walk_character): a btPairCachingGhostObject with
-// a btSphereShape, stepped once per frame.
+// same mesh and the same queries as slidecheck. One static btBvhTriangleMeshShape (quantized AABB
+// tree, Bullet's default for levels) in a btCollisionWorld; a btSphereShape is swept against it
+// with btCollisionWorld::convexSweepTest, which reports the closest hit fraction and the hit
+// triangle's index in the mesh (the scene's order: every triangle is given to Bullet, in order).
+// The same world also carries btKinematicCharacterController runs (bullet_character.hpp).
 //
 // btScalar is float in Bullet's default build (pkg-config `bullet`) and double in its float64
 // build (`bullet-float64`, BT_USE_DOUBLE_PRECISION). The two cannot be linked into one binary,
@@ -14,13 +14,34 @@
 
 #include <btBulletCollisionCommon.h>
 #include <BulletCollision/CollisionDispatch/btGhostObject.h>
-#include <BulletDynamics/Character/btKinematicCharacterController.h>
 
-#include <cmath>
+#include <cstddef>
 #include <memory>
 #include <vector>
 
 namespace slidecheck::peers {
+
+/// Bullet's dynamic AABB tree broadphase, which can also record where one watched object is each
+/// time its box is moved. btKinematicCharacterController moves its ghost's box exactly when it
+/// recovers from penetration (after each step, and after a step up that hit something), so the
+/// record is every place the controller put its ghost; nothing Bullet computes changes.
+class RecordingBroadphase : public btDbvtBroadphase {
+ public:
+  void watch(const btCollisionObject* object, std::vector<btVector3>* record) {
+    watched_ = object;
+    record_ = record;
+  }
+  void setAabb(btBroadphaseProxy* proxy, const btVector3& aabbMin, const btVector3& aabbMax,
+               btDispatcher* dispatcher) override {
+    if (record_ && watched_ && proxy->m_clientObject == watched_)
+      record_->push_back(watched_->getWorldTransform().getOrigin());
+    btDbvtBroadphase::setAabb(proxy, aabbMin, aabbMax, dispatcher);
+  }
+
+ private:
+  const btCollisionObject* watched_ = nullptr;
+  std::vector<btVector3>* record_ = nullptr;
+};
 
 class BulletPeer {
  public:
@@ -30,9 +51,11 @@ class BulletPeer {
     bool hit = false;
     Scalar fraction = 1;  ///< Bullet's m_closestHitFraction (1 without a hit)
     Vec3<Scalar> end;     ///< from + fraction (to - from), computed in btScalar as Bullet users do
+    int triangle = -1;    ///< the hit triangle's index in the mesh (-1 without a hit)
   };
 
-  /// The mesh's coordinates are rounded once to btScalar (exact when they are already floats).
+  /// The mesh's coordinates are rounded once to btScalar (exact when they are already floats);
+  /// every triangle is kept, degenerate ones included, so Bullet's triangle index is the mesh's.
   explicit BulletPeer(const IndexedMesh<double>& mesh, Scalar radius = 1) : sphere_(radius) {
     for (const auto& v : mesh.vertices) {
       vertices_.push_back(Scalar(v.x));
@@ -57,7 +80,7 @@ class BulletPeer {
     object_->setCollisionShape(shape_.get());
     config_ = std::make_unique<btDefaultCollisionConfiguration>();
     dispatcher_ = std::make_unique<btCollisionDispatcher>(config_.get());
-    broadphase_ = std::make_unique<btDbvtBroadphase>();
+    broadphase_ = std::make_unique<RecordingBroadphase>();
     world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
     world_->addCollisionObject(object_.get());
     world_->updateAabbs();
@@ -72,8 +95,11 @@ class BulletPeer {
   /// The sphere of the constructor's radius swept from `from` to `from + velocity`.
   Sweep sweep(const Vec3<Scalar>& from, const Vec3<Scalar>& velocity) const { return sweep(sphere_, from, velocity); }
 
-  /// Any convex shape swept from `from` to `from + velocity` (as users call it: two transforms).
-  Sweep sweep(const btConvexShape& shape, const Vec3<Scalar>& from, const Vec3<Scalar>& velocity) const {
+  /// Any convex shape swept from `from` to `from + velocity` (as users call it: two transforms)
+  /// against the mesh only (not against a character in the world). `allowed_penetration` is
+  /// convexSweepTest's allowedCcdPenetration argument (Bullet's default: 0).
+  Sweep sweep(const btConvexShape& shape, const Vec3<Scalar>& from, const Vec3<Scalar>& velocity,
+              Scalar allowed_penetration = Scalar(0)) const {
     const btVector3 a(from.x, from.y, from.z);
     const btVector3 b(from.x + velocity.x, from.y + velocity.y, from.z + velocity.z);
     btTransform ta, tb;
@@ -81,62 +107,26 @@ class BulletPeer {
     tb.setIdentity();
     ta.setOrigin(a);
     tb.setOrigin(b);
-    btCollisionWorld::ClosestConvexResultCallback cb(a, b);
-    world_->convexSweepTest(&shape, ta, tb, cb);
+    ClosestMeshHit cb(a, b, object_.get());
+    world_->convexSweepTest(&shape, ta, tb, cb, allowed_penetration);
     Sweep s;
     s.hit = cb.hasHit();
     s.fraction = s.hit ? cb.m_closestHitFraction : Scalar(1);
+    s.triangle = s.hit ? cb.triangle : -1;
     s.end = {from.x + velocity.x * s.fraction, from.y + velocity.y * s.fraction, from.z + velocity.z * s.fraction};
     return s;
   }
 
-  /// What one btKinematicCharacterController run did.
-  struct Walk {
-    std::vector<Vec3<Scalar>> ends;  ///< the ghost object's origin after each frame
-    /// Frames whose sweeps saw no object: after preStep the ghost's pair cache was empty (it holds
-    /// the objects whose broadphase box overlaps the character's box where the frame starts).
-    int frames_without_pair = 0;
-  };
+  /// The world, for character controllers (bullet_character.hpp).
+  btCollisionWorld& world() { return *world_; }
+  RecordingBroadphase& broadphase() { return *broadphase_; }
 
-  /// A btKinematicCharacterController (sphere of `radius`, step height `step_height`) walked
-  /// from `start` by `walk` per frame for `frames` frames, updateAction(world, 1) once per frame.
-  /// `gravity` is the fall per frame: the controller's gravity (its length; its direction sets
-  /// the up axis) and its fall speed clamp are both |gravity| with a time step of 1, so a free
-  /// fall drops exactly that far each frame. Without gravity the up axis is +z (the corpora's).
-  Walk walk_character(const Vec3<Scalar>& start, const Vec3<Scalar>& walk, const Vec3<Scalar>& gravity, Scalar radius,
-                      int frames, Scalar step_height = 0) {
-    if (!ghost_callback_) {  // the ghost's pair cache is fed by the broadphase through this
-      ghost_callback_ = std::make_unique<btGhostPairCallback>();
-      broadphase_->getOverlappingPairCache()->setInternalGhostPairCallback(ghost_callback_.get());
-    }
-    btSphereShape shape(radius);
-    btPairCachingGhostObject ghost;
-    btTransform t;
-    t.setIdentity();
-    t.setOrigin(btVector3(start.x, start.y, start.z));
-    ghost.setWorldTransform(t);
-    ghost.setCollisionShape(&shape);
-    ghost.setCollisionFlags(btCollisionObject::CF_CHARACTER_OBJECT);
-    world_->addCollisionObject(&ghost, btBroadphaseProxy::CharacterFilter,
-                               btBroadphaseProxy::StaticFilter | btBroadphaseProxy::DefaultFilter);
-    const btVector3 g(gravity.x, gravity.y, gravity.z);
-    const bool falls = g.length2() > 0;
-    btKinematicCharacterController kcc(&ghost, &shape, step_height, falls ? -g.normalized() : btVector3(0, 0, 1));
-    kcc.setGravity(g);  // its length, 0 without gravity (the default would be 29.4)
-    if (falls) kcc.setFallSpeed(g.length());
-    kcc.setWalkDirection(btVector3(walk.x, walk.y, walk.z));
-    Walk out;
-    for (int k = 0; k < frames; ++k) {
-      // updateAction(world, 1) is exactly these two calls (btKinematicCharacterController.h);
-      // between them the ghost's pair cache holds what the frame's sweeps will see.
-      kcc.preStep(world_.get());
-      out.frames_without_pair += ghost.getNumOverlappingObjects() == 0;
-      kcc.playerStep(world_.get(), Scalar(1));
-      const btVector3& p = ghost.getWorldTransform().getOrigin();
-      out.ends.push_back({p.x(), p.y(), p.z()});
-    }
-    world_->removeCollisionObject(&ghost);
-    return out;
+  /// Installs the btGhostPairCallback through which the broadphase feeds ghost objects' pair
+  /// caches (what a btKinematicCharacterController's sweeps test); once per world.
+  void enable_ghosts() {
+    if (ghost_callback_) return;
+    ghost_callback_ = std::make_unique<btGhostPairCallback>();
+    broadphase_->getOverlappingPairCache()->setInternalGhostPairCallback(ghost_callback_.get());
   }
 
   /// Bytes of Bullet's optimized BVH (its quantized nodes), for comparison with fast's.
@@ -148,6 +138,23 @@ class BulletPeer {
   }
 
  private:
+  /// Bullet's closest-hit callback restricted to the mesh, keeping the hit triangle's index
+  /// (LocalShapeInfo: part 0, the triangle's index in the index array).
+  struct ClosestMeshHit : btCollisionWorld::ClosestConvexResultCallback {
+    ClosestMeshHit(const btVector3& from, const btVector3& to, const btCollisionObject* mesh)
+        : ClosestConvexResultCallback(from, to), mesh_(mesh) {}
+    bool needsCollision(btBroadphaseProxy* proxy) const override {
+      return proxy->m_clientObject == mesh_ && ClosestConvexResultCallback::needsCollision(proxy);
+    }
+    btScalar addSingleResult(btCollisionWorld::LocalConvexResult& r, bool normalInWorldSpace) override {
+      // Bullet calls this only for a hit at most as far as the closest so far: the last one wins.
+      triangle = r.m_localShapeInfo ? r.m_localShapeInfo->m_triangleIndex : -1;
+      return ClosestConvexResultCallback::addSingleResult(r, normalInWorldSpace);
+    }
+    const btCollisionObject* mesh_;
+    int triangle = -1;
+  };
+
   std::vector<Scalar> vertices_;
   std::vector<int> indices_;
   std::unique_ptr<btTriangleIndexVertexArray> array_;
@@ -155,7 +162,7 @@ class BulletPeer {
   std::unique_ptr<btCollisionObject> object_;
   std::unique_ptr<btDefaultCollisionConfiguration> config_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
-  std::unique_ptr<btDbvtBroadphase> broadphase_;
+  std::unique_ptr<RecordingBroadphase> broadphase_;
   std::unique_ptr<btCollisionWorld> world_;
   std::unique_ptr<btGhostPairCallback> ghost_callback_;
   btSphereShape sphere_;

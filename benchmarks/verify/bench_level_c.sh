@@ -62,7 +62,6 @@ for sample in "${samples[@]}"; do
   corpus=$out/rotated-corpus/sample.jsonl
   [[ $sample == maps ]] && corpus=$out/map-corpus/sample.jsonl
   run_sample "$sample" "$corpus"
-  # Per group (algorithm float): the header, the undecided line and the level C line of summary.txt.
   # Per group (algorithm float), from summary.txt: the level C line (median, p99, max, CORE), then
   # the decisions line (unproven decisions and the queries that have them), which follows it.
   awk -v sample="$sample" -v records="$out/$sample/records.jsonl" '

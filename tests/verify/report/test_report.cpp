@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
   // invalid start (not checked, not counted) and one record without level C.
   std::vector<QueryRecord> records;
   for (int i = 1; i <= 100; ++i) {
-    QueryRecord r = record("q" + std::to_string(i), Algorithm::fauerby, Precision::single_float);
+    QueryRecord r = record(std::to_string(i).insert(0, 1, 'q'), Algorithm::fauerby, Precision::single_float);
     r.ideal = IdealSummary{};
     r.ideal->seconds = i * 1e-3;
     r.ideal->decisions = {100, 2, 1, i == 7 ? 3u : 0u, i == 7 ? 1u : 0u, 0};

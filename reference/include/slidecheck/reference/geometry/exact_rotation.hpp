@@ -31,8 +31,11 @@ struct ExactRotation {
   double angle_degrees() const { return 2 * std::acos(std::fabs(double(w)) / double(n)) * 180 / std::numbers::pi; }
   /// "(5, 1, 1, 3)/6".
   std::string text() const {
-    return "(" + std::to_string(w) + ", " + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) +
-           ")/" + std::to_string(n);
+    // Appended, not "(" + string: GCC 12 warns falsely (-Wrestrict) on that in every includer.
+    std::string s = "(";
+    s += std::to_string(w) + ", " + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")/";
+    s += std::to_string(n);
+    return s;
   }
 
   /// R v, exactly.

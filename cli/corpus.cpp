@@ -11,6 +11,7 @@
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/corpora/openarena.hpp>
 #include <slidecheck/corpora/pk3.hpp>
+#include <slidecheck/corpora/rotated_corpus.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -52,7 +53,12 @@ struct CorpusBuildArgs : CommonArgs {
   std::vector<std::string> map_names;
   std::string mesh;   ///< --mesh: the user's own mesh instead of the canonical shapes
   double radius = 0;  ///< --radius (0: default_radius of the mesh)
+  std::size_t rotations = 0;  ///< --rotations: also each shape rotated by r1..rN
 };
+
+/// Candidates per exact construction on a rotated scene: as on the maps, a vertex of a shape
+/// in general position is rarely clear on all sides along a coordinate axis.
+constexpr std::size_t kRotatedAttempts = 512;
 
 /// "1e-2", "1", "1e6": the file-name form of a scale or offset.
 std::string short_number(double x) { return x == 0 ? "0" : fmt::format("{:g}", x); }
@@ -157,7 +163,14 @@ int build(const CorpusBuildArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
   check_output_dir(args.out);
   const std::vector<formats::Precision> precisions = precision_list(args.precisions);
-  if (!args.mesh.empty()) return build_mesh(args, precisions);
+  if (!args.mesh.empty()) {
+    if (args.rotations > 0) throw formats::InputError("--rotations", 0, "rotates the canonical shapes: leave out --mesh");
+    return build_mesh(args, precisions);
+  }
+  if (args.rotations > std::size(general_rotations))
+    throw formats::InputError("--rotations", 0,
+                              fmt::format("at most {} (the general rotations r1..r{}), got {}", std::size(general_rotations),
+                                          std::size(general_rotations), args.rotations));
   std::vector<const corpora::CanonicalShape*> shapes;
   if (args.shapes.empty())
     for (const auto& s : corpora::canonical_shapes()) shapes.push_back(&s);
@@ -186,28 +199,42 @@ int build(const CorpusBuildArgs& args) {
   for (const corpora::CanonicalShape* shape : shapes) {
     const std::vector<formats::Query> unit_moves =
         args.movements ? corpora::canonical_unit_moves(*shape, movement) : std::vector<formats::Query>{};
-    for (const formats::Precision precision : precisions)
-      for (double scale : corpora::canonical_scales())
-        for (double offset : corpora::canonical_offsets()) {
-          formats::Scene scene;
-          scene.name = fmt::format("{} scale {} offset {}", shape->name, short_number(scale), short_number(offset));
-          scene.units = "meter";
-          scene.source = "slidecheck canonical scene '" + shape->name + "': " + shape->purpose;
-          scene.licence = "CC0-1.0";
-          scene.precision = precision;
-          scene.mesh = corpora::place_canonical(*shape, scale, offset, precision);
-          // Rounding far from the origin can collapse triangles: say so in the file.
-          for (std::size_t i = 0; i < scene.mesh.triangle_count(); ++i)
-            if (formats::is_degenerate_exact(scene.mesh.triangle(i))) scene.degenerate_allowed = true;
-          with_degenerate += scene.degenerate_allowed;
-          const std::string file = fmt::format("{}_s{}_o{}_{}.scene", shape->name, short_number(scale),
-                                               short_number(offset), formats::precision_name(precision));
-          formats::write_scene_file(args.out + "/" + file, scene);
-          ++written;
-          if (args.movements)
-            append_queries(queries, corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
+    // Rotation 0 is the shape as it is; 1..N are general_rotations' r1..rN (rotated_corpus.hpp).
+    for (std::size_t k = 0; k <= args.rotations; ++k)
+      for (const formats::Precision precision : precisions)
+        for (double scale : corpora::canonical_scales())
+          for (double offset : corpora::canonical_offsets()) {
+            const ExactRotation* rotation = k == 0 ? nullptr : &general_rotations[k - 1];
+            const std::string turn = k == 0 ? "" : fmt::format("r{}", k);
+            formats::Scene scene;
+            scene.name = fmt::format("{}{} scale {} offset {}", shape->name, turn.empty() ? "" : " " + turn,
+                                     short_number(scale), short_number(offset));
+            scene.units = "meter";
+            scene.source = "slidecheck canonical scene '" + shape->name + "'" +
+                           (rotation ? fmt::format(" rotated by {} (quaternion {}, {:.0f} degrees)", turn,
+                                                   rotation->text(), rotation->angle_degrees())
+                                     : std::string()) +
+                           ": " + shape->purpose;
+            scene.licence = "CC0-1.0";
+            scene.precision = precision;
+            scene.mesh = rotation ? corpora::place_rotated(*shape, *rotation, scale, offset, precision)
+                                  : corpora::place_canonical(*shape, scale, offset, precision);
+            // Rounding far from the origin can collapse triangles: say so in the file.
+            for (std::size_t i = 0; i < scene.mesh.triangle_count(); ++i)
+              if (formats::is_degenerate_exact(scene.mesh.triangle(i))) scene.degenerate_allowed = true;
+            with_degenerate += scene.degenerate_allowed;
+            const std::string file = fmt::format("{}{}_s{}_o{}_{}.scene", shape->name, turn.empty() ? "" : "_" + turn,
+                                                 short_number(scale), short_number(offset),
+                                                 formats::precision_name(precision));
+            formats::write_scene_file(args.out + "/" + file, scene);
+            ++written;
+            if (!args.movements) continue;
+            append_queries(queries,
+                           rotation ? corpora::rotated_canonical_moves(*shape, *rotation, scene.mesh, scale, offset,
+                                                                       precision, file, movement, kRotatedAttempts)
+                                    : corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
                            query_count);
-        }
+          }
     std::cerr << "corpus build: " << shape->name << " done\n";
   }
   std::size_t map_scenes = 0;
@@ -373,6 +400,11 @@ void register_corpus(CLI::App& app, CommandAction& action) {
   b->add_option("--walks", args->walks, "Random walks per shape, map or mesh")->check(whole_number(0))->capture_default_str();
   b->add_option("--frames", args->frames, "Frames (queries) per walk")->check(whole_number(0))->capture_default_str();
   b->add_option("--exact-moves", args->exact_count, "Tangent and grazing constructions tried per shape, map or mesh")
+      ->check(whole_number(0))
+      ->capture_default_str();
+  b->add_option("--rotations", args->rotations,
+                "Also every shape rotated exactly by the general rotations r1..rN (at most 8; docs/corpora.md): "
+                "SHAPE_rK_s..._o..._PRECISION.scene, with moves")
       ->check(whole_number(0))
       ->capture_default_str();
   b->add_option("--maps", args->maps, "OpenArena's pak1-maps.pk3 (scripts/fetch-openarena-maps.sh): also write map scenes");

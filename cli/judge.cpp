@@ -3,6 +3,7 @@
 // (docs/judge.md).
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "task_progress.hpp"
 #include "run_results.hpp"
 
 #include <slidecheck/formats/errors.hpp>
@@ -35,6 +36,10 @@ int run(const JudgeArgs& a) {
   o.overwrite = a.overwrite;
   o.threads = a.threads;
   o.progress = !a.quiet;
+  TaskProgress progress("judge", !a.quiet);
+  o.on_progress = [&progress](const verify::VerifyProgress& p) {
+    progress.update(p.done, p.total, p.resumed, p.failing);
+  };
   return report_verify(a.out, verify::run_verify(o), a.json);
 }
 

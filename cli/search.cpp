@@ -29,10 +29,10 @@ struct SearchArgs : CommonArgs, ExternalArgs {
   std::uint64_t seed = 1;
   std::size_t budget = 10000, max_tests = 20000;
   double max_seconds = 600;
-  bool no_shrink = false;
+  bool no_shrink = false, rotated = false;
 };
 
-/// search-ALGORITHM-PRECISION-PROPERTY-seedS
+/// search-ALGORITHM-PRECISION-PROPERTY[-rotated]-seedS
 /// The name searched for: the algorithm, or what --implementation names (exec: has no name
 /// before it describes itself: "exec").
 std::string searched_name(const SearchArgs& a) {
@@ -41,7 +41,8 @@ std::string searched_name(const SearchArgs& a) {
 }
 
 std::string default_name(const SearchArgs& a, const std::string& precision) {
-  return "search-" + searched_name(a) + "-" + precision + "-" + a.property + "-seed" + std::to_string(a.seed);
+  return "search-" + searched_name(a) + "-" + precision + "-" + a.property + (a.rotated ? "-rotated" : "") + "-seed" +
+         std::to_string(a.seed);
 }
 
 /// The search in one precision; adds its result to `j` and `text`, returns the exit code.
@@ -73,6 +74,7 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
     if (!known) throw formats::InputError("--construction", 0, "unknown construction '" + a.construction + "' (" + construction_list() + ")");
   }
   o.construction = a.construction;
+  o.rotated = a.rotated;
   o.seed = a.seed;
   o.budget = a.budget;
   o.threads = a.threads;
@@ -102,6 +104,7 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
   j["precision"] = formats::precision_name(o.precision);
   j["property"] = a.property;
   j["construction"] = a.construction.empty() ? "all" : a.construction;
+  if (a.rotated) j["rotated"] = true;
   j["seed"] = a.seed;
   j["budget"] = a.budget;
   j["tried"] = r.tried;
@@ -160,7 +163,8 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
                     : "--algorithm " + std::string(formats::algorithm_name(o.algorithm))) +
           " --precision " +
           std::string(formats::precision_name(o.precision)) + " --property " + a.property +
-          (a.construction.empty() ? "" : " --construction " + a.construction) + " --seed " + std::to_string(a.seed) +
+          (a.construction.empty() ? "" : " --construction " + a.construction) + (a.rotated ? " --rotated" : "") +
+          " --seed " + std::to_string(a.seed) +
           " --budget " + std::to_string(a.budget) + (o.shard.whole() ? "" : " --shard " + o.shard.text());
   m.source = "slidecheck search (seed " + std::to_string(a.seed) + ", attempt " + std::to_string(*r.found_at) + ")";
   if (a.overwrite) remove_run_files();
@@ -232,6 +236,9 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       ->capture_default_str();
   cmd->add_option("--construction", args->construction,
                   "Only this construction: floor_touch, plane_parallel, edge_parallel, sliver, corner_push, random_soup");
+  cmd->add_flag("--rotated", args->rotated,
+                "Every candidate rotated exactly into general position (one of the rotations r1..r8 with rational "
+                "entries) before it is rounded");
   cmd->add_option("--seed", args->seed, "Seed of the candidate sequence")
       ->check(whole_number(0))
       ->capture_default_str();

@@ -6,6 +6,7 @@
 
 #include <slidecheck/verify/run/shard.hpp>
 #include "run_results.hpp"
+#include "task_progress.hpp"
 
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -86,7 +87,12 @@ int run(const VerifyArgs& a) {
   // A shard's report is not the campaign's: the merge writes the views.
   // Views replay a case with slidecheck's own algorithms: none for an external implementation.
   o.views = viewer_available() && o.shard.whole() && !o.external ? a.view_count() : 0;
+  TaskProgress progress("verify", !a.quiet);
+  o.on_progress = [&progress](const verify::VerifyProgress& p) {
+    progress.update(p.done, p.total, p.resumed, p.failing);
+  };
   const verify::VerifyRunResult r = verify::run_verify(o);
+  progress.finish();
   if (o.views > 0) write_report_views(a.out, r, o.views, !a.quiet);
   return report_verify(a.out, r, a.json);
 }

@@ -117,19 +117,28 @@ std::vector<Query> place_canonical_moves(const std::vector<Query>& unit_moves, c
   for (const Query& unit : unit_moves) {
     Query q = place_query(unit, scale, offset, precision);
     q.scene = scene_file;
-    const std::optional<MovementId> id = parse_movement_id(q.id);
-    if (id && id->generator != Generator::walk) {
-      const double r = q.radii.radii.x;
-      // Parallelism survives placement (a zero component scales to zero and the face's
-      // vertices share their rounded coordinate), so tangency is the distance alone.
-      const bool kept = id->generator == Generator::tangent
-                            ? clearance.at(q.start, r) == Contact::touching
-                            : clearance.at(q.start, r) == Contact::clear && clearance.along(q.start, q.displacement, r) == Contact::touching;
-      q.id += kept ? "-exact" : "-rounded";
-    }
+    detail::tag_construction(q, clearance);
     out.push_back(std::move(q));
   }
   return out;
 }
+
+namespace detail {
+
+void tag_construction(Query& q, const ExactClearance& clearance) {
+  const std::optional<MovementId> id = parse_movement_id(q.id);
+  if (!id || id->generator == Generator::walk) return;
+  const double r = q.radii.radii.x;
+  // Parallelism survives rounding (tangent moves are only made on axis-aligned faces: a zero
+  // component scales to zero and the face's vertices share their rounded coordinate), so
+  // tangency is the distance alone.
+  const bool kept = id->generator == Generator::tangent
+                        ? clearance.at(q.start, r) == Contact::touching
+                        : clearance.at(q.start, r) == Contact::clear &&
+                              clearance.along(q.start, q.displacement, r) == Contact::touching;
+  q.id += kept ? "-exact" : "-rounded";
+}
+
+}  // namespace detail
 
 }  // namespace slidecheck::corpora

@@ -1,6 +1,7 @@
 #pragma once
 // What the movement-set sources share (movement_sets.cpp, exact_clearance.cpp,
-// canonical_moves.cpp): coordinates by axis, exact copies of doubles, and query construction.
+// canonical_moves.cpp, rotated_corpus.cpp): coordinates by axis, exact copies of doubles, query
+// construction and the tags of placed exact constructions.
 // Private to the corpora library.
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/formats/convert.hpp>
@@ -33,5 +34,9 @@ inline Query make_query(std::string id, const std::string& scene, const V& start
   q.gravity = gravity;
   return q;
 }
+
+/// Appends "-exact" to a tangent or grazing move's id when it still has its exact property in
+/// the mesh of `clearance` after rounding, "-rounded" when rounding broke it; leaves other ids.
+void tag_construction(Query& q, const ExactClearance& clearance);
 
 }  // namespace slidecheck::corpora::detail

@@ -5,6 +5,7 @@
 #              views are announced, --views N writes N, --no-views none
 #   mesh       corpus build --mesh turns an OBJ into a scene and moves that verify runs; a query
 #              may name an OBJ scene directly, read at the precision verified
+#   rotated    corpus build --rotations writes each shape rotated, named by its rotation
 # Usage: consistency.sh SLIDECHECK SOURCE_DIR WORK_DIR SCENARIO
 set -euo pipefail
 slidecheck=$1 source=$2 work=$3 scenario=$4
@@ -90,6 +91,26 @@ mesh)
   run 2 verify --corpus "$work/q.jsonl" --algorithm query --out "$work/q2" --quiet
   grep -q "slidecheck: error: .*q.jsonl:1: query 'near-vertex' names no algorithm" "$work/err.txt" || fail "--algorithm query"
   echo "mesh: corpus build --mesh, verify on it ($queries queries), OBJ scenes in queries at float and double"
+  ;;
+rotated)
+  # corpus build --rotations: every shape also rotated by r1..rN, named in its file and source line.
+  run 0 corpus build --shape room_corner --rotations 2 --movements --out "$work/r"
+  grep -q "^wrote 60 scenes" "$work/out.txt" || { cat "$work/out.txt"; fail "expected 20 placements x 3 rotations"; }
+  scene="$work/r/room_corner_r2_s1_o0_float.scene"
+  [ -f "$scene" ] && [ -f "$work/r/room_corner_s1_o0_float.scene" ] || fail "rotated or unrotated scene missing"
+  grep -q "^source slidecheck canonical scene 'room_corner' rotated by r2 (quaternion (5, 2, -2, 4)/7, 89 degrees)" "$scene" ||
+    fail "the source line does not name the rotation"
+  "$slidecheck" check-scene "$scene" >/dev/null || fail "a rotated scene does not read back"
+  grep -q '"id":"room_corner_r2_s1_o0_float/script-room_corner-into-corner"' "$work/r/queries.jsonl" || fail "no rotated push"
+  along=$(grep '"id":"room_corner_r2_s1_o0_float/script-room_corner-along-wall"' "$work/r/queries.jsonl")
+  [[ "$along" != *'"gravity":["0x0p+0","0x0p+0"'* ]] || fail "gravity did not rotate with the shape"
+  grep '_r2_s1_o0_float/' "$work/r/queries.jsonl" >"$work/r/r2.jsonl"
+  head -n 12 "$work/r/r2.jsonl" >"$work/r/sample.jsonl"
+  rc=0; "$slidecheck" verify --corpus "$work/r/sample.jsonl" --out "$work/rv" --no-views --quiet >/dev/null || rc=$?
+  [ "$rc" -le 1 ] || fail "verify on rotated scenes: exit $rc"
+  run 2 corpus build --shape floor --rotations 9 --out "$work/r9"
+  grep -q "slidecheck: error: --rotations: at most 8 (the general rotations r1..r8), got 9" "$work/err.txt" || fail "--rotations 9"
+  echo "rotated: corpus build --rotations names each rotation, verify runs its moves"
   ;;
 *) fail "unknown scenario $scenario" ;;
 esac

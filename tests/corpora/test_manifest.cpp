@@ -1,8 +1,10 @@
 // The corpus manifest (corpora/manifest.json) agrees with the fetch scripts' pins, the C++
-// constants and generators, and lists every directory under corpora/.
+// constants and generators (the rotated corpus's rotations among them), and lists every
+// directory under corpora/.
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/corpora/openarena.hpp>
+#include <slidecheck/reference/geometry/exact_rotation.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -88,6 +90,18 @@ BOOST_AUTO_TEST_CASE(generated_corpora_name_their_generator_version_and_seed) {
   const std::size_t scenes = corpora::canonical_shapes().size() * corpora::canonical_scales().size() *
                              corpora::canonical_offsets().size();
   BOOST_TEST(c.at("what").get<std::string>().find(std::to_string(scenes) + " scenes") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_rotated_corpus_names_its_rotations_and_seed) {
+  const json& r = corpus("rotated");
+  BOOST_TEST(r.at("kind").get<std::string>() == "generated");
+  BOOST_TEST(r.at("rotations").get<std::size_t>() == std::size(general_rotations));
+  BOOST_TEST(r.at("seed").get<std::uint64_t>() == corpora::CanonicalMovementOptions{}.seed);
+  const std::string what = r.at("what").get<std::string>();
+  BOOST_TEST(what.find(std::to_string(std::size(general_rotations)) + " rational rotations") != std::string::npos);
+  const std::size_t scenes = corpora::canonical_scales().size() * corpora::canonical_offsets().size() *
+                             corpora::canonical_shapes().size();
+  BOOST_TEST(what.find(std::to_string(scenes) + " scenes per rotation") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(every_directory_under_corpora_is_listed) {

@@ -1,7 +1,7 @@
 // The aggregation of `slidecheck verify`'s records (verify/report/report.hpp, docs/report.md):
 // nearest-rank percentiles and "3 of 10000" by hand, the counts of a hand-built run, failures
-// met from the back counted apart, the console summary, and output independent of the order of
-// the records. CSV tables are tested in test_report_csv.cpp, the HTML report in
+// met from the back counted apart, the console summary with level C's cost, and output
+// independent of the order of the records. CSV tables are tested in test_report_csv.cpp, the HTML report in
 // test_report_html.cpp.
 #include "report_fixtures.hpp"
 
@@ -171,6 +171,42 @@ BOOST_AUTO_TEST_CASE(console_summary_by_hand) {
   BOOST_TEST(text.find("\nlinahan double: 1 query, 0 of 1 failing") != std::string::npos);
   // No record: one line, no crash.
   BOOST_TEST(summary_text(summarize({})) == "no records\n");
+}
+
+BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
+  // 100 level C records of 1..100 ms: median 50 ms, p99 99 ms (nearest rank), max 100 ms; one
+  // invalid start (not checked, not counted) and one record without level C.
+  std::vector<QueryRecord> records;
+  for (int i = 1; i <= 100; ++i) {
+    QueryRecord r = record(std::to_string(i).insert(0, 1, 'q'), Algorithm::fauerby, Precision::single_float);
+    r.ideal = IdealSummary{};
+    r.ideal->seconds = i * 1e-3;
+    r.ideal->decisions = {100, 2, 1, i == 7 ? 3u : 0u, i == 7 ? 1u : 0u, 0};
+    records.push_back(std::move(r));
+  }
+  QueryRecord invalid = record("invalid", Algorithm::fauerby, Precision::single_float);
+  invalid.invalid_start = true;
+  invalid.ideal = IdealSummary{};
+  invalid.ideal->seconds = 1000;
+  records.push_back(invalid);
+  records.push_back(record("no-level-c", Algorithm::fauerby, Precision::single_float));
+  const Summary s = summarize(records);
+  BOOST_REQUIRE(s.groups.size() == 1u);
+  const GroupSummary& g = s.groups[0];
+  BOOST_TEST(g.level_c_records == 100u);
+  BOOST_TEST(g.level_c_median_seconds == 50e-3);
+  BOOST_TEST(g.level_c_p99_seconds == 99e-3);
+  BOOST_TEST(g.level_c_max_seconds == 100e-3);
+  BOOST_TEST(g.level_c_decisions.escalation == 200u);
+  BOOST_TEST(g.level_c_decisions.rational == 100u);
+  BOOST_TEST(g.level_c_decisions.core == 3u);
+  BOOST_TEST(g.level_c_decisions.undecided == 1u);
+  const std::string text = summary_text(s);
+  BOOST_TEST(text.find("  level C: 100 queries, time median 50 ms, p99 99 ms, max 100 ms; 304 decisions past the "
+                       "double filter (200 MPFR, 100 rational, 3 CORE, 1 undecided)\n") != std::string::npos,
+             text);
+  // Without level C, no such line.
+  BOOST_TEST(summary_text(summarize(hand_records())).find("level C") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(output_does_not_depend_on_record_order) {

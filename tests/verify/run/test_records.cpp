@@ -135,6 +135,35 @@ BOOST_AUTO_TEST_CASE(level_c_summary_round_trips) {
   BOOST_TEST(!record_from_json(j, "records.jsonl", 3).ideal->divergent->margin_ulps.has_value());
 }
 
+BOOST_AUTO_TEST_CASE(level_c_cost_round_trips_and_is_optional) {
+  QueryRecord r = sample_record();
+  IdealSummary s;
+  s.stop_reasons = {"reached_destination"};
+  s.decisions = {900, 12, 5, 3, 1, 7};
+  s.seconds = 0x1.8p-7;
+  r.ideal = s;
+  const nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
+  BOOST_TEST(j["ideal"]["decisions"]["core"] == 3);
+  BOOST_TEST(j["ideal"]["seconds"] == 0x1.8p-7);
+  const IdealSummary back = *record_from_json(j, "records.jsonl", 1).ideal;
+  BOOST_TEST(back.decisions.filter == 900u);
+  BOOST_TEST(back.decisions.escalation == 12u);
+  BOOST_TEST(back.decisions.rational == 5u);
+  BOOST_TEST(back.decisions.core == 3u);
+  BOOST_TEST(back.decisions.undecided == 1u);
+  BOOST_TEST(back.decisions.ties == 7u);
+  BOOST_TEST(back.decisions.escalated() == 21u);
+  BOOST_TEST(back.decisions.exact() == 8u);
+  BOOST_TEST(back.seconds == 0x1.8p-7);
+  // Records written before the cost was kept read as zero cost.
+  nlohmann::json old = j;
+  old["ideal"].erase("decisions");
+  old["ideal"].erase("seconds");
+  const IdealSummary zero = *record_from_json(old, "records.jsonl", 2).ideal;
+  BOOST_TEST(zero.decisions.escalated() == 0u);
+  BOOST_TEST(zero.seconds == 0);
+}
+
 BOOST_AUTO_TEST_CASE(malformed_records_name_file_and_line) {
   nlohmann::json j = nlohmann::json::parse(to_json(sample_record()).dump());
   j["failures"][0]["class"] = "melted";

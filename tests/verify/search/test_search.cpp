@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace slidecheck;
@@ -38,6 +39,45 @@ RC_BOOST_PROP(generated_candidates_are_exact_in_their_precision, ()) {
     RC_ASSERT(round_to(number(c, i), p) == number(c, i));
   }
   RC_ASSERT(c.query.radii.radii.x > 0);
+}
+
+// Rotated, every construction is still exact in its precision, and in general position: its
+// floor (floor_touch, whose every triangle is horizontal unrotated) has no axis-aligned normal
+// and its move no zero component, unless an ULP nudge or the far offset's rounding made one.
+RC_BOOST_PROP(rotated_candidates_are_exact_and_in_general_position, ()) {
+  const auto name = *rc::gen::elementOf(std::vector<std::string_view>(std::begin(construction_names), std::end(construction_names)));
+  const Precision p = *rc::gen::element(Precision::single_float, Precision::double_float);
+  const Candidate c = *rc::gen::noShrink(gen_construction(name, Algorithm::fauerby, p, true));
+  for (std::size_t i = 0; i < number_count(c); ++i) {
+    RC_ASSERT(std::isfinite(number(c, i)));
+    RC_ASSERT(round_to(number(c, i), p) == number(c, i));
+  }
+  RC_ASSERT(c.query.id.find("-r") != std::string::npos);
+  RC_ASSERT(c.scene.source.find("rotated by r") != std::string::npos);
+  const double far = std::max({std::fabs(c.query.start.x), std::fabs(c.query.start.y), std::fabs(c.query.start.z)});
+  if (name == "floor_touch" && far < 1024) {
+    std::size_t aligned = 0;
+    for (std::size_t t = 0; t < c.scene.mesh.triangle_count(); ++t) {
+      const Vec3<double> n = c.scene.mesh.triangle(t).normal_unnormalized();
+      aligned += (n.x == 0) + (n.y == 0) + (n.z == 0) >= 2;
+    }
+    RC_ASSERT(aligned == 0u);
+  }
+}
+
+// A search's candidates without --rotated are those it always drew: the rotation draw is skipped.
+BOOST_AUTO_TEST_CASE(rotation_is_an_option_that_leaves_unrotated_candidates_alone) {
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    const rc::Random random(attempt_seed(3, i));
+    const Candidate plain = gen_candidate(Algorithm::monter, Precision::single_float)(random, rc::kNominalSize).value();
+    const Candidate again =
+        gen_candidate(Algorithm::monter, Precision::single_float, false)(random, rc::kNominalSize).value();
+    const Candidate turned =
+        gen_candidate(Algorithm::monter, Precision::single_float, true)(random, rc::kNominalSize).value();
+    BOOST_TEST(same_numbers(plain, again));
+    BOOST_TEST(plain.query.id.find("-r") == std::string::npos);
+    BOOST_TEST(turned.query.id.find(plain.query.id + "-r") == 0u, turned.query.id);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(unknown_construction_is_refused) {

@@ -18,6 +18,7 @@
 #include <slidecheck/verify/level_b/traced_run.hpp>
 #include <slidecheck/verify/level_c/certified.hpp>
 #include <slidecheck/verify/level_c/certified_session.hpp>
+#include <slidecheck/verify/level_c/core_diagnostics.hpp>
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/report/csv.hpp>

@@ -10,6 +10,7 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep_report.hpp>
+#include <slidecheck/verify/level_c/core_diagnostics.hpp>
 #include <slidecheck/verify/report/report.hpp>
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
@@ -68,7 +69,8 @@ std::vector<CellKey> sweep_cells(const EpsSweepOptions& o) {
 namespace {
 
 constexpr const char* kRunFiles[] = {"run.json",      "cells.jsonl",     "summary.txt", "cells.csv",
-                                     "eps_star.csv", "error_model.csv", "report.html"};
+                                     "eps_star.csv", "error_model.csv", "report.html",
+                                     certified::core_diagnostics_file};
 
 }  // namespace
 
@@ -292,6 +294,8 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
     fs::create_directories(out);
     write_text_file((out / "run.json").string(), description.dump(2) + "\n");
   }
+  // CORE's warnings into the sweep's folder, never the working directory (core_diagnostics.hpp).
+  const certified::CoreDiagnosticsFolder core_diagnostics(out);
 
   // 3. The remaining cells, each over every query in parallel.
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

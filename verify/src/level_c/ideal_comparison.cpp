@@ -10,6 +10,7 @@
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -26,6 +27,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   for (const Vec3<F>& v : mesh.vertices) exact_mesh.vertices.push_back(widen(v));
   const Query& q = r.query;
   const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
   io.frames = q.frames;
@@ -137,6 +139,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   std::vector<Vec3<double>> frame_ends;
   for (const auto& f : framed.frames) frame_ends.push_back(widen(f.result.final_position));
   judge_travel(r, s, ideal, exact_mesh, frame_ends, options, stops.empty() ? StepLocation{} : stops.back());
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   r.ideal = std::move(s);
 }
 

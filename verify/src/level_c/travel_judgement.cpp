@@ -17,6 +17,10 @@ IdealSummary summarize_ideal(const IdealTrajectory& ideal) {
   s.final_position = ideal.final_position.rounded;
   s.iterations = ideal.iterations;
   for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
+  using certified::Method;
+  const certified::Summary& counts = ideal.decisions;
+  s.decisions = {counts.count(Method::filter), counts.count(Method::escalation), counts.count(Method::rational),
+                 counts.count(Method::core),   counts.count(Method::undecided),  counts.ties};
   return s;
 }
 

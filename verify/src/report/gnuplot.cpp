@@ -1,6 +1,8 @@
 // Drawing plots with gnuplot (gnuplot.hpp).
 #include "report/gnuplot.hpp"
 
+#include "process/child_lifetime.hpp"
+
 #include <slidecheck/verify/report/report.hpp>
 
 #include <fmt/format.h>
@@ -8,17 +10,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace slidecheck::verify::gnuplot {
 
@@ -54,26 +54,41 @@ struct RunResult {
   std::string problem;  ///< when not ok
 };
 
+/// The executable `gnuplot` names: a path as given, a name searched on PATH; empty when none.
+std::string find_executable(const std::string& gnuplot) {
+  if (gnuplot.find('/') != std::string::npos) return ::access(gnuplot.c_str(), X_OK) == 0 ? gnuplot : std::string();
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + gnuplot;
+    if (::access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
+  }
+  return {};
+}
+
 RunResult run_gnuplot(const std::string& gnuplot, const fs::path& script, const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  const std::string executable = find_executable(gnuplot);
+  if (executable.empty())
+    return {false, fmt::format("gnuplot executable '{}' not found (Debian package gnuplot-nox)", gnuplot)};
   // -d: ignore the user's ~/.gnuplot, so the plots depend on the data alone.
   std::string arg0 = gnuplot, arg1 = "-d", arg2 = script.string();
   char* argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
-  pid_t pid = 0;
-  // A name is searched on PATH (posix_spawnp), a path is used as given.
-  const bool is_path = gnuplot.find('/') != std::string::npos;
-  const int err = is_path ? posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv, environ)
-                          : posix_spawnp(&pid, gnuplot.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0) {
-    if (err == ENOENT)
-      return {false, fmt::format("gnuplot executable '{}' not found (Debian package gnuplot-nox)", gnuplot)};
-    return {false, fmt::format("cannot start gnuplot '{}': {}", gnuplot, std::strerror(err))};
+  const std::string log_path = log.string();
+  // Forked here and waited for, so that gnuplot dies with slidecheck (child_lifetime.hpp).
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // Only async-signal-safe calls until exec.
+    process::die_with_parent(parent);
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (in < 0 || out < 0 || ::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
+        ::dup2(out, STDERR_FILENO) < 0)
+      ::_exit(127);
+    ::execv(executable.c_str(), argv);
+    ::_exit(127);
   }
+  if (pid < 0) return {false, fmt::format("cannot start gnuplot '{}': {}", gnuplot, std::strerror(errno))};
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) return {false, fmt::format("waiting for gnuplot failed: {}", std::strerror(errno))};

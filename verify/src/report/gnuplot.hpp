@@ -1,7 +1,7 @@
 #pragma once
 // Drawing plots with gnuplot for the HTML reports of verify and eps-sweep: scripts and data
-// files in a private temporary directory, gnuplot started with posix_spawn (never through a
-// shell), its SVG made embeddable.
+// files in a private temporary directory, gnuplot forked and exec'd (never through a shell) so
+// that it dies with slidecheck, its SVG made embeddable.
 #include <filesystem>
 #include <functional>
 #include <string>

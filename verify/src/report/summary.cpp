@@ -55,7 +55,15 @@ struct GroupAccumulator {
   GroupSummary g;
   BitsSample all;
   std::map<std::string, BitsSample> by_step;
+  std::vector<double> level_c_seconds;
 };
+
+/// "850 us", "12.3 ms", "2.05 s": a duration for people.
+std::string duration_text(double seconds) {
+  if (seconds < 1e-3) return fmt::format("{:.0f} us", seconds * 1e6);
+  if (seconds < 1) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} s", seconds);
+}
 
 std::size_t histogram_bin(double bits) {
   const double b = ordered_bits(bits);
@@ -165,6 +173,17 @@ Summary summarize(const std::vector<QueryRecord>& records) {
       if (!r.fast_skipped.empty()) ++g.fast_skipped;
     }
     if (r.ideal && r.ideal->within_grid) ++g.within_grid;
+    if (r.ideal) {
+      a.level_c_seconds.push_back(r.ideal->seconds);
+      IdealSummary::DecisionCounts& sum = g.level_c_decisions;
+      const IdealSummary::DecisionCounts& d = r.ideal->decisions;
+      sum.filter += d.filter;
+      sum.escalation += d.escalation;
+      sum.rational += d.rational;
+      sum.core += d.core;
+      sum.undecided += d.undecided;
+      sum.ties += d.ties;
+    }
     std::array<bool, failure_class_count> seen{};
     for (const Failure& f : r.failures) {
       const auto k = static_cast<std::size_t>(f.kind);
@@ -210,6 +229,13 @@ Summary summarize(const std::vector<QueryRecord>& records) {
   for (auto& [key, a] : acc) {
     a.g.bits = a.all.stats();
     for (auto& [name, sample] : a.by_step) a.g.by_step.emplace(name, sample.stats());
+    if (!a.level_c_seconds.empty()) {
+      std::sort(a.level_c_seconds.begin(), a.level_c_seconds.end());
+      a.g.level_c_records = a.level_c_seconds.size();
+      a.g.level_c_median_seconds = nearest_rank_percentile(a.level_c_seconds, 50);
+      a.g.level_c_p99_seconds = nearest_rank_percentile(a.level_c_seconds, 99);
+      a.g.level_c_max_seconds = a.level_c_seconds.back();
+    }
     s.groups.push_back(std::move(a.g));
   }
   return s;
@@ -260,6 +286,15 @@ void print_summary(std::ostream& out, const Summary& s) {
       out << fmt::format("  level C: {} quer{} fell short of the ideal end by more than the lost-motion fraction, but "
                          "within the grid allowance (the nearest {} position clear of the mesh): not failures\n",
                          g.within_grid, g.within_grid == 1 ? "y" : "ies", precision_name(g.precision));
+
+    if (g.level_c_records > 0) {
+      const IdealSummary::DecisionCounts& d = g.level_c_decisions;
+      out << fmt::format("  level C: {} quer{}, time median {}, p99 {}, max {}; {} decisions past the double filter "
+                         "({} MPFR, {} rational, {} CORE, {} undecided)\n",
+                         g.level_c_records, g.level_c_records == 1 ? "y" : "ies", duration_text(g.level_c_median_seconds),
+                         duration_text(g.level_c_p99_seconds), duration_text(g.level_c_max_seconds), d.escalated(),
+                         d.escalation, d.rational, d.core, d.undecided);
+    }
 
     // The failure classes found (every class, zeros included, is in summary.csv).
     // "back face": failures on a triangle the move met from the back, shown when there are any.

@@ -127,6 +127,10 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
       o["grid_allowance"] = metric(*s.grid_allowance);
       o["within_grid"] = s.within_grid;
     }
+    o["decisions"] = ojson{{"filter", s.decisions.filter},       {"escalation", s.decisions.escalation},
+                           {"rational", s.decisions.rational},   {"core", s.decisions.core},
+                           {"undecided", s.decisions.undecided}, {"ties", s.decisions.ties}};
+    o["seconds"] = s.seconds;
     j["ideal"] = o;
   }
   if (with_timing) j["seconds"] = r.seconds;
@@ -214,6 +218,13 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
         s.grid_allowance = metric_from(o.at("grid_allowance"));
         s.within_grid = o.at("within_grid").get<bool>();
       }
+      if (o.contains("decisions")) {
+        const json& d = o["decisions"];
+        s.decisions = {d.at("filter").get<std::size_t>(),    d.at("escalation").get<std::size_t>(),
+                       d.at("rational").get<std::size_t>(),  d.at("core").get<std::size_t>(),
+                       d.at("undecided").get<std::size_t>(), d.at("ties").get<std::size_t>()};
+      }
+      if (o.contains("seconds")) s.seconds = o.at("seconds").get<double>();
       r.ideal = std::move(s);
     }
     if (j.contains("seconds")) r.seconds = j["seconds"].get<double>();

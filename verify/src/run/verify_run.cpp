@@ -9,6 +9,7 @@
 #include "run/run_json.hpp"
 
 #include <slidecheck/verify/run/build_info.hpp>
+#include <slidecheck/verify/level_c/core_diagnostics.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/report/report.hpp>
@@ -30,6 +31,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -154,7 +156,7 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
 
 /// The files a run writes into its output directory, besides cases/.
 constexpr const char* kRunFiles[] = {"run.json",  "records.jsonl", "summary.txt", "summary.csv",
-                                     "steps.csv", "failures.csv",  "report.html"};
+                                     "steps.csv", "failures.csv",  "report.html", certified::core_diagnostics_file};
 
 /// Reads the complete lines of a previous run's records.jsonl, checks each against the task
 /// list and truncates a torn last line away.
@@ -324,6 +326,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     write_text_file((out / "run.json").string(), description.dump(2) + "\n");
   }
   fs::create_directories(out / "cases");
+  // CORE's warnings into the run's folder, never the working directory (core_diagnostics.hpp).
+  const certified::CoreDiagnosticsFolder core_diagnostics(out);
 
   // 3. Run the remaining tasks in chunks.
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -335,6 +339,9 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   auto last_progress = started;
   std::size_t failing = 0;
   for (const QueryRecord& r : result.records) failing += r.failed();
+  std::mutex progress_mutex;
+  VerifyProgress progress{result.records.size(), tasks.size(), result.records.size(), failing};
+  if (o.on_progress) o.on_progress(progress);
   for (std::size_t begin = result.records.size(); begin < tasks.size(); begin += chunk) {
     const std::size_t end = std::min(tasks.size(), begin + chunk);
     // Each task is verified, its case file written and its record line made in parallel; the
@@ -367,6 +374,12 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
       } catch (...) {
         errors[k] = std::current_exception();
       }
+      if (o.on_progress) {
+        const std::lock_guard lock(progress_mutex);
+        ++progress.done;
+        progress.failing += done[k].failed();
+        o.on_progress(progress);
+      }
     });
     std::string lines;
     for (std::size_t k = 0; k < done.size(); ++k) {
@@ -391,7 +404,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     result.tasks_run += done.size();
     for (QueryRecord& r : done) result.records.push_back(std::move(r));
     const auto now = std::chrono::steady_clock::now();
-    if (o.progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
+    if (o.progress && !o.on_progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
       const double secs = std::chrono::duration<double>(now - started).count();
       std::cerr << "verify: " << end << "/" << tasks.size() << " runs, " << failing << " failing, "
                 << static_cast<long long>(secs > 0 ? double(result.tasks_run) / secs : 0) << " runs/s\n";

@@ -28,8 +28,9 @@ SearchResult search_failure(const SearchOptions& o) {
     limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                   static_cast<std::size_t>(o.threads));
   const Algorithm algorithm = o.external ? o.external->columns.front().first : o.algorithm;
-  const rc::Gen<Candidate> gen = o.construction.empty() ? gen_candidate(algorithm, o.precision)
-                                                        : gen_construction(o.construction, algorithm, o.precision);
+  const rc::Gen<Candidate> gen = o.construction.empty()
+                                     ? gen_candidate(algorithm, o.precision, o.rotated)
+                                     : gen_construction(o.construction, algorithm, o.precision, o.rotated);
   const bool level_c = o.property && needs_level_c(*o.property);
   SearchResult result;
   std::size_t failing = 0;

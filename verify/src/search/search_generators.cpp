@@ -3,6 +3,9 @@
 
 #include "search/candidate_shrinks.hpp"
 
+#include <slidecheck/formats/convert.hpp>
+#include <slidecheck/reference/geometry/exact_rotation.hpp>
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -43,9 +46,27 @@ struct Builder {
   }
 };
 
-// Rounds the construction once to the precision, maybe moves it far from the origin, and
-// moves a few of its numbers by a few ULPs.
-Candidate finish(Builder b, std::string_view name, Algorithm algorithm, Precision p) {
+// Rotates the construction exactly by the drawn rotation and moves it by `offset`, each
+// coordinate rounded once to the precision: round(R x + offset) for points, round(R v) for the
+// move and gravity.
+void rotate_and_place(Candidate& c, const ExactRotation& rotation, const V& offset, Precision p) {
+  auto round = [p](const Rational& x) {
+    return p == Precision::single_float ? double(round_to_nearest<float>(x)) : round_to_nearest<double>(x);
+  };
+  auto exact = [](const V& v) { return Vec3<Rational>{to_rational(v.x), to_rational(v.y), to_rational(v.z)}; };
+  auto place = [&](const V& v, const V& shift) {
+    const Vec3<Rational> r = rotation.apply(exact(v)) + exact(shift);
+    return V{round(r.x), round(r.y), round(r.z)};
+  };
+  for (auto& v : c.scene.mesh.vertices) v = place(v, offset);
+  c.query.start = place(c.query.start, offset);
+  c.query.displacement = place(c.query.displacement, {0, 0, 0});
+  c.query.gravity = place(c.query.gravity, {0, 0, 0});
+}
+
+// Rounds the construction once to the precision (rotated first when `rotated`), maybe moves it
+// far from the origin, and moves a few of its numbers by a few ULPs.
+Candidate finish(Builder b, std::string_view name, Algorithm algorithm, Precision p, bool rotated) {
   Candidate& c = b.c;
   c.scene.name = std::string(name);
   c.scene.units = "unknown";
@@ -55,14 +76,25 @@ Candidate finish(Builder b, std::string_view name, Algorithm algorithm, Precisio
   c.query.id = std::string(name);
   c.query.scene = "(embedded)";
   c.query.algorithm = algorithm;
+  // The rotation is drawn first, so that an unrotated search draws exactly what it always did.
+  const std::size_t turn = rotated ? static_cast<std::size_t>(draw(0, std::size(general_rotations) - 1)) : 0;
+  V offset{0, 0, 0};
   if (chance(3)) {
     const int max_exp = p == Precision::single_float ? 20 : 40;
-    V offset{0, 0, 0};
     offset.x = chance(2) ? (chance(2) ? 1 : -1) * pow2(draw(4, max_exp)) : 0;
     offset.y = chance(2) ? (chance(2) ? 1 : -1) * pow2(draw(4, max_exp)) : 0;
     offset.z = chance(2) ? (chance(2) ? 1 : -1) * pow2(draw(4, max_exp)) : 0;
-    for (auto& v : c.scene.mesh.vertices) v = v + offset;
-    c.query.start = c.query.start + offset;
+    if (!rotated) {
+      for (auto& v : c.scene.mesh.vertices) v = v + offset;
+      c.query.start = c.query.start + offset;
+    }
+  }
+  if (rotated) {
+    const ExactRotation& rotation = general_rotations[turn];
+    rotate_and_place(c, rotation, offset, p);
+    const std::string r = "r" + std::to_string(turn + 1);
+    c.query.id += "-" + r;
+    c.scene.source += ", rotated by " + r + " (quaternion " + rotation.text() + ")";
   }
   for (std::size_t i = 0; i < number_count(c); ++i) c = with_number(c, i, number(c, i));  // round once
   for (std::size_t i = 0; i < number_count(c); ++i)
@@ -231,17 +263,17 @@ rc::Gen<Candidate> with_candidate_shrinks(Make make) {
 
 }  // namespace
 
-rc::Gen<Candidate> gen_construction(std::string_view name, Algorithm algorithm, Precision precision) {
+rc::Gen<Candidate> gen_construction(std::string_view name, Algorithm algorithm, Precision precision, bool rotated) {
   if (!is_construction(name)) throw std::invalid_argument("unknown construction '" + std::string(name) + "'");
   const std::string owned(name);
   return with_candidate_shrinks(
-      [owned, algorithm, precision] { return finish(build(owned), owned, algorithm, precision); });
+      [owned, algorithm, precision, rotated] { return finish(build(owned), owned, algorithm, precision, rotated); });
 }
 
-rc::Gen<Candidate> gen_candidate(Algorithm algorithm, Precision precision) {
-  return with_candidate_shrinks([algorithm, precision] {
+rc::Gen<Candidate> gen_candidate(Algorithm algorithm, Precision precision, bool rotated) {
+  return with_candidate_shrinks([algorithm, precision, rotated] {
     const std::string name(construction_names[draw(0, std::size(construction_names) - 1)]);
-    return finish(build(name), name, algorithm, precision);
+    return finish(build(name), name, algorithm, precision, rotated);
   });
 }
 

@@ -43,6 +43,7 @@ json search_description(const SearchOptions& o) {
   j["precision"] = precision_name(o.precision);
   j["property"] = o.property ? std::string(to_string(*o.property)) : "any";
   j["construction"] = o.construction.empty() ? "all" : o.construction;
+  if (o.rotated) j["rotated"] = true;  // only when set: an unrotated search's run.json is unchanged
   j["seed"] = o.seed;
   j["budget"] = o.budget;
   j["shrink"] = o.shrink;

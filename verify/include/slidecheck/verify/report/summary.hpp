@@ -75,6 +75,12 @@ struct GroupSummary {
   /// Level C: checked queries whose shortfall exceeded the lost-motion fraction but not the
   /// fraction plus the grid allowance (IdealSummary::within_grid): the precision's, not failures.
   std::size_t within_grid = 0;
+  /// Level C cost over the checked records that ran it (IdealSummary::seconds and decisions):
+  /// the time per record at the median and p99 (nearest rank) and its maximum, and the ideal
+  /// runs' decisions summed by the stage that settled them.
+  std::size_t level_c_records = 0;
+  double level_c_median_seconds = 0, level_c_p99_seconds = 0, level_c_max_seconds = 0;
+  IdealSummary::DecisionCounts level_c_decisions;
 
   std::size_t decisions_compared = 0;   ///< decisions whose exact outcome was proven
   std::size_t decisions_flipped = 0;    ///< ... and taken the other way by the float run

@@ -162,6 +162,20 @@ struct IdealSummary {
   /// The shortfall exceeded the fraction but not the fraction plus grid_allowance: the run's
   /// precision, not the algorithm, lost it (counted apart, not a failure).
   bool within_grid = false;
+  /// The ideal run's decisions by the stage that settled them (certified::Method: filter,
+  /// escalation, rational, core, undecided) and its proven ties: what level C cost in exact
+  /// work. Absent (all zero) in records written before they were kept.
+  struct DecisionCounts {
+    std::size_t filter = 0, escalation = 0, rational = 0, core = 0, undecided = 0, ties = 0;
+    /// Decisions the double filter could not take: escalation + rational + core + undecided.
+    std::size_t escalated() const { return escalation + rational + core + undecided; }
+    /// Decisions settled by exact arithmetic: rational + core.
+    std::size_t exact() const { return rational + core; }
+  };
+  DecisionCounts decisions;
+  /// Wall time of level C for this record, seconds: the ideal trajectory and the comparison.
+  /// The one timing a record holds, so level C records differ from run to run in it alone.
+  double seconds = 0;
 };
 
 /// Everything `slidecheck verify` records about one (query, algorithm, precision).

@@ -28,7 +28,13 @@
 
 namespace slidecheck::verify {
 
-
+/// How far a run is (VerifyRunOptions::on_progress).
+struct VerifyProgress {
+  std::size_t done = 0;     ///< tasks with a record, resumed ones included
+  std::size_t total = 0;    ///< the run's (or shard's) tasks
+  std::size_t resumed = 0;  ///< of `done`, taken from a previous run
+  std::size_t failing = 0;  ///< of `done`, failing
+};
 
 struct VerifyRunOptions {
   std::vector<std::string> corpus;        ///< query files (.jsonl) or directories searched for them
@@ -52,6 +58,10 @@ struct VerifyRunOptions {
   Implementation implementation = Implementation::reference;
   LevelCOptions level_c_options;
   bool progress = true;                   ///< progress lines on stderr
+  /// Called once before the first task and after every task (from the worker threads, one call
+  /// at a time); when set, the run prints no progress lines of its own (the caller shows this,
+  /// e.g. cli/task_progress).
+  std::function<void(const VerifyProgress&)> on_progress;
   std::size_t limit = 0;                  ///< stop after this many tasks (0: all)
   /// Only the queries of this shard (shard.hpp; all their tasks), after `limit`. run.json
   /// records it; the summaries cover the shard's records; `merge_verify_runs` joins shards.

@@ -18,8 +18,12 @@
 ///     the corner with gravity;
 ///   - random_soup: 1..5 triangles with random integer coordinates, a random move.
 /// Any construction may also be moved far from the origin (2^4..2^20 in float, ..2^40 in
-/// double). Candidates whose start already overlaps a triangle are generated too; the
-/// search counts them as invalid and goes on.
+/// double). Rotated (`search --rotated`), every construction is turned exactly by one of the
+/// rotations with rational entries (general_rotations, exact_rotation.hpp) before the offset and
+/// the one rounding: no floor, wall, edge or move is then aligned with an axis, and the ties
+/// that axis-aligned data settles exactly become ties of general position. Candidates whose
+/// start already overlaps a triangle are generated too; the search counts them as invalid and
+/// goes on.
 ///
 /// Every generated candidate shrinks as case_shrink.hpp describes.
 

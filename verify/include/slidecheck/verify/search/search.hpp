@@ -26,6 +26,9 @@ struct SearchOptions {
   std::optional<FailureClass> property;
   /// One construction (constructions.hpp) or empty for all of them.
   std::string construction;
+  /// Every candidate rotated exactly into general position before it is rounded
+  /// (constructions.hpp); part of the search's description (run.json "rotated", when set).
+  bool rotated = false;
   std::uint64_t seed = 1;
   std::size_t budget = 10000;  ///< candidates generated at most
   /// Only the attempts i < budget with i = I mod N (shard.hpp). The lowest failing attempt of

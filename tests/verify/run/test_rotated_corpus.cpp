@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(levels_a_and_b_on_a_sample_of_rotated_scenes) {
         const RotatedScene s = rotated_scene(shape, k, scale, offset, p);
         BOOST_REQUIRE(s.moves.size() > 2u);
         for (const Query& q : s.moves)
-          for (const Algorithm a : formats::all_algorithms) {
+          for (const Algorithm& a : verify::all_algorithms()) {
             BOOST_TEST_CONTEXT(q.id << " " << algorithm_name(a) << " " << precision_name(p) << " scale " << scale) {
               const QueryRecord r = verify_query(*s.context, q, s.context->file, a, p);
               ++tasks;

@@ -110,9 +110,12 @@ std::shared_ptr<const verify::ExternalSubject> make_external_subject(
     const std::string& spec, const std::vector<formats::Precision>& precisions, const verify::JudgeOptions& judge,
     const ExternalArgs& args, const std::string& out, const std::map<std::string, double>& tolerances) {
   const bool bullet = spec.rfind("peer:bullet", 0) == 0;
-  // Bullet is built once per precision: one process kind per precision asked (float unless told).
+  // Bullet is built once per precision: one process kind per precision asked (both unless told).
   std::vector<formats::Precision> groups{formats::Precision::single_float};
-  if (bullet && !precisions.empty()) groups = precisions;
+  if (bullet)
+    groups = precisions.empty() ? std::vector<formats::Precision>{formats::Precision::single_float,
+                                                                 formats::Precision::double_float}
+                                : precisions;
   std::vector<std::shared_ptr<const verify::ExternalSubject>> parts;
   fs::create_directories(out);
   for (const formats::Precision p : groups) {

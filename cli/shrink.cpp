@@ -86,10 +86,10 @@ int shrink_one(const ShrinkArgs& a, const Start& s, const fs::path& dir, nlohman
                std::ostringstream& text) {
   const std::string precision(formats::precision_name(s.record.precision));
   j["precision"] = precision;
-  if (s.record.invalid_start)
-    throw formats::InputError(s.input, 0, "the start already overlaps a triangle: nothing to shrink");
   std::string why;
   const std::optional<verify::FailureClass> kind = class_to_keep(a, s.record, why);
+  if (s.record.invalid_start && kind != verify::FailureClass::recovery)
+    throw formats::InputError(s.input, 0, "the start already overlaps a triangle: only a recovery failure can be shrunk");
   if (!kind) {
     j["failing"] = false;
     j["message"] = why;
@@ -185,7 +185,7 @@ std::vector<Start> starts_of(const ShrinkArgs& a) {
     } else {
       s.record = verify::verify_query(*scene, *q, a.queries, alg, p);
     }
-    s.candidate = verify::candidate_of(*scene, s.record);
+    s.candidate = verify::candidate_of(*scene, s.record, s.external.get());
     s.candidate.query.scene = "(embedded)";
     s.input = a.queries;
     const std::string who = external ? s.external->columns.front().first.name() : a.algorithm;

@@ -17,14 +17,18 @@ Candidate candidate_of(const CaseFile& c) {
   return out;
 }
 
-Candidate candidate_of(const SceneContext& scene, const QueryRecord& record) {
+Candidate candidate_of(const SceneContext& scene, const QueryRecord& record, const ExternalSubject* external) {
   Candidate out;
   out.scene = scene.scene;
   out.scene.mesh = scene.mesh(record.precision);
   if (record.precision == Precision::single_float) out.scene.precision = Precision::single_float;
   out.query = record.query;
   out.query.algorithm = record.algorithm;
-  out.query.tolerances = tolerance_values(tolerances_for(record.query, record.algorithm));
+  // An external implementation's tolerances are its own (sent with each request, not the query's).
+  if (external)
+    out.query.tolerances.clear();
+  else
+    out.query.tolerances = tolerance_values(tolerances_for(record.query, record.algorithm));
   if (record.run_triangles.empty()) return out;
   return with_triangles(out, record.run_triangles);
 }
@@ -180,7 +184,8 @@ std::ostream& operator<<(std::ostream& os, const FailureSignature& s) {
 }
 
 std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass kind) {
-  if (r.invalid_start || !r.has(kind)) return std::nullopt;
+  // An invalid start has only recovery (and nonfinite, not kept: the start was the input's fault).
+  if ((r.invalid_start && kind != FailureClass::recovery) || !r.has(kind)) return std::nullopt;
   return FailureSignature{kind, r.first_divergent};
 }
 

@@ -51,7 +51,10 @@ SearchResult search_failure(const SearchOptions& o) {
     for (std::size_t k = 0; k < candidates.size(); ++k) {
       ++result.tried;
       const auto& r = records[k];
-      if (!r || r->invalid_start) {
+      // A start inside the mesh is an invalid candidate, unless recovery from it is what is
+      // searched for (or any class, and it failed to recover).
+      const bool recovery_wanted = !o.property || *o.property == FailureClass::recovery;
+      if (!r || (r->invalid_start && !(recovery_wanted && r->has(FailureClass::recovery)))) {
         ++result.invalid;
         continue;
       }

@@ -37,7 +37,7 @@ Candidate candidate_of(const CaseFile& c);
 /// The candidate of a verified record: the triangles its run was given (record.run_triangles,
 /// all when empty) as the run saw them (rounded to its precision), and the rounded query with
 /// every tolerance written out.
-Candidate candidate_of(const SceneContext& scene, const QueryRecord& record);
+Candidate candidate_of(const SceneContext& scene, const QueryRecord& record, const ExternalSubject* external = nullptr);
 
 /// How big a candidate is, as the shrink report prints it.
 struct CandidateSize {
@@ -81,7 +81,8 @@ struct FailureSignature {
 bool same_signature(const FailureSignature& a, const FailureSignature& b);
 std::ostream& operator<<(std::ostream& os, const FailureSignature& s);
 
-/// The signature of `kind` in a record, if the record has that failure (and a valid start).
+/// The signature of `kind` in a record, if the record has that failure (and a valid start, but
+/// for recovery, which only an invalid start has).
 std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass kind);
 
 /// Whether level C must run to see the class (lost_motion, stuck, jitter).

@@ -100,7 +100,8 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
     for (const verify::Failure& f : record.failures) failures << verify::to_string(f.kind) << ": " << f.detail << "\n";
     write_text(m.dir / "trace.txt", failures.str());
     reproduce = "slidecheck verify --corpus " + (m.dir / "queries.jsonl").generic_string() + " --implementation " +
-                shell_word(m.spec) + " --precision " + std::string(formats::precision_name(record.precision));
+                shell_word(m.spec) + " --precision " + std::string(formats::precision_name(record.precision)) +
+                (verify::needs_level_c(m.signature.kind) ? " --level-c" : "");
   } else {
     const verify::CaseReplay replay = verify::replay_case(verify::read_case_file(case_path), case_path);
     write_text(m.dir / "trace.txt", verify::replay_text(replay, shrunk_case, "case.case", false));

@@ -256,6 +256,29 @@ std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app) 
   return s + " (slidecheck" + command + " --help lists the options)";
 }
 
+std::string unknown_option(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* level = &app;
+  std::string command;
+  while (!level->get_subcommands().empty()) {
+    level = level->get_subcommands().front();
+    command += " " + level->get_name();
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word.size() < 2 || word[0] != '-' || (word[1] != '-' && std::isdigit(static_cast<unsigned char>(word[1]))))
+      continue;  // a value, or a negative number
+    const std::string name = word.substr(0, word.find('='));
+    bool known = false;
+    for (const CLI::App* a = level; a != nullptr && !known; a = a->get_parent())
+      known = a->get_option_no_throw(name) != nullptr;
+    if (!known)
+      return "the following argument was not expected: " + name + " (slidecheck" + command +
+             " --help lists the options)";
+  }
+  return {};
+}
+
 std::string unknown_command(const CLI::App& app, int argc, const char* const* argv) {
   const CLI::App* level = &app;
   std::string path;

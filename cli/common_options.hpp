@@ -89,6 +89,10 @@ void print_result(const nlohmann::ordered_json& json, const std::ostringstream& 
 /// for "slidecheck: error: <sentence>", naming the --help of the command being parsed.
 std::string parse_error_sentence(const CLI::ParseError& e, const CLI::App& app);
 
+/// After a failed parse: "the following argument was not expected: --X (...)" for the first
+/// option in argv that the command being parsed does not have, or "".
+std::string unknown_option(const CLI::App& app, int argc, const char* const* argv);
+
 /// The subcommand name argv names that `app` does not have, or "": checked before parsing, so
 /// that `slidecheck nosuch --help` is an error rather than the main help. Looks one level
 /// into commands that have subcommands (corpus).

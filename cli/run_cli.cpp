@@ -56,7 +56,10 @@ int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "slidecheck: error: " << cli::parse_error_sentence(e, app) << '\n';
+    // CLI11 checks required options before unknown ones: name the unknown option first, the
+    // likelier mistake (a misspelt --corpus is not "--corpus is required").
+    const std::string unknown = cli::unknown_option(app, argc, argv);
+    std::cerr << "slidecheck: error: " << (unknown.empty() ? cli::parse_error_sentence(e, app) : unknown) << '\n';
     return exit_bad_input;
   } catch (const formats::InputError& e) {
     std::cerr << "slidecheck: error: " << e.what() << '\n';

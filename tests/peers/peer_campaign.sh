@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The peer campaign of docs/peers.md, canonical part: every engine through `verify
+# --implementation peer:NAME` on the whole canonical movement corpus (13,560 queries), robust
+# beside them; prints each summary's head and checks that every task has a record and that
+# robust fails nothing but recovery. A few minutes per engine: ctest label campaign.
+# Usage: peer_campaign.sh SLIDECHECK WORK_DIR   (SLIDECHECK_PEERS_DIR set by ctest)
+set -euo pipefail
+slidecheck=$1 work=$2
+rm -rf "$work"; mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+"$slidecheck" corpus build --out "$work/canon" --movements --seed 1 >/dev/null 2>&1
+queries=$(wc -l <"$work/canon/queries.jsonl")
+run() {  # NAME EXPECTED_RECORDS ARGS...
+  local name=$1 want=$2 rc=0; shift 2
+  "$slidecheck" verify --quiet --no-views --no-level-b --corpus "$work/canon" --out "$work/$name" "$@" \
+    >"$work/$name.out" 2>&1 || rc=$?
+  [ "$rc" -le 1 ] || { cat "$work/$name.out"; fail "$name: verify exited $rc"; }
+  [ "$(wc -l <"$work/$name/records.jsonl")" -eq "$want" ] || fail "$name: not every task has a record"
+  grep -E '^[a-z_]+ (float|double):' "$work/$name.out"
+}
+run jolt "$queries" --implementation peer:jolt
+run rapier "$queries" --implementation peer:rapier
+run bullet $((2 * queries)) --implementation peer:bullet
+run bullet_sweep $((2 * queries)) --implementation peer:bullet_sweep
+run robust $((2 * queries)) --algorithm robust
+python3 - "$work/robust/records.jsonl" <<'PY'
+import json, sys
+bad = [r["query_id"] for r in map(json.loads, open(sys.argv[1])) if set(r["classes"]) - {"recovery"}]
+print(f"robust: {len(bad)} records failing other than recovery")
+sys.exit(1 if bad else 0)
+PY

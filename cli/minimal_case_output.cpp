@@ -61,7 +61,8 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
   namespace fs = std::filesystem;
   if (fs::exists(m.dir)) {
     if (!overwrite) throw formats::InputError(m.dir.string(), 0, "exists; pass --overwrite to replace it");
-    for (const char* f : {"case.case", "original.case", "trace.txt", "README.md", "scene.scene", "queries.jsonl"})
+    for (const std::string& f : {std::string("case.case"), std::string("original.case"), std::string("trace.txt"),
+                                 std::string("README.md"), std::string("scene.scene"), m.dir.filename().string() + ".jsonl"})
       fs::remove(m.dir / f);
   }
   fs::create_directories(m.dir);
@@ -74,6 +75,7 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
   if (m.shrunk) verify::write_case_file((m.dir / "original.case").string(), original_case);
 
   const std::string case_path = (m.dir / "case.case").string();
+  const std::string query_file_name = m.dir.filename().string() + ".jsonl";
   bool reproduced = false;
   std::string reproduce;
   if (m.external) {
@@ -85,7 +87,9 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
     q.scene = "scene.scene";
     q.algorithm_given = false;
     q.tolerances.clear();
-    write_text(m.dir / "queries.jsonl", formats::query_to_json_line(q) + "\n");
+    // Named after the case directory, so that a folder of cases is a corpus whose case files
+    // do not collide (they are named by query file and id).
+    write_text(m.dir / query_file_name, formats::query_to_json_line(q) + "\n");
     const auto again = verify::evaluate_candidate(minimal, record.precision, verify::needs_level_c(m.signature.kind),
                                                   "case", m.external.get());
     reproduced = again && again->has(m.signature.kind);
@@ -99,7 +103,7 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
     }
     for (const verify::Failure& f : record.failures) failures << verify::to_string(f.kind) << ": " << f.detail << "\n";
     write_text(m.dir / "trace.txt", failures.str());
-    reproduce = "slidecheck verify --corpus " + (m.dir / "queries.jsonl").generic_string() + " --implementation " +
+    reproduce = "slidecheck verify --corpus " + (m.dir / query_file_name).generic_string() + " --implementation " +
                 shell_word(m.spec) + " --precision " + std::string(formats::precision_name(record.precision)) +
                 (verify::needs_level_c(m.signature.kind) ? " --level-c" : "");
   } else {
@@ -124,7 +128,7 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
            << m.shrunk->after_ddmin.triangles << " triangles, then " << m.shrunk->accepted << " shrinks)"
            << (m.shrunk->budget_exhausted ? "; budget spent, so it may shrink further" : "") << "\n";
   readme << "\nFiles: `case.case` (the minimal case, bit-exact), " << (m.shrunk ? "`original.case` (as found), " : "")
-         << (m.external ? "`scene.scene` and `queries.jsonl` (the minimal case as a corpus), `trace.txt` (the judged "
+         << (m.external ? "`scene.scene` and `" + query_file_name + "` (the minimal case as a corpus), `trace.txt` (the judged "
                           "path and its failures).\n\n"
                         : "`trace.txt` (its replay: the float trace with the exact re-evaluation under every step "
                           "that differs, `>>` at the first divergent step).\n\n")
@@ -151,7 +155,7 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
     text << "shrink: " << m.shrunk->tests << " verified runs in " << m.shrunk->seconds << " s"
          << (m.shrunk->budget_exhausted ? " (budget spent)" : "") << '\n';
   text << "wrote " << m.dir.string() << "/ (case.case" << (m.shrunk ? ", original.case" : "")
-       << (m.external ? ", scene.scene, queries.jsonl" : "") << ", trace.txt, README.md); "
+       << (m.external ? ", scene.scene, " + query_file_name : std::string()) << ", trace.txt, README.md); "
        << (m.external ? "run again: " : "replay: ") << (reproduced ? "reproduced" : "NOT reproduced") << '\n';
 }
 

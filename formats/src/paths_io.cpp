@@ -159,25 +159,18 @@ PathsFile read_paths(const std::string& path) {
   const std::string_view text = detail::text_without_bom(whole, path);
   std::map<std::string, std::size_t> id_lines;
   bool header = false;
-  std::size_t line = 0, pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view content = detail::trim(text.substr(pos, end - pos));
-    pos = end + 1;
-    ++line;
-    if (content.empty()) continue;
+  detail::for_each_json_line(text, [&](std::string_view content, std::size_t line) {
     if (!header) {
       out.header = parse_paths_header(content, path, line);
       header = true;
-      continue;
+      return;
     }
     PathRecord r = parse_path_record(content, out.header.precision, path, line);
     if (const auto [it, inserted] = id_lines.emplace(r.query_id, line); !inserted)
       throw InputError(path, line,
                        "field 'query_id': '" + r.query_id + "' already has a path on line " + std::to_string(it->second));
     out.records.push_back(std::move(r));
-  }
+  });
   if (!header) throw InputError(path, 0, "no header line {\"format\": \"" + std::string(paths_format) + "\", ...}");
   if (out.records.empty()) throw InputError(path, 0, "no paths after the header line");
   return out;

@@ -183,19 +183,12 @@ std::vector<Query> parse_queries(std::string_view text, const std::string& file)
   if (!text.empty()) text = detail::text_without_bom(text, file);
   std::vector<Query> out;
   std::map<std::string, std::size_t> id_lines;
-  std::size_t line = 0, pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view content = detail::trim(text.substr(pos, end - pos));
-    pos = end + 1;
-    ++line;
-    if (content.empty()) continue;
+  detail::for_each_json_line(text, [&](std::string_view content, std::size_t line) {
     Query q = parse_query_line(content, file, line);
     if (const auto [it, inserted] = id_lines.emplace(q.id, line); !inserted)
       throw InputError(file, line, "field 'id': '" + q.id + "' already used on line " + std::to_string(it->second));
     out.push_back(std::move(q));
-  }
+  });
   if (out.empty()) throw InputError(file, 0, text.empty() ? "empty file" : "no queries (only blank lines)");
   return out;
 }

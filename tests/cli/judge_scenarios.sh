@@ -6,7 +6,8 @@
 #                 client (Fauerby in float) judged through exec gives built-in fauerby float's verdicts
 #   errors        judge refuses, with exit 2 and the paths file and line, a path for an unknown
 #                 query, a corpus query without a path, a count of positions that does not fit,
-#                 a malformed header; exec: refuses a command that cannot describe itself
+#                 a malformed header; exec: refuses a command that cannot describe itself; verify
+#                 refuses two query files of one name with the same ids (their case files collide)
 #   naive         the naive Python client: verify finds failures; search finds its penetration and
 #                 shrinks it to 1-2 triangles, which reproduces through exec; shrink and eps-sweep
 #                 run through it (the swept tolerance is the one it describes)
@@ -87,6 +88,10 @@ errors)
   grep -qE "describe (answer|request)" "$work/last.out" || fail "exec describe: $(cat "$work/last.out")"
   expect 2 verify --quiet --corpus "$corpus" --implementation "peer:nosuch" --out "$work/e7"
   grep -q "unknown peer 'nosuch'" "$work/last.out" || fail "unknown peer: $(cat "$work/last.out")"
+  # Two query files of the same name with the same ids would write the same case files.
+  cp -r "$corpus" "$work/twin1"; cp -r "$corpus" "$work/twin2"
+  expect 2 verify --quiet --corpus "$work/twin1" --corpus "$work/twin2" --out "$work/e8"
+  grep -q "case files would collide" "$work/last.out" || fail "colliding case names: $(cat "$work/last.out")"
   echo "errors: every malformed input refused with exit 2, file and line" ;;
 naive)
   corpus=$src/corpora/builtin
@@ -97,7 +102,7 @@ naive)
   grep -q "run again: reproduced" "$work/last.out" || fail "search: $(cat "$work/last.out")"
   triangles=$(grep -c '^t ' "$case_dir/scene.scene")
   [ "$triangles" -ge 1 ] && [ "$triangles" -le 2 ] || fail "the minimal case has $triangles triangles"
-  expect 1 verify --quiet --corpus "$case_dir/queries.jsonl" --implementation "$naive" --precision double --out "$work/again"
+  expect 1 verify --quiet --corpus "$case_dir/search-exec-double-penetration-seed1.jsonl" --implementation "$naive" --precision double --out "$work/again"
   grep -q '"penetration"' "$work/again/records.jsonl" || fail "the minimal case does not reproduce through verify"
   expect 1 shrink --quiet "$case_dir/original.case" --implementation "$naive" --out "$work/sh"
   grep -q '^t ' "$work/sh/scene.scene" || fail "shrink wrote no scene"

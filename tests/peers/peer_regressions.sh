@@ -16,7 +16,7 @@ for dir in "$cases"/*/; do
   # and the cases' ideal runs would otherwise take minutes (docs/level-c.md).
   case $class in lost_motion|stuck|jitter) level_c=(--level-c --exact-timeout 0.1) ;; esac
   rc=0
-  "$slidecheck" verify --quiet --no-views --corpus "$dir/queries.jsonl" --implementation "peer:$engine" \
+  "$slidecheck" verify --quiet --no-views --corpus "$dir/$name.jsonl" --implementation "peer:$engine" \
     --precision float "${level_c[@]}" --out "$work/$name" >"$work/$name.out" 2>&1 || rc=$?
   n=$((n + 1))
   if [ "$rc" -ne 1 ] || ! grep -q "\"$class\"" "$work/$name/records.jsonl"; then

@@ -252,6 +252,19 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   for (const std::string& c : o.corpus)
     for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
   const std::vector<QueryInput> inputs = load_query_inputs(files);
+  // Case files are named by the query file's stem and the query's id (case_file_name): two
+  // files of the same name holding the same id would write the same case.
+  {
+    std::map<std::pair<std::string, std::string>, const QueryInput*> names;
+    for (const QueryInput& in : inputs) {
+      const auto [it, fresh] = names.emplace(std::make_pair(fs::path(in.file).stem().string(), in.query.id), &in);
+      if (!fresh && it->second->file != in.file)
+        throw InputError(in.file, in.line,
+                         "query '" + in.query.id + "' has the id of a query of " + it->second->file + ":" +
+                             std::to_string(it->second->line) +
+                             ", a file of the same name: their case files would collide (rename a file or an id)");
+    }
+  }
   if (o.external && o.external->check) o.external->check(inputs);
   std::vector<Task> tasks;
   // Queries (all their algorithms and precisions together) go round-robin to the shards.

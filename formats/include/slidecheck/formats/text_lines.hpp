@@ -28,6 +28,21 @@ std::vector<std::string_view> split_blanks(std::string_view s);
 /// Trims blanks at both ends.
 std::string_view trim(std::string_view s);
 
+/// Calls f(content, line) for every non-blank line of a JSON-lines text, trimmed, with its
+/// 1-based number (JSON lines have no comments).
+template <class F>
+void for_each_json_line(std::string_view text, F&& f) {
+  std::size_t line = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view content = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    ++line;
+    if (!content.empty()) f(content, line);
+  }
+}
+
 /// Walks the lines of a text, skipping blank and comment-only lines; `#` starts a comment.
 class LineCursor {
  public:

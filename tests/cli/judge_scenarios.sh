@@ -13,9 +13,10 @@
 #                 run through it (the swept tolerance is the one it describes)
 #   faults        a client that crashes on one query, hangs on another, answers garbage on a third:
 #                 those queries are implementation_error, the others are judged, the run finishes
-# Usage: judge_scenarios.sh SLIDECHECK EXEC_EXAMPLE SOURCE_DIR WORK_DIR SCENARIO
+# Usage: judge_scenarios.sh SLIDECHECK EXEC_EXAMPLE SOURCE_DIR WORK_DIR SCENARIO [PART]
+#   PART: the canonical scenes the differential takes (a grep -E pattern of their names)
 set -euo pipefail
-slidecheck=$1 example=$2 src=$3 work=$4 scenario=$5
+slidecheck=$1 example=$2 src=$3 work=$4 scenario=$5 part=${6:-'_s1_o(0|1e\+06)_'}
 rm -rf "$work"; mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # Runs slidecheck expecting exit code $1 (the rest: its arguments), output in $work/last.out.
@@ -29,7 +30,7 @@ naive="exec:python3 $src/examples/naive_python/naive_slide.py"
 case "$scenario" in
 differential)
   "$slidecheck" corpus build --out "$work/mv" --movements --seed 1 >/dev/null 2>&1
-  grep -E '_s1_o(0|1e\+06)_' "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
+  grep -E "$part" "$work/mv/queries.jsonl" >"$work/mv/part.jsonl"
   expect 1 verify --quiet --no-views --no-level-b --corpus "$work/mv/part.jsonl" --out "$work/v" --write-paths "$work/paths"
   [ "$(ls "$work/paths" | wc -l)" -eq 10 ] || fail "expected 10 paths files (5 algorithms x 2 precisions)"
   expect 1 judge --quiet --corpus "$work/mv/part.jsonl" --paths "$work"/paths/*.paths.jsonl --out "$work/j"

@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(nonfinite_in_float_not_in_double) {
       corpora::place_canonical(corpora::canonical_shape("floor"), 1.0, 0.0, Precision::double_float);
   const SceneContext scene = context("floor", floor);
   const Query q = sphere_query("overflow", {0, 0, 1e38}, {0, 0, 3e38}, 0.5, Algorithm::fauerby);
-  for (const Algorithm a : seed_algorithms) {
+  for (const Algorithm a : seed_algorithms()) {
     const QueryRecord f = verify_query(scene, q, "q.jsonl", a, Precision::single_float);
     BOOST_TEST(f.has(FailureClass::nonfinite), a);
     BOOST_TEST(!std::isfinite(f.final_position.z), a);

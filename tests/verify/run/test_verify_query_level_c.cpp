@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_do
   VerifyQueryOptions o;
   o.level_c = true;
   o.level_c_options.grid_allowance = false;
-  for (const Algorithm a : seed_algorithms) {
+  for (const Algorithm a : seed_algorithms()) {
     const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
     BOOST_TEST(creep.has(FailureClass::stuck), a);
     BOOST_TEST(!creep.has(FailureClass::lost_motion), a);
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_do
   // the 9 cm step 2.75 cm (start + 6.25 cm, against start + 12.5 cm 3.5 cm away).
   BOOST_TEST(VerifyQueryOptions{}.level_c_options.grid_allowance);
   o.level_c_options.grid_allowance = true;
-  for (const Algorithm a : seed_algorithms) {
+  for (const Algorithm a : seed_algorithms()) {
     const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
     BOOST_TEST(!creep.failed(), a);
     BOOST_REQUIRE(creep.ideal.has_value());

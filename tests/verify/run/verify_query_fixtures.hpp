@@ -1,6 +1,7 @@
 #pragma once
 // Shared helpers of the verify_query tests (test_verify_query*.cpp here): the seed algorithms and
 // precisions they loop over, a scene from a mesh, a sphere query, and two stacked floors.
+#include <vector>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <string>
@@ -14,8 +15,13 @@ using verify::Query;
 using verify::Scene;
 using verify::SceneContext;
 
-inline const Algorithm seed_algorithms[] = {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
-                                                Algorithm::pseudo_distance};
+// A function, not an array at namespace scope: copying Algorithm::fauerby and the others during
+// static initialisation depends on their initialisation order, which clang's does not keep.
+inline const std::vector<Algorithm>& seed_algorithms() {
+  static const std::vector<Algorithm> all{Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
+                                          Algorithm::pseudo_distance};
+  return all;
+}
 inline constexpr Precision precisions[] = {Precision::single_float, Precision::double_float};
 
 inline SceneContext context(const std::string& name, IndexedMesh<double> mesh, Precision p = Precision::double_float) {

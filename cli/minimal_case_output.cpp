@@ -68,9 +68,13 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
   fs::create_directories(m.dir);
   const verify::Candidate& minimal = m.shrunk ? m.shrunk->candidate : m.original;
   const verify::QueryRecord& record = m.shrunk ? m.shrunk->record : m.original_record;
-  const verify::CaseFile shrunk_case =
+  verify::CaseFile shrunk_case =
       verify::case_of(minimal, record, m.source + (m.shrunk ? ", shrunk" : ""), m.external.get());
-  const verify::CaseFile original_case = verify::case_of(m.original, m.original_record, m.source, m.external.get());
+  verify::CaseFile original_case = verify::case_of(m.original, m.original_record, m.source, m.external.get());
+  if (m.external) {
+    shrunk_case.positions = record.resting_positions;
+    original_case.positions = m.original_record.resting_positions;
+  }
   verify::write_case_file((m.dir / "case.case").string(), shrunk_case);
   if (m.shrunk) verify::write_case_file((m.dir / "original.case").string(), original_case);
 

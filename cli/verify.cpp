@@ -85,8 +85,7 @@ int run(const VerifyArgs& a) {
   o.limit = a.limit;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
   // A shard's report is not the campaign's: the merge writes the views.
-  // Views replay a case with slidecheck's own algorithms: none for an external implementation.
-  o.views = viewer_available() && o.shard.whole() && !o.external ? a.view_count() : 0;
+  o.views = viewer_available() && o.shard.whole() ? a.view_count() : 0;
   TaskProgress progress("verify", !a.quiet);
   o.on_progress = [&progress](const verify::VerifyProgress& p) {
     progress.update(p.done, p.total, p.resumed, p.failing);

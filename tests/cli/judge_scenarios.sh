@@ -9,7 +9,8 @@
 #                 a malformed header; exec: refuses a command that cannot describe itself; verify
 #                 refuses two query files of one name with the same ids (their case files collide)
 #   naive         the naive Python client: verify finds failures; search finds its penetration and
-#                 shrinks it to 1-2 triangles, which reproduces through exec; shrink and eps-sweep
+#                 shrinks it to 1-2 triangles, which reproduces through exec and has a view of the
+#                 reported positions beside the ideal path; shrink and eps-sweep
 #                 run through it (the swept tolerance is the one it describes)
 #   faults        a client that crashes on one query, hangs on another, answers garbage on a third:
 #                 those queries are implementation_error, the others are judged, the run finishes
@@ -105,6 +106,14 @@ naive)
   [ "$triangles" -ge 1 ] && [ "$triangles" -le 2 ] || fail "the minimal case has $triangles triangles"
   expect 1 verify --quiet --corpus "$case_dir/search-exec-double-penetration-seed1.jsonl" --implementation "$naive" --precision double --out "$work/again"
   grep -q '"penetration"' "$work/again/records.jsonl" || fail "the minimal case does not reproduce through verify"
+  # Its case keeps the positions the client reported: the view draws them beside the ideal path.
+  grep -q '"positions"' "$case_dir/case.case" || fail "the case keeps no positions"
+  rc=0; "$slidecheck" view "$case_dir/case.case" --out "$work/case.html" >"$work/view.out" 2>&1 || rc=$?
+  if [ "$rc" -ne 3 ]; then  # 3: this build has no three.js
+    [ "$rc" -eq 0 ] || { cat "$work/view.out"; fail "view exited $rc"; }
+    grep -q "([1-9][0-9]* steps" "$work/view.out" || fail "the view shows no positions: $(cat "$work/view.out")"
+    grep -q "naive_python" "$work/case.html" || fail "the view does not name the implementation"
+  fi
   expect 1 shrink --quiet "$case_dir/original.case" --implementation "$naive" --out "$work/sh"
   grep -q '^t ' "$work/sh/scene.scene" || fail "shrink wrote no scene"
   expect 0 eps-sweep --quiet --corpus "$corpus" --implementation "$naive" --values 0,1e-7 --out "$work/e"

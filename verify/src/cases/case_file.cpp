@@ -100,6 +100,7 @@ void write_case_file(const std::string& path, const CaseFile& c) {
   r.failures = c.failures;
   r.first_divergent = c.first_divergent;
   r.ideal = c.ideal;
+  r.resting_positions = c.positions;
   const nlohmann::ordered_json rj = to_json(r);
   j["classes"] = rj["classes"];
   j["first_divergent"] = rj["first_divergent"];
@@ -108,6 +109,7 @@ void write_case_file(const std::string& path, const CaseFile& c) {
     j["ideal"] = rj["ideal"];
     j["ideal"].erase("seconds");  // a timing: a case file is the same whenever it is written
   }
+  if (!c.positions.empty()) j["positions"] = rj["resting_positions"];
   j["query"] = nlohmann::ordered_json::parse(query_to_json_line(c.query));
   nlohmann::ordered_json lines = nlohmann::ordered_json::array();
   std::istringstream text(scene_to_string(c.scene));
@@ -162,7 +164,9 @@ CaseFile parse_case_file(std::string_view text, const std::string& path) {
     rj["failures"] = j.at("failures");
     rj["query"] = j.at("query");
     if (j.contains("ideal")) rj["ideal"] = j["ideal"];
+    if (j.contains("positions")) rj["resting_positions"] = j["positions"];
     const QueryRecord r = record_from_json(rj, path, 0);
+    c.positions = r.resting_positions;
     c.first_divergent = r.first_divergent;
     c.ideal = r.ideal;
     c.failures = r.failures;

@@ -380,7 +380,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
           const SceneContext& sc = *t.input->scene;
           const std::map<std::string, double> tolerances =
               o.external ? o.external->tolerances : tolerance_values(tolerances_for(t.input->query, t.algorithm));
-          const CaseFile c = make_case(r, tolerances, sc.scene, sc.mesh(t.precision), r.run_triangles);
+          CaseFile c = make_case(r, tolerances, sc.scene, sc.mesh(t.precision), r.run_triangles);
+          if (o.external) c.positions = r.resting_positions;
           write_case_file((out / "cases" / case_file_name(r)).string(), c);
         }
         done_lines[k] = to_json(r).dump() + "\n";

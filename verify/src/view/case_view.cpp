@@ -5,6 +5,9 @@
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/level_b/traced_run.hpp>
+#include <slidecheck/verify/judge/judge_path.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <nlohmann/json.hpp>
@@ -39,8 +42,116 @@ bool is_point_quantity(const std::string& base) {
 
 double rounded_to(double x, Precision p) { return p == Precision::single_float ? double(float(x)) : x; }
 
+/// Triangles as the run saw them (rounded to its precision), with their scene indices.
+ojson triangles_json(const CaseFile& c) {
+  ojson triangles = ojson::array();
+  const IndexedMesh<double>& mesh = c.scene.mesh;
+  for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+    ojson corners = ojson::array();
+    for (int k = 0; k < 3; ++k) {
+      const Vec3<double>& v = mesh.vertices[mesh.triangles[t][k]];
+      corners.push_back(ojson::array({rounded_to(v.x, c.precision), rounded_to(v.y, c.precision),
+                                      rounded_to(v.z, c.precision)}));
+    }
+    triangles.push_back({{"corners", corners},
+                         {"scene_index", t < c.triangle_indices.size() ? c.triangle_indices[t] : t}});
+  }
+  return triangles;
+}
+
+/// The ideal collide-and-slide's path (robust's skinless ideal) from the query rounded to the
+/// case's precision, on the case's triangles, as the page's "ideal" member.
+ojson ideal_json(const IdealTrajectory& ideal) {
+  ojson id;
+  ojson path = ojson::array();
+  for (const IdealPass& pass : ideal.passes)
+    for (std::size_t i = 0; i < pass.path.size(); ++i)
+      if (!(i == 0 && !path.empty())) path.push_back(vec(pass.path[i].rounded));
+  id["path"] = path;
+  id["fully_proven"] = ideal.fully_proven();
+  id["unproven"] = ideal.decisions.undecided();
+  id["error"] = ideal.error;
+  id["divergence"] = nullptr;
+  return id;
+}
+
+/// Another implementation's case (judge, exec, peers): nothing to replay, so the page draws
+/// the positions it reported, one step per position with the failures judged there, beside
+/// the ideal collide-and-slide.
+ojson external_case_view_data(const CaseFile& c, const std::string& file, const CaseViewOptions& options) {
+  const SceneContext scene(file, c.scene);
+  const Query q = rounded_query(c.query, c.precision);
+  ojson j;
+  j["format"] = "slidecheck-view 1";
+  j["title"] = c.algorithm.name() + " in " + std::string(precision_name(c.precision)) + ": " + c.query.id;
+  ojson info;
+  info["file"] = file;
+  info["algorithm"] = c.algorithm.name();
+  info["precision"] = precision_name(c.precision);
+  info["query"] = c.query.id;
+  info["radii"] = vec(q.radii.radii);
+  info["start"] = vec(q.start);
+  info["move"] = vec(q.displacement);
+  info["gravity"] = vec(q.gravity);
+  info["frames"] = q.frames;
+  info["scene"] = c.source_scene_file;
+  ojson classes = ojson::array();
+  for (const FailureClass k : c.classes) classes.push_back(std::string(to_string(k)));
+  info["classes"] = classes;
+  info["recorded_classes"] = classes;
+  info["first_divergent"] = nullptr;
+  j["case"] = info;
+  j["triangles"] = triangles_json(c);
+  ojson float_path = ojson::array();
+  for (const Vec3<double>& p : c.positions) float_path.push_back(vec(p));
+  j["float_path"] = float_path;
+  j["ideal"] = nullptr;
+  if (options.level_c) {
+    IdealOptions io;
+    io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
+    io.frames = q.frames;
+    const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+    j["ideal"] = ideal_json(ideal_trajectory(make_tolerances(Algorithm::robust), in, scene.mesh(c.precision), io));
+  }
+  ojson steps = ojson::array();
+  for (std::size_t i = 0; i < c.positions.size(); ++i) {
+    const Vec3<double>& p = c.positions[i];
+    ojson s;
+    s["step"] = static_cast<int>(i);
+    s["name"] = "position";
+    s["text"] = "position " + std::to_string(i) + " (" + exact_text(p.x) + ", " + exact_text(p.y) + ", " +
+                exact_text(p.z) + ")";
+    if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) s["sphere"] = vec(p);
+    s["values"] = ojson::array();
+    s["exact_points"] = ojson::array();
+    s["decisions"] = ojson::array();
+    ojson fs = ojson::array();
+    // A failure is shown at the position it names, else at the last.
+    for (const Failure& f : c.failures) {
+      const std::size_t at = f.where.step >= 0 && static_cast<std::size_t>(f.where.step) < c.positions.size()
+                                 ? static_cast<std::size_t>(f.where.step)
+                                 : c.positions.size() - 1;
+      if (at != i) continue;
+      fs.push_back({{"class", std::string(to_string(f.kind))},
+                    {"triangle", f.has_triangle ? ojson(f.triangle) : ojson(nullptr)},
+                    {"depth", f.depth},
+                    {"back_face", f.back_face},
+                    {"detail", f.detail}});
+    }
+    s["failures"] = fs;
+    s["divergence"] = 0.0;
+    s["first_divergent"] = false;
+    steps.push_back(s);
+  }
+  j["steps"] = steps;
+  j["focus_step"] = nullptr;
+  return j;
+}
+
 /// The page's data as JSON (case_view_json).
 ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewOptions& options) {
+  if (!c.positions.empty() || find_algorithm_entry(c.algorithm.name()) == nullptr)
+    return external_case_view_data(c, file, options);
   const SceneContext scene(file, c.scene);
   // The verdict run (as verify checks it) with the ideal trajectory, then the detail run.
   IdealTrajectory ideal;
@@ -90,20 +201,7 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   }
   j["case"] = info;
 
-  // Triangles as the run saw them (rounded to its precision), with their scene indices.
-  ojson triangles = ojson::array();
-  const IndexedMesh<double>& mesh = c.scene.mesh;
-  for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
-    ojson corners = ojson::array();
-    for (int k = 0; k < 3; ++k) {
-      const Vec3<double>& v = mesh.vertices[mesh.triangles[t][k]];
-      corners.push_back(ojson::array({rounded_to(v.x, c.precision), rounded_to(v.y, c.precision),
-                                      rounded_to(v.z, c.precision)}));
-    }
-    triangles.push_back({{"corners", corners},
-                         {"scene_index", t < c.triangle_indices.size() ? c.triangle_indices[t] : t}});
-  }
-  j["triangles"] = triangles;
+  j["triangles"] = triangles_json(c);
   auto case_triangle = [&](std::size_t run_index) {
     return detail.run_triangles.empty() ? run_index
                                         : (run_index < detail.run_triangles.size() ? detail.run_triangles[run_index]
@@ -115,15 +213,7 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   j["float_path"] = float_path;
 
   if (options.level_c) {
-    ojson id;
-    ojson path = ojson::array();
-    for (const IdealPass& pass : ideal.passes)
-      for (std::size_t i = 0; i < pass.path.size(); ++i)
-        if (!(i == 0 && !path.empty())) path.push_back(vec(pass.path[i].rounded));
-    id["path"] = path;
-    id["fully_proven"] = ideal.fully_proven();
-    id["unproven"] = ideal.decisions.undecided();
-    id["error"] = ideal.error;
+    ojson id = ideal_json(ideal);
     if (verdict.ideal && verdict.ideal->divergent) {
       const IdealDivergence& d = *verdict.ideal->divergent;
       id["divergence"] = {{"step", d.where.step}, {"what", d.what}, {"float", d.float_outcome}, {"ideal", d.ideal_outcome},

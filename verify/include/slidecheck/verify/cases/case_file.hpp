@@ -44,6 +44,9 @@ struct CaseFile {
   Scene scene;
   std::string source_scene_file;
   std::vector<std::size_t> triangle_indices;
+  /// Another implementation's positions as judged ("positions"; judge, exec, peers): its run
+  /// cannot be replayed, so the case keeps what it reported. Empty for slidecheck's own.
+  std::vector<Vec3<double>> positions;
 };
 
 /// The case of a failing record: `scene` holds the triangles of `source_mesh` listed in

@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -178,7 +177,6 @@ std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o)
     const std::string scene = scene_file_for_exec(*in.scene, p, scene_dir);
     formats::PathRecord path = impl->run(scene, in.query, p, tolerances);
     const std::string where = "the answer of " + a.name();
-    if (path.error) return judge_path(*in.scene, in.query, in.file, path, where, a, p, judge);
     try {
       return judge_path(*in.scene, in.query, in.file, path, where, a, p, judge);
     } catch (const InputError& e) {

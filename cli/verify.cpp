@@ -172,6 +172,9 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
                   "Seconds one exact (CORE) zero test may take; over it the decision is counted undecided")
       ->check(finite_number(true))
       ->capture_default_str();
+  cmd->add_flag("--no-field-stage", [args](std::int64_t) { args->level_c_options.field_stage = false; },
+                "Decide level C's exact ties with CORE alone, without the quadratic-field stage before it "
+                "(docs/level-c.md): slower, for comparing the two");
   cmd->add_option("--limit", args->limit, "Only the first N tasks (0: all)")
       ->check(whole_number(0))
       ->capture_default_str();

@@ -53,8 +53,8 @@ table=$out/level_c_benchmark.md
 {
   echo "Level C, --exact-timeout $timeout s, --threads $threads, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at start"
   echo
-  echo "| sample | algorithm | queries | median | p99 | max | fully proven | unproven decisions (queries) | CORE decisions |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| sample | algorithm | queries | median | p99 | max | fully proven | unproven decisions (queries) | field decisions | CORE decisions |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 samples=(rotated)
 [[ -n $pk3 ]] && samples+=(maps)
@@ -69,7 +69,9 @@ for sample in "${samples[@]}"; do
     /^  level C: / {
       split($0, parts, /, time median |, p99 |, max |; /)
       n = parts[1]; sub(/^  level C: /, "", n); sub(/ quer.*/, "", n)
-      core = $0; sub(/.*rational, /, "", core); sub(/ CORE.*/, "", core)
+      core = $0; sub(/ CORE.*/, "", core); sub(/.*, /, "", core)
+      field = "0"
+      if (match($0, /[0-9]+ field/)) { field = substr($0, RSTART, RLENGTH); sub(/ field/, "", field) }
       proven = 0
       cmd = "grep -c \"\\\"algorithm\\\":\\\"" algorithm "\\\".*\\\"fully_proven\\\":true\" " records
       cmd | getline proven; close(cmd)
@@ -81,7 +83,7 @@ for sample in "${samples[@]}"; do
         split(substr($0, RSTART + 1, RLENGTH - 1), w, " ")
         undecided = w[1] " (" w[4] ")"
       }
-      printf "%s %s | %s |\n", row, undecided, core
+      printf "%s %s | %s | %s |\n", row, undecided, field, core
     }' "$out/$sample/summary.txt" >>"$table"
 done
 cat "$table"

@@ -151,8 +151,17 @@ BOOST_AUTO_TEST_CASE(sqrt2_squared_minus_2_is_a_proven_tie) {
   BOOST_REQUIRE_EQUAL(session.decisions().size(), 1u);
   const certified::Decision& d = session.decisions()[0];
   BOOST_TEST(d.tie);
-  BOOST_TEST(d.method == Method::core);
+  BOOST_TEST(d.method == Method::field);  // exact in Q(sqrt 2)
   BOOST_TEST(session.summary().ties == 1u);
+  {
+    // Without the field stage, CORE proves it.
+    certified::Options no_field;
+    no_field.field_stage = false;
+    certified::Session inner(no_field);
+    BOOST_TEST((sqrt(two) * sqrt(two) - two).sign() == 0);
+    BOOST_TEST(inner.decisions().back().method == Method::core);
+    BOOST_TEST(inner.decisions().back().tie);
+  }
   // A number one ulp of 2 away is not a tie: escalation decides it.
   const Certified s = sqrt(two) * sqrt(two) - Certified(std::nextafter(2.0, 3.0));
   BOOST_TEST(s.sign() == -1);
@@ -176,7 +185,9 @@ BOOST_AUTO_TEST_CASE(x_minus_x_is_a_proven_tie) {
 }
 
 BOOST_AUTO_TEST_CASE(a_quantity_2_to_the_minus_300_from_zero_is_decided_by_escalation) {
-  certified::Session session;
+  certified::Options no_field;  // the field stage would take it after the first rung
+  no_field.field_stage = false;
+  certified::Session session(no_field);
   const Certified s = sqrt(Certified(2));
   const Certified x = s * (Certified(1.0) + Certified(0x1p-300)) - s;  // = sqrt(2) 2^-300
   BOOST_TEST(x.sign() == 1);
@@ -185,6 +196,10 @@ BOOST_AUTO_TEST_CASE(a_quantity_2_to_the_minus_300_from_zero_is_decided_by_escal
   BOOST_TEST(d.precision_bits == 512);  // 128 and 256 bits straddle 0
   BOOST_TEST(d.lo > 0);
   BOOST_TEST((-x).sign() == -1);
+  // With it: exact in Q(sqrt 2), the same sign.
+  certified::Session with_field;
+  BOOST_TEST((s * (Certified(1.0) + Certified(0x1p-300)) - s).sign() == 1);
+  BOOST_TEST(with_field.decisions().back().method == Method::field);
 }
 
 BOOST_AUTO_TEST_CASE(an_exhausted_budget_is_reported_not_hidden) {
@@ -208,6 +223,7 @@ BOOST_AUTO_TEST_CASE(an_exhausted_budget_is_reported_not_hidden) {
   // The square-root budget: CORE is not asked about 2 radicals when 1 is allowed.
   certified::Options one_root;
   one_root.max_exact_sqrt = 1;
+  one_root.field_stage = false;
   certified::Session inner(one_root);
   (void)(sqrt(two) * sqrt(Certified(3)) - sqrt(Certified(6))).sign();  // a guess
   BOOST_TEST(inner.summary().undecided() == 1u);
@@ -217,10 +233,12 @@ BOOST_AUTO_TEST_CASE(an_exhausted_budget_is_reported_not_hidden) {
 }
 
 // Twenty distinct radicals summed in two orders: an exact tie whose CORE zero test needs root
-// bounds of degree 2^20, far beyond any budget. The time budget stops it and says so.
+// bounds of degree 2^20, far beyond any budget. The time budget stops it and says so. (The field
+// stage proves it at once: test_tower_adjudication.cpp.)
 BOOST_AUTO_TEST_CASE(a_core_zero_test_over_its_time_budget_is_undecided_and_the_run_goes_on) {
   certified::Options quick;
   quick.exact_timeout_seconds = 0.2;
+  quick.field_stage = false;
   certified::Session session(quick);
   Certified up, down;
   for (int k = 0; k < 20; ++k) up += sqrt(Certified(2 + k));

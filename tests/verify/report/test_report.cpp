@@ -181,7 +181,13 @@ BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
     QueryRecord r = record(std::to_string(i).insert(0, 1, 'q'), Algorithm::fauerby, Precision::single_float);
     r.ideal = IdealSummary{};
     r.ideal->seconds = i * 1e-3;
-    r.ideal->decisions = {100, 2, 1, i == 7 ? 3u : 0u, i == 7 ? 1u : 0u, 0};
+    r.ideal->decisions = {.filter = 100,
+                          .escalation = 2,
+                          .rational = 1,
+                          .field = i == 7 ? 5u : 0u,
+                          .core = i == 7 ? 3u : 0u,
+                          .undecided = i == 7 ? 1u : 0u,
+                          .ties = 0};
     records.push_back(std::move(r));
   }
   QueryRecord invalid = record("invalid", Algorithm::fauerby, Precision::single_float);
@@ -199,11 +205,12 @@ BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
   BOOST_TEST(g.level_c_max_seconds == 100e-3);
   BOOST_TEST(g.level_c_decisions.escalation == 200u);
   BOOST_TEST(g.level_c_decisions.rational == 100u);
+  BOOST_TEST(g.level_c_decisions.field == 5u);
   BOOST_TEST(g.level_c_decisions.core == 3u);
   BOOST_TEST(g.level_c_decisions.undecided == 1u);
   const std::string text = summary_text(s);
-  BOOST_TEST(text.find("  level C: 100 queries, time median 50 ms, p99 99 ms, max 100 ms; 304 decisions past the "
-                       "double filter (200 MPFR, 100 rational, 3 CORE, 1 undecided)\n") != std::string::npos,
+  BOOST_TEST(text.find("  level C: 100 queries, time median 50 ms, p99 99 ms, max 100 ms; 309 decisions past the "
+                       "double filter (200 MPFR, 100 rational, 5 field, 3 CORE, 1 undecided)\n") != std::string::npos,
              text);
   // Without level C, no such line.
   BOOST_TEST(summary_text(summarize(hand_records())).find("level C") == std::string::npos);

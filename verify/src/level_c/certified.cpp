@@ -9,6 +9,7 @@
 #include "level_c/forked_budget.hpp"
 #include "level_c/mpfr_escalation.hpp"
 #include "level_c/symbolic_identities.hpp"
+#include "level_c/tower_adjudication.hpp"
 
 #include <slidecheck/formats/convert.hpp>
 
@@ -85,6 +86,12 @@ int decide(Node& n) {
       try {
         eval_rational(n);
         if (n.cache->q) return finish(n.cache->q->sign(), Method::rational);
+        // The field stage: exact in the quadratic tower, unless it outgrows its budget.
+        if (opt.field_stage) try {
+            return finish(sign(eval_tower(n, session.exact_state().tower)), Method::field);
+          } catch (const TowerTooLarge&) {
+            // over the field's budget: the ladder, then CORE
+          }
       } catch (const ExactFailure& e) {
         d.reason = e.what();
         break;
@@ -209,6 +216,10 @@ double round_to_double(const Certified& x, bool& proven) {
     try {
       eval_rational(n);
       if (n.cache->q) return formats::round_to_nearest<double>(*n.cache->q);
+      if (opt.field_stage) try {
+          return round_to_nearest_double(eval_tower(n, Session::current().exact_state().tower));
+        } catch (const TowerTooLarge&) {
+        }
       if (count_dag(n).irrational_sqrts <= opt.max_exact_sqrt) {
         const formats::detail::CoreExactMode exact_mode;
         double r = 0;

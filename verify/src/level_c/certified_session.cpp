@@ -11,6 +11,7 @@ std::string_view to_string(Method m) {
     case Method::filter: return "filter";
     case Method::escalation: return "escalation";
     case Method::rational: return "rational";
+    case Method::field: return "field";
     case Method::core: return "core";
     case Method::undecided: return "undecided";
   }

@@ -3,6 +3,7 @@
 // when it holds no irrational square root (square roots of perfect squares fold), else as a
 // CORE::Expr in CORE's exact mode, within the session's budget.
 #include "level_c/node_cache.hpp"
+#include "level_c/tower_sqrt.hpp"
 
 #include <cstddef>
 #include <map>
@@ -23,6 +24,8 @@ struct Session::ExactState {
   /// normal in every iteration); each recomputation is a new DAG node of ours, but one CORE
   /// node here, so CORE's root bounds count each radical once.
   std::map<std::tuple<int, const void*, const void*>, CORE::Expr> nodes;
+  /// The quadratic tower of the field stage (tower_adjudication.hpp): its levels and budget.
+  detail::TowerRoots tower;
 };
 
 }  // namespace slidecheck::certified

@@ -30,6 +30,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
+  io.numbers.field_stage = options.field_stage;
   io.frames = q.frames;
   const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
   if (ideal_out) *ideal_out = ideal;

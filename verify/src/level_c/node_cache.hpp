@@ -1,6 +1,8 @@
 #pragma once
 // The lazily filled state of a Certified DAG node (certified::Node::cache): its finest MPFR
-// enclosure so far (the escalation) and its exact value (the adjudication).
+// enclosure so far (the escalation) and its exact values (rational, field, CORE).
+#include "level_c/tower_fraction.hpp"
+
 #include <slidecheck/verify/level_c/certified.hpp>
 #include <slidecheck/reference/numbers/real.hpp>
 
@@ -17,7 +19,9 @@ struct NodeCache {
   bool exact_done = false;            ///< q or e holds the exact value
   bool irrational = false;            ///< the rational pass found an irrational square root below
   std::optional<Rational> q;          ///< exact value when rational
-  std::optional<CORE::Expr> e;        ///< exact value otherwise
+  std::optional<CORE::Expr> e;        ///< exact value otherwise (CORE)
+  std::optional<detail::TowerFraction> tower;   ///< exact value in the quadratic tower (the field stage)
+  bool tower_failed = false;          ///< the field stage exceeded its budget here
   NodeCache() = default;
   ~NodeCache();
   NodeCache(const NodeCache&) = delete;

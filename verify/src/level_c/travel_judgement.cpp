@@ -19,8 +19,13 @@ IdealSummary summarize_ideal(const IdealTrajectory& ideal) {
   for (const IdealPass& p : ideal.passes) s.stop_reasons.emplace_back(to_string(p.stop));
   using certified::Method;
   const certified::Summary& counts = ideal.decisions;
-  s.decisions = {counts.count(Method::filter), counts.count(Method::escalation), counts.count(Method::rational),
-                 counts.count(Method::core),   counts.count(Method::undecided),  counts.ties};
+  s.decisions = {.filter = counts.count(Method::filter),
+                 .escalation = counts.count(Method::escalation),
+                 .rational = counts.count(Method::rational),
+                 .field = counts.count(Method::field),
+                 .core = counts.count(Method::core),
+                 .undecided = counts.count(Method::undecided),
+                 .ties = counts.ties};
   return s;
 }
 

@@ -180,6 +180,7 @@ Summary summarize(const std::vector<QueryRecord>& records) {
       sum.filter += d.filter;
       sum.escalation += d.escalation;
       sum.rational += d.rational;
+      sum.field += d.field;
       sum.core += d.core;
       sum.undecided += d.undecided;
       sum.ties += d.ties;
@@ -290,10 +291,10 @@ void print_summary(std::ostream& out, const Summary& s) {
     if (g.level_c_records > 0) {
       const IdealSummary::DecisionCounts& d = g.level_c_decisions;
       out << fmt::format("  level C: {} quer{}, time median {}, p99 {}, max {}; {} decisions past the double filter "
-                         "({} MPFR, {} rational, {} CORE, {} undecided)\n",
+                         "({} MPFR, {} rational, {} field, {} CORE, {} undecided)\n",
                          g.level_c_records, g.level_c_records == 1 ? "y" : "ies", duration_text(g.level_c_median_seconds),
                          duration_text(g.level_c_p99_seconds), duration_text(g.level_c_max_seconds), d.escalated(),
-                         d.escalation, d.rational, d.core, d.undecided);
+                         d.escalation, d.rational, d.field, d.core, d.undecided);
     }
 
     // The failure classes found (every class, zeros included, is in summary.csv).

@@ -128,8 +128,9 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
       o["within_grid"] = s.within_grid;
     }
     o["decisions"] = ojson{{"filter", s.decisions.filter},       {"escalation", s.decisions.escalation},
-                           {"rational", s.decisions.rational},   {"core", s.decisions.core},
-                           {"undecided", s.decisions.undecided}, {"ties", s.decisions.ties}};
+                           {"rational", s.decisions.rational},   {"field", s.decisions.field},
+                           {"core", s.decisions.core},           {"undecided", s.decisions.undecided},
+                           {"ties", s.decisions.ties}};
     o["seconds"] = s.seconds;
     j["ideal"] = o;
   }
@@ -220,9 +221,14 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
       }
       if (o.contains("decisions")) {
         const json& d = o["decisions"];
-        s.decisions = {d.at("filter").get<std::size_t>(),    d.at("escalation").get<std::size_t>(),
-                       d.at("rational").get<std::size_t>(),  d.at("core").get<std::size_t>(),
-                       d.at("undecided").get<std::size_t>(), d.at("ties").get<std::size_t>()};
+        s.decisions = {.filter = d.at("filter").get<std::size_t>(),
+                       .escalation = d.at("escalation").get<std::size_t>(),
+                       .rational = d.at("rational").get<std::size_t>(),
+                       // absent in records written before the field stage
+                       .field = d.value("field", std::size_t{0}),
+                       .core = d.at("core").get<std::size_t>(),
+                       .undecided = d.at("undecided").get<std::size_t>(),
+                       .ties = d.at("ties").get<std::size_t>()};
       }
       if (o.contains("seconds")) s.seconds = o.at("seconds").get<double>();
       r.ideal = std::move(s);

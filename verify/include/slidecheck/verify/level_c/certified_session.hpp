@@ -20,10 +20,11 @@ enum class Method : std::uint8_t {
   filter,      ///< the double enclosure decided
   escalation,  ///< an MPFR enclosure at higher precision decided
   rational,    ///< exact rational evaluation (no irrational square root in the DAG)
+  field,       ///< exact evaluation in a tower of quadratic extensions (square roots of field numbers)
   core,        ///< exact real-algebraic evaluation (CORE::Expr, exact mode)
   undecided,   ///< not proven within the budget: a documented guess was taken
 };
-inline constexpr int method_count = 5;
+inline constexpr int method_count = 6;
 std::string_view to_string(Method m);
 inline std::ostream& operator<<(std::ostream& os, Method m) { return os << to_string(m); }
 
@@ -47,6 +48,9 @@ struct Options {
   double exact_timeout_seconds = 2.0;
   /// Decisions logged in full (the counters count all of them).
   std::size_t max_logged = 100000;
+  /// Try the field stage (exact arithmetic in a tower of quadratic extensions) before CORE
+  /// (docs/level-c.md). Off: rationals, then the ladder, then CORE, as without it.
+  bool field_stage = true;
   /// Log filter decisions too (the counters always count them).
   bool log_filter_decisions = false;
   /// Apply exact symbolic identities when building nodes: the squared length of a normalised

@@ -163,14 +163,14 @@ struct IdealSummary {
   /// precision, not the algorithm, lost it (counted apart, not a failure).
   bool within_grid = false;
   /// The ideal run's decisions by the stage that settled them (certified::Method: filter,
-  /// escalation, rational, core, undecided) and its proven ties: what level C cost in exact
+  /// escalation, rational, field, core, undecided) and its proven ties: what level C cost in exact
   /// work. Absent (all zero) in records written before they were kept.
   struct DecisionCounts {
-    std::size_t filter = 0, escalation = 0, rational = 0, core = 0, undecided = 0, ties = 0;
-    /// Decisions the double filter could not take: escalation + rational + core + undecided.
-    std::size_t escalated() const { return escalation + rational + core + undecided; }
-    /// Decisions settled by exact arithmetic: rational + core.
-    std::size_t exact() const { return rational + core; }
+    std::size_t filter = 0, escalation = 0, rational = 0, field = 0, core = 0, undecided = 0, ties = 0;
+    /// Decisions the double filter could not take: escalation + rational + field + core + undecided.
+    std::size_t escalated() const { return escalation + rational + field + core + undecided; }
+    /// Decisions settled by exact arithmetic: rational + field + core.
+    std::size_t exact() const { return rational + field + core; }
   };
   DecisionCounts decisions;
   /// Wall time of level C for this record, seconds: the ideal trajectory and the comparison.

@@ -50,6 +50,10 @@ struct LevelCOptions {
   /// Wall-time budget of one exact (CORE) zero test, seconds (certified::Options); a decision
   /// over budget is counted as undecided, never guessed.
   double exact_timeout_seconds = 2.0;
+  /// Decide exactly in the quadratic tower before CORE (certified::Options::field_stage). Off
+  /// (`verify --no-field-stage`): rationals, the MPFR ladder, then CORE alone, to compare the
+  /// two exact stages.
+  bool field_stage = true;
 };
 
 /// What to run and check.

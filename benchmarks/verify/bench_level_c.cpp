@@ -2,7 +2,8 @@
 // corpus, per algorithm and precision, as `verify --level-c` runs it (verify_query: the culled
 // mesh, the inputs rounded to the precision), one query at a time on one thread. Prints per
 // algorithm and precision the median, p99 and largest wall time of the ideal trajectory, the
-// unproven decisions and how the others were settled. Reported, never asserted.
+// unproven decisions and how the others were settled (each unproven decision, with its place and
+// reason, on stderr). Reported, never asserted.
 //
 // usage: bench_verify_level_c [--queries FILE.jsonl] [--algorithms a,b,..] [--precisions float,double]
 //                             [--limit N] [--exact-timeout SECONDS] [--per-query FILE.csv]
@@ -110,6 +111,11 @@ int main(int argc, char** argv) try {
         unproven += ideal.decisions.undecided();
         not_proven += ideal.fully_proven() ? 0 : 1;
         total += ideal.decisions;
+        // Where the open decisions are, and why: what to work on next.
+        for (const certified::Decision& d : ideal.unproven)
+          std::fprintf(stderr, "unproven: %s %s %s: %s: %s (%s; %zu nodes, %d square roots)\n", name.c_str(),
+                       precision_name.c_str(), q.id.c_str(), d.where.c_str(), d.reason.c_str(),
+                       std::string(certified::to_string(d.method)).c_str(), d.dag_nodes, d.sqrt_nodes);
         if (csv) {
           using certified::Method;
           const certified::Summary& s = ideal.decisions;

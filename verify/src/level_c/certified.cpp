@@ -48,6 +48,7 @@ int decide(Node& n) {
   }
 
   Decision d;
+  std::string field_failure;  // why the field stage did not decide, for an undecided's reason
   const DagCount size = count_dag(n);
   d.dag_nodes = size.nodes;
   d.sqrt_nodes = size.sqrts;
@@ -71,7 +72,10 @@ int decide(Node& n) {
   //    not prove in time; taking a sign instead would, for instance, divide by that zero
   //    (normalising a zero vector) and leave every later decision unbounded. Measured on the
   //    canonical scenes (docs/level-c.md).
-  auto finish_undecided = [&] { return finish(0, Method::undecided); };
+  auto finish_undecided = [&] {
+    if (!field_failure.empty()) d.reason = field_failure + "; " + d.reason;
+    return finish(0, Method::undecided);
+  };
 
   // 2. The MPFR ladder. After the first rung, an enclosure that still straddles zero is
   //    most often an exact zero: the rational pass runs (cheap), and if the value is
@@ -88,9 +92,11 @@ int decide(Node& n) {
         if (n.cache->q) return finish(n.cache->q->sign(), Method::rational);
         // The field stage: exact in the quadratic tower, unless it outgrows its budget.
         if (opt.field_stage) try {
-            return finish(sign(eval_tower(n, session.exact_state().tower)), Method::field);
-          } catch (const TowerTooLarge&) {
-            // over the field's budget: the ladder, then CORE
+            TowerRoots& tower = session.exact_state().tower;
+            const SignBitLimit limit(tower.max_bits);
+            return finish(sign(eval_tower(n, tower)), Method::field);
+          } catch (const TowerTooLarge& e) {
+            field_failure = e.what();  // over the field's budget: the ladder, then CORE
           }
       } catch (const ExactFailure& e) {
         d.reason = e.what();
@@ -217,7 +223,9 @@ double round_to_double(const Certified& x, bool& proven) {
       eval_rational(n);
       if (n.cache->q) return formats::round_to_nearest<double>(*n.cache->q);
       if (opt.field_stage) try {
-          return round_to_nearest_double(eval_tower(n, Session::current().exact_state().tower));
+          TowerRoots& tower = Session::current().exact_state().tower;
+          const SignBitLimit limit(tower.max_bits);
+          return round_to_nearest_double(eval_tower(n, tower));
         } catch (const TowerTooLarge&) {
         }
       if (count_dag(n).irrational_sqrts <= opt.max_exact_sqrt) {

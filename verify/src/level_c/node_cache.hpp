@@ -9,6 +9,7 @@
 #include <mpfr.h>
 
 #include <optional>
+#include <string>
 
 namespace slidecheck::certified {
 
@@ -21,7 +22,7 @@ struct NodeCache {
   std::optional<Rational> q;          ///< exact value when rational
   std::optional<CORE::Expr> e;        ///< exact value otherwise (CORE)
   std::optional<detail::TowerFraction> tower;   ///< exact value in the quadratic tower (the field stage)
-  bool tower_failed = false;          ///< the field stage exceeded its budget here
+  std::string tower_failure;          ///< why the field stage exceeded its budget here (empty: it did not)
   NodeCache() = default;
   ~NodeCache();
   NodeCache(const NodeCache&) = delete;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
+#include <string>
 
 namespace slidecheck::certified::detail {
 
@@ -209,6 +211,8 @@ void enclose_level(const TowerLevel& s, long prec) {
   mpfr_sqrt(s.hi, d.hi, MPFR_RNDU);
 }
 
+thread_local std::size_t sign_bit_limit = std::numeric_limits<std::size_t>::max();
+
 int sign_tree(const TreePtr& a) {
   if (!a) return 0;
   if (!a->top) return a->c.sign();
@@ -230,8 +234,13 @@ int sign_tree(const TreePtr& a) {
       s = sp;
     else if (sp == 0 || sp == sq)
       s = sq;
-    else
+    else {
+      const std::size_t norm_bits = 2 * std::max(a->p->bits, a->q->bits) + radicand_of(*a)->bits;
+      if (norm_bits > sign_bit_limit)
+        throw TowerTooLarge("a sign in the quadratic tower needs a norm of about " + std::to_string(norm_bits) +
+                            " bits, beyond its budget");
       s = sp * sign_tree(norm(*a));
+    }
   }
   a->sign = static_cast<signed char>(s);
   return s;
@@ -385,6 +394,9 @@ std::optional<Rational> proportional(const TowerNumber& x, const TowerNumber& y)
 }
 
 int sign(const TowerNumber& x) { return sign_tree(x.tree()); }
+
+SignBitLimit::SignBitLimit(std::size_t bits) : saved_(sign_bit_limit) { sign_bit_limit = std::min(bits, saved_); }
+SignBitLimit::~SignBitLimit() { sign_bit_limit = saved_; }
 
 TowerNumber inverse(const TowerNumber& x) {
   const TreePtr& t = x.tree();

@@ -104,7 +104,27 @@ TowerNumber operator*(const TowerNumber& x, const Rational& r);
 /// r with x = r y, when the trees of x and y are proportional term by term (structurally; y != 0).
 std::optional<Rational> proportional(const TowerNumber& x, const TowerNumber& y);
 
-/// The exact sign (see the file comment), memoised.
+/// A tower grown beyond its budget (TowerRoots, SignBitLimit): the caller decides another way.
+struct TowerTooLarge : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The largest coefficient, in bits, that deciding a sign may build by its norms p^2 - D q^2
+/// (each doubles the bits; an exact zero of dependent levels is proven by a chain of them):
+/// per thread, unlimited unless a SignBitLimit is alive; past it sign() throws TowerTooLarge.
+class SignBitLimit {
+ public:
+  explicit SignBitLimit(std::size_t bits);
+  ~SignBitLimit();
+  SignBitLimit(const SignBitLimit&) = delete;
+  SignBitLimit& operator=(const SignBitLimit&) = delete;
+
+ private:
+  std::size_t saved_;
+};
+
+/// The exact sign (see the file comment), memoised. Throws TowerTooLarge when a norm it needs
+/// would exceed the SignBitLimit.
 int sign(const TowerNumber& x);
 
 /// An exact division that cannot be done.

@@ -49,15 +49,15 @@ TowerFraction evaluate(Node& n, TowerRoots& roots) {
 const TowerFraction& eval_tower(Node& n, TowerRoots& roots) {
   NodeCache& c = cache_of(n);
   if (c.tower) return *c.tower;
-  if (c.tower_failed) throw TowerTooLarge("a number of the quadratic tower exceeds its budget");
+  if (!c.tower_failure.empty()) throw TowerTooLarge(c.tower_failure);
   if (c.q) {
     c.tower = TowerFraction(TowerNumber(*c.q));
     return *c.tower;
   }
   try {
     c.tower = within_budget(evaluate(n, roots), roots);
-  } catch (const TowerTooLarge&) {
-    c.tower_failed = true;
+  } catch (const TowerTooLarge& e) {
+    c.tower_failure = e.what();
     throw;
   }
   return *c.tower;

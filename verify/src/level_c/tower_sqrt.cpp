@@ -22,12 +22,18 @@ mpz_srcptr z(const Integer& n) { return n.backend().data(); }
 StrippedInteger strip_small_squares(const Integer& n) {
   static constexpr std::array<unsigned long, 18> primes{2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61};
   StrippedInteger out{n, 1};
+  if (out.m == 0) return out;
+  // Each prime removed at once (mpz_remove: one pass per power, not a division per square; a
+  // radicand of a few thousand bits with a large power of 2 took seconds otherwise); an odd
+  // power leaves one factor.
+  Integer power;
   for (unsigned long p : primes) {
-    const unsigned long p2 = p * p;
-    while (mpz_divisible_ui_p(z(out.m), p2) != 0) {
-      mpz_divexact_ui(z(out.m), z(out.m), p2);
-      out.c *= p;
-    }
+    if (mpz_divisible_ui_p(z(out.m), p) == 0) continue;
+    Integer prime(p);
+    const mp_bitcnt_t k = mpz_remove(z(out.m), z(out.m), z(prime));
+    if (k % 2 == 1) out.m *= p;
+    mpz_ui_pow_ui(z(power), p, k / 2);
+    out.c *= power;
   }
   return out;
 }

@@ -31,11 +31,6 @@
 
 namespace slidecheck::certified::detail {
 
-/// A tower grown beyond its budget (TowerRoots): the caller decides another way.
-struct TowerTooLarge : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 /// The levels a session's exact stage made, so that equal radicals are one level, and its
 /// budget. Rational radicands are kept as integers stripped of small square factors.
 struct TowerRoots {
@@ -43,10 +38,10 @@ struct TowerRoots {
   std::vector<std::shared_ptr<const TowerLevel>> levels;  ///< the others
   std::size_t max_levels = 64;      ///< levels a session may make
   std::size_t max_terms = 4096;     ///< rational coefficients of one number
-  std::size_t max_bits = 1 << 16;   ///< bits of one coefficient or denominator
+  std::size_t max_bits = 1 << 18;   ///< bits of one coefficient or denominator
   /// Denesting is tried on radicands depending on at most this many levels (closure()): its
   /// norms double the coefficients' size per level. Deeper radicands are adjoined as they are.
-  std::size_t max_denesting_levels = 4;
+  std::size_t max_denesting_levels = 3;
 };
 
 /// sqrt(x) if the tower holds it (x >= 0 proven inside; nullopt for x < 0 or no such number).

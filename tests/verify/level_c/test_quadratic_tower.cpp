@@ -1,7 +1,8 @@
 // The quadratic tower of Certified's field stage (verify/src/level_c/quadratic_tower.hpp): on
 // random towers (rational and nested radicands) and random numbers, signs and enclosures
 // agree with CORE::Expr in exact mode; ring identities and inverses give structural zeros; and
-// a tie between dependent levels, which no structure shows, is still proven by the sign rule.
+// a tie between dependent levels, which no structure shows, is still proven by the sign rule, and
+// gives up past a SignBitLimit.
 #include "level_c/quadratic_tower.hpp"
 
 #include <slidecheck/formats/convert.hpp>
@@ -156,6 +157,27 @@ BOOST_AUTO_TEST_CASE(a_tie_between_dependent_levels_is_proven_by_the_sign_rule) 
   const TowerNumber y = TowerNumber::root(nested) - TowerNumber::root(s2) - TowerNumber(1);
   BOOST_TEST(sign(y) == 0);
   BOOST_TEST(sign(y + TowerNumber(Rational(1, 1000000))) == 1);
+}
+
+// The norms that prove such a tie double the bits at each level: a SignBitLimit below what
+// the chain needs makes sign() give up (TowerTooLarge) instead of computing on; the limit ends
+// with its scope, and the same sign is then proven.
+BOOST_AUTO_TEST_CASE(a_sign_beyond_the_bit_limit_gives_up) {
+  const auto s2 = make_level(TowerNumber(2));
+  const auto s3 = make_level(TowerNumber(3));
+  const auto s6 = make_level(TowerNumber(6));
+  // Large coefficients: (2^200 + 1) (s2 s3 - s6), a tie of about 200-bit coefficients.
+  const Rational big = Rational(Integer(1) << 200) + 1;
+  const TowerNumber x = (TowerNumber::root(s2) * TowerNumber::root(s3) - TowerNumber::root(s6)) * big;
+  {
+    const SignBitLimit limit(300);  // the norm needs about 2 * 200 bits
+    BOOST_CHECK_THROW(sign(x), TowerTooLarge);
+    const SignBitLimit looser(1000);  // nested limits only tighten
+    BOOST_CHECK_THROW(sign(x), TowerTooLarge);
+  }
+  BOOST_TEST(sign(x) == 0);
+  const SignBitLimit ample(1000);
+  BOOST_TEST(sign(x + TowerNumber(1)) == 1);  // decided by its enclosure: no norm needed
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -139,21 +139,23 @@ BOOST_AUTO_TEST_CASE(level_c_cost_round_trips_and_is_optional) {
   QueryRecord r = sample_record();
   IdealSummary s;
   s.stop_reasons = {"reached_destination"};
-  s.decisions = {900, 12, 5, 3, 1, 7};
+  s.decisions = {.filter = 900, .escalation = 12, .rational = 5, .field = 4, .core = 3, .undecided = 1, .ties = 7};
   s.seconds = 0x1.8p-7;
   r.ideal = s;
   const nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
   BOOST_TEST(j["ideal"]["decisions"]["core"] == 3);
+  BOOST_TEST(j["ideal"]["decisions"]["field"] == 4);
   BOOST_TEST(j["ideal"]["seconds"] == 0x1.8p-7);
   const IdealSummary back = *record_from_json(j, "records.jsonl", 1).ideal;
   BOOST_TEST(back.decisions.filter == 900u);
   BOOST_TEST(back.decisions.escalation == 12u);
   BOOST_TEST(back.decisions.rational == 5u);
+  BOOST_TEST(back.decisions.field == 4u);
   BOOST_TEST(back.decisions.core == 3u);
   BOOST_TEST(back.decisions.undecided == 1u);
   BOOST_TEST(back.decisions.ties == 7u);
-  BOOST_TEST(back.decisions.escalated() == 21u);
-  BOOST_TEST(back.decisions.exact() == 8u);
+  BOOST_TEST(back.decisions.escalated() == 25u);
+  BOOST_TEST(back.decisions.exact() == 12u);
   BOOST_TEST(back.seconds == 0x1.8p-7);
   // Records written before the cost was kept read as zero cost.
   nlohmann::json old = j;
@@ -162,6 +164,12 @@ BOOST_AUTO_TEST_CASE(level_c_cost_round_trips_and_is_optional) {
   const IdealSummary zero = *record_from_json(old, "records.jsonl", 2).ideal;
   BOOST_TEST(zero.decisions.escalated() == 0u);
   BOOST_TEST(zero.seconds == 0);
+  // Records written before the field stage was counted read it as 0.
+  nlohmann::json no_field = j;
+  no_field["ideal"]["decisions"].erase("field");
+  const IdealSummary before = *record_from_json(no_field, "records.jsonl", 3).ideal;
+  BOOST_TEST(before.decisions.field == 0u);
+  BOOST_TEST(before.decisions.core == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(malformed_records_name_file_and_line) {

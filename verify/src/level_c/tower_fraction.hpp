@@ -8,8 +8,12 @@
 
 namespace slidecheck::certified::detail {
 
-/// Denominators depending on at most this many levels are inverted (folded into n).
-inline constexpr std::size_t kInvertedLevels = 3;
+/// Denominators depending on at most this many levels are inverted (folded into n). An inverse
+/// doubles the size per level; a carried denominator is multiplied into every later sum, and a
+/// tie between such sums needs norms of the product. On rotated corner pushes far from the
+/// origin, 5 left robust's and linahan's ideal runs fully proven where 3 and 4 left 42 and 20
+/// decisions open; with fewer (0, 1) more stayed open (docs/level-c.md, "The field stage").
+inline constexpr std::size_t kInvertedLevels = 5;
 
 /// n / d with d > 0 proven; d is the rational 1 whenever the quotient has a rational
 /// denominator or one of at most kInvertedLevels levels (it is then folded into n).

@@ -86,6 +86,23 @@ std::optional<TowerNumber> rational_root(const Rational& x, const TowerRoots& ro
   return std::nullopt;
 }
 
+/// sqrt(x) through a level made before, when x is a positive rational square times its radicand:
+/// the same radical computed again (a normal or a velocity's length recomputed from other DAG
+/// nodes in a later iteration) is then that level, not a new one equal to it. Equal levels are
+/// sound but costly: a tie between them is no structural zero, and proving it takes norms
+/// (quadratic_tower.hpp) that double the bits per level.
+std::optional<TowerNumber> root_through_a_level(const TowerNumber& x, const TowerRoots& roots) {
+  for (const std::shared_ptr<const TowerLevel>& level : roots.levels) {
+    if (level->radicand.top() != x.top()) continue;
+    const std::optional<Rational> r = proportional(x, level->radicand);
+    if (!r || r->sign() <= 0) continue;
+    const RationalRadical root_r = split(*r);  // sqrt(r) = scale sqrt(m)
+    if (!is_square(root_r.m)) continue;
+    return TowerNumber::root(level) * Rational(root_r.scale * rational_of(integer_sqrt(root_r.m)));
+  }
+  return std::nullopt;
+}
+
 /// p^2 - D q^2 of x = p + q s.
 TowerNumber norm(const TowerNumber& x) {
   return x.p() * x.p() - x.q() * x.q() * x.top()->radicand;
@@ -119,6 +136,7 @@ std::optional<TowerNumber> square_root_in_tower(const TowerNumber& x, const Towe
   if (s < 0) return std::nullopt;
   if (s == 0) return TowerNumber();
   if (x.is_rational()) return rational_root(x.rational(), roots);
+  if (std::optional<TowerNumber> y = root_through_a_level(x, roots)) return y;
   if (closure(x).size() > roots.max_denesting_levels) return std::nullopt;
   const std::optional<std::array<TowerNumber, 2>> radicands = denesting_radicands(x, roots);
   if (!radicands) return std::nullopt;
@@ -146,6 +164,7 @@ TowerNumber square_root(const TowerNumber& x, TowerRoots& roots) {
     const RationalRadical r = split(x.rational());
     return TowerNumber::root(adjoin(TowerNumber(rational_of(r.m)), true)) * r.scale;
   }
+  if (std::optional<TowerNumber> y = root_through_a_level(x, roots)) return *y;
   if (closure(x).size() <= roots.max_denesting_levels) {
     if (const std::optional<std::array<TowerNumber, 2>> radicands = denesting_radicands(x, roots)) {
       // sqrt(x) is in the tower when the root of either radicand is; else adjoin the root of the

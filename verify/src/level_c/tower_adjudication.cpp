@@ -22,17 +22,38 @@ const TowerFraction& within_budget(const TowerFraction& x, const TowerRoots& roo
   return x;
 }
 
+/// Throws TowerTooLarge before an operation whose result would exceed the bit budget: the budget
+/// is checked on results, and one product of two numbers near it takes minutes.
+void check_product(const TowerFraction& a, const TowerFraction& b, const TowerRoots& roots) {
+  if (a.max_bits() + b.max_bits() > roots.max_bits)
+    throw TowerTooLarge("an operation in the quadratic tower would exceed its size budget (" +
+                        std::to_string(a.max_bits() + b.max_bits()) + " bits)");
+}
+
 TowerFraction evaluate(Node& n, TowerRoots& roots) {
   if (n.op == Op::leaf) return TowerFraction(TowerNumber(Rational(n.value)));
   const TowerFraction& a = eval_tower(*n.a, roots);
   switch (n.op) {
     case Op::leaf: break;
-    case Op::add: return a + eval_tower(*n.b, roots);
-    case Op::sub: return a - eval_tower(*n.b, roots);
-    case Op::mul: return a * eval_tower(*n.b, roots);
+    case Op::add: {
+      const TowerFraction& b = eval_tower(*n.b, roots);
+      if (a.has_denominator() || b.has_denominator()) check_product(a, b, roots);
+      return a + b;
+    }
+    case Op::sub: {
+      const TowerFraction& b = eval_tower(*n.b, roots);
+      if (a.has_denominator() || b.has_denominator()) check_product(a, b, roots);
+      return a - b;
+    }
+    case Op::mul: {
+      const TowerFraction& b = eval_tower(*n.b, roots);
+      check_product(a, b, roots);
+      return a * b;
+    }
     case Op::div: {
       const TowerFraction& b = eval_tower(*n.b, roots);
       if (sign(b) == 0) throw ExactFailure("division by an exact zero");
+      check_product(a, b, roots);
       return a / b;
     }
     case Op::neg: return -a;

@@ -54,6 +54,8 @@ start_with_child() {
   for _ in $(seq 1 6000); do
     kill -0 "$leader" 2>/dev/null || fail "verify ended before a CORE child lasted 5 s: $(cat "$work/verify.log")"
     local stat
+    # Until the subshell has become setsid and then slidecheck, its group is still ours.
+    [ "$(cat "/proc/$leader/comm" 2>/dev/null)" = slidecheck ] || { sleep 0.01; continue; }
     stat=$(cat "/proc/$leader/stat" 2>/dev/null) || continue
     stat=${stat##*) }
     read -r _ _ pgrp _ <<<"$stat"

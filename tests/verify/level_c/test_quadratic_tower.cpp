@@ -2,7 +2,7 @@
 // random towers (rational and nested radicands) and random numbers, signs and enclosures
 // agree with CORE::Expr in exact mode; ring identities and inverses give structural zeros; and
 // a tie between dependent levels, which no structure shows, is still proven by the sign rule, and
-// gives up past a SignBitLimit.
+// gives up past a SignBitLimit or a TowerDeadline.
 #include "level_c/quadratic_tower.hpp"
 
 #include <slidecheck/formats/convert.hpp>
@@ -11,7 +11,9 @@
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
 
+#include <chrono>
 #include <memory>
+#include <thread>
 #include <vector>
 
 using namespace slidecheck;
@@ -178,6 +180,25 @@ BOOST_AUTO_TEST_CASE(a_sign_beyond_the_bit_limit_gives_up) {
   BOOST_TEST(sign(x) == 0);
   const SignBitLimit ample(1000);
   BOOST_TEST(sign(x + TowerNumber(1)) == 1);  // decided by its enclosure: no norm needed
+}
+
+// Past a TowerDeadline the tower's work gives up (TowerTooLarge), a decision that needs a norm
+// included; without one, or once it ends, the same sign is proven.
+BOOST_AUTO_TEST_CASE(a_sign_past_the_deadline_gives_up) {
+  const auto s2 = make_level(TowerNumber(2));
+  const auto s3 = make_level(TowerNumber(3));
+  const auto s6 = make_level(TowerNumber(6));
+  const TowerNumber x = TowerNumber::root(s2) * TowerNumber::root(s3) - TowerNumber::root(s6);
+  {
+    const TowerDeadline deadline(1e-9);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    BOOST_CHECK_THROW(check_tower_deadline(), TowerTooLarge);
+    BOOST_CHECK_THROW(sign(x), TowerTooLarge);
+    const TowerDeadline none(0);  // no deadline of its own: the enclosing one still holds
+    BOOST_CHECK_THROW(check_tower_deadline(), TowerTooLarge);
+  }
+  BOOST_CHECK_NO_THROW(check_tower_deadline());
+  BOOST_TEST(sign(x) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

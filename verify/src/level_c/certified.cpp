@@ -94,6 +94,7 @@ int decide(Node& n) {
         if (opt.field_stage) try {
             TowerRoots& tower = session.exact_state().tower;
             const SignBitLimit limit(tower.max_bits);
+            const TowerDeadline deadline(opt.exact_timeout_seconds);
             return finish(sign(eval_tower(n, tower)), Method::field);
           } catch (const TowerTooLarge& e) {
             field_failure = e.what();  // over the field's budget: the ladder, then CORE
@@ -225,6 +226,7 @@ double round_to_double(const Certified& x, bool& proven) {
       if (opt.field_stage) try {
           TowerRoots& tower = Session::current().exact_state().tower;
           const SignBitLimit limit(tower.max_bits);
+          const TowerDeadline deadline(opt.exact_timeout_seconds);
           return round_to_nearest_double(eval_tower(n, tower));
         } catch (const TowerTooLarge&) {
         }

@@ -212,6 +212,7 @@ void enclose_level(const TowerLevel& s, long prec) {
 }
 
 thread_local std::size_t sign_bit_limit = std::numeric_limits<std::size_t>::max();
+thread_local std::chrono::steady_clock::time_point tower_deadline = std::chrono::steady_clock::time_point::max();
 
 int sign_tree(const TreePtr& a) {
   if (!a) return 0;
@@ -236,6 +237,7 @@ int sign_tree(const TreePtr& a) {
       s = sq;
     else {
       const std::size_t norm_bits = 2 * std::max(a->p->bits, a->q->bits) + radicand_of(*a)->bits;
+      check_tower_deadline();
       if (norm_bits > sign_bit_limit)
         throw TowerTooLarge("a sign in the quadratic tower needs a norm of about " + std::to_string(norm_bits) +
                             " bits, beyond its budget");
@@ -397,6 +399,19 @@ int sign(const TowerNumber& x) { return sign_tree(x.tree()); }
 
 SignBitLimit::SignBitLimit(std::size_t bits) : saved_(sign_bit_limit) { sign_bit_limit = std::min(bits, saved_); }
 SignBitLimit::~SignBitLimit() { sign_bit_limit = saved_; }
+
+TowerDeadline::TowerDeadline(double seconds) : saved_(tower_deadline) {
+  if (seconds <= 0) return;
+  const auto at = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  tower_deadline = std::min(at, saved_);
+}
+TowerDeadline::~TowerDeadline() { tower_deadline = saved_; }
+
+void check_tower_deadline() {
+  if (tower_deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > tower_deadline)
+    throw TowerTooLarge("the quadratic tower's work exceeded its time budget");
+}
 
 TowerNumber inverse(const TowerNumber& x) {
   const TreePtr& t = x.tree();

@@ -26,6 +26,7 @@
 
 #include <mpfr.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -123,8 +124,27 @@ class SignBitLimit {
   std::size_t saved_;
 };
 
+/// A wall-clock budget for the tower's work on this thread (sign decisions and Certified's field
+/// stage, which checks it between operations): unlimited unless a TowerDeadline is alive; past
+/// it, check_tower_deadline() throws TowerTooLarge. Numbers within the size budget can still take
+/// minutes of norms and products; this bounds a decision's field stage like CORE's.
+class TowerDeadline {
+ public:
+  /// seconds <= 0: no deadline (an enclosing one still holds).
+  explicit TowerDeadline(double seconds);
+  ~TowerDeadline();
+  TowerDeadline(const TowerDeadline&) = delete;
+  TowerDeadline& operator=(const TowerDeadline&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point saved_;
+};
+
+/// Throws TowerTooLarge when this thread's TowerDeadline has passed.
+void check_tower_deadline();
+
 /// The exact sign (see the file comment), memoised. Throws TowerTooLarge when a norm it needs
-/// would exceed the SignBitLimit.
+/// would exceed the SignBitLimit, or past the TowerDeadline.
 int sign(const TowerNumber& x);
 
 /// An exact division that cannot be done.

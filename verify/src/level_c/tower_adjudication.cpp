@@ -32,6 +32,7 @@ void check_product(const TowerFraction& a, const TowerFraction& b, const TowerRo
 
 TowerFraction evaluate(Node& n, TowerRoots& roots) {
   if (n.op == Op::leaf) return TowerFraction(TowerNumber(Rational(n.value)));
+  check_tower_deadline();
   const TowerFraction& a = eval_tower(*n.a, roots);
   switch (n.op) {
     case Op::leaf: break;

@@ -28,6 +28,15 @@ using namespace certified::detail;
 
 namespace {
 
+/// The field stage's budget on this thread while it works on one decision or rounding: the
+/// tower's bit budget for the norms of its signs, and the exact timeout as wall time.
+struct FieldBudget {
+  SignBitLimit bits;
+  TowerDeadline time;
+  FieldBudget(const TowerRoots& tower, const certified::Options& opt)
+      : bits(tower.max_bits), time(opt.exact_timeout_seconds) {}
+};
+
 /// The sign of n with its proof (see certified.hpp for the stages).
 int decide(Node& n) {
   using certified::Decision;
@@ -93,8 +102,7 @@ int decide(Node& n) {
         // The field stage: exact in the quadratic tower, unless it outgrows its budget.
         if (opt.field_stage) try {
             TowerRoots& tower = session.exact_state().tower;
-            const SignBitLimit limit(tower.max_bits);
-            const TowerDeadline deadline(opt.exact_timeout_seconds);
+            const FieldBudget budget(tower, opt);
             return finish(sign(eval_tower(n, tower)), Method::field);
           } catch (const TowerTooLarge& e) {
             field_failure = e.what();  // over the field's budget: the ladder, then CORE
@@ -225,8 +233,7 @@ double round_to_double(const Certified& x, bool& proven) {
       if (n.cache->q) return formats::round_to_nearest<double>(*n.cache->q);
       if (opt.field_stage) try {
           TowerRoots& tower = Session::current().exact_state().tower;
-          const SignBitLimit limit(tower.max_bits);
-          const TowerDeadline deadline(opt.exact_timeout_seconds);
+          const FieldBudget budget(tower, opt);
           return round_to_nearest_double(eval_tower(n, tower));
         } catch (const TowerTooLarge&) {
         }

@@ -157,16 +157,23 @@ void reset(mpfr_ptr lo, mpfr_ptr hi, long prec) {
 
 void enclose_level(const TowerLevel& s, long prec);
 
+/// Readies a memoised enclosure [lo, hi] (its precision in `have`, 0 before the first) for
+/// `prec` bits; false when it is already that fine.
+bool refine(mpfr_t lo, mpfr_t hi, long& have, long prec) {
+  if (have >= prec) return false;
+  if (have == 0) {
+    mpfr_init2(lo, prec);
+    mpfr_init2(hi, prec);
+  } else {
+    reset(lo, hi, prec);
+  }
+  have = prec;
+  return true;
+}
+
 /// Fills the memoised enclosure of a non-zero tree at `prec` bits or finer.
 void enclose_tree(const Tree& t, long prec) {
-  if (t.prec >= prec) return;
-  if (t.prec == 0) {
-    mpfr_init2(t.lo, prec);
-    mpfr_init2(t.hi, prec);
-  } else {
-    reset(t.lo, t.hi, prec);
-  }
-  t.prec = prec;
+  if (!refine(t.lo, t.hi, t.prec, prec)) return;
   if (!t.top) {
     mpfr_set_z(t.lo, z(t.c), MPFR_RNDD);
     mpfr_set_z(t.hi, z(t.c), MPFR_RNDU);
@@ -194,14 +201,7 @@ void enclose_tree(const Tree& t, long prec) {
 }
 
 void enclose_level(const TowerLevel& s, long prec) {
-  if (s.prec >= prec) return;
-  if (s.prec == 0) {
-    mpfr_init2(s.lo, prec);
-    mpfr_init2(s.hi, prec);
-  } else {
-    reset(s.lo, s.hi, prec);
-  }
-  s.prec = prec;
+  if (!refine(s.lo, s.hi, s.prec, prec)) return;
   const Tree& d = *s.radicand.tree();  // D > 0: never null
   enclose_tree(d, prec);
   if (mpfr_sgn(d.lo) <= 0)

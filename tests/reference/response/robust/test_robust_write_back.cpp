@@ -4,6 +4,7 @@
 // - the certified write-back: the nearest rounding a sweep (or the exact test) shows clear, the
 //   exact segment test (segment_keeps_radius_exactly, axis_separated) against rationals alone,
 //   and as a property, the segment from the last written point kept clear;
+// - a point none of whose roundings keeps its start contacts: the second ring;
 // - a point no rounding can write back holds the pass where the last one was;
 // - the cases `slidecheck search` found where a written-back point left a start contact
 //   (corpora/regressions/search-robust-float-any-seed11 and -seed13).
@@ -146,7 +147,9 @@ BOOST_AUTO_TEST_CASE(certified_write_back_takes_the_nearest_rounding_a_sweep_sho
   BOOST_TEST(!robust::certified_write_back(Vec3<double>(0, 0, -2 + 0x1p-30), above, origin, unit, std::vector<C>{},
                                            radius, 0.0, floor, free_axes, count)
                   .has_value());
-  BOOST_TEST(sweeps == 3);
+  // Boxes: the start's, the two roundings' and the second ring's 5 x 5 x 6 - 2 positions (x and
+  // y exact at 0: five values each from 2 ulps below to 2 above; z six around its two roundings).
+  BOOST_TEST(sweeps == 3 + 148);
   // A locked axis keeps the given coordinate: z fixed at 2, only x is rounded (two candidates).
   std::array<std::optional<float>, 3> z_locked{};
   z_locked[2] = 2.0f;
@@ -154,6 +157,41 @@ BOOST_AUTO_TEST_CASE(certified_write_back_takes_the_nearest_rounding_a_sweep_sho
                                    radius, 0.0, floor, z_locked, count);
   BOOST_TEST(w->z == 2.0f);
   BOOST_TEST(w->x == 1.0f);
+}
+
+BOOST_AUTO_TEST_CASE(certified_write_back_looks_in_a_second_ring_when_no_rounding_keeps_the_start_contacts) {
+  using C = robust::Constraint<double>;
+  const EllipsoidRadii<float> unit{Vec3<float>(1, 1, 1)};
+  const Vec3<float> origin(0, 0, 0);
+  const IndexedMesh<double> nothing;
+  const std::array<std::optional<float>, 3> free_axes{};
+  const double u = 0x1p-23;  // float's spacing on [1, 2)
+  // p in the middle of a float cell; two start contacts whose half-spaces through p leave the
+  // wedge of directions between 10 and 25 degrees from x in the xy plane, like a sphere resting
+  // in a narrow crease of walls aligned with no axis. No rounding (the cell's corners, at 45,
+  // 135, -135, -45 degrees from p) lies in it; of the second ring, (p.x + 1.5 u, p.y + 0.5 u) at
+  // 18.4 degrees is the nearest that does.
+  const Vec3<double> p(1 + u / 2, 1 + u / 2, 0);
+  const double pi = std::acos(-1.0);
+  const Vec3<double> n1(-std::sin(10 * pi / 180), std::cos(10 * pi / 180), 0);
+  const Vec3<double> n2(std::sin(25 * pi / 180), -std::cos(25 * pi / 180), 0);
+  const std::vector<C> wedge{{n1, dot(n1, p)}, {n2, dot(n2, p)}};
+  for (const Vec3<float>& w : robust::response_detail_robust::rounding_candidates(origin, p, free_axes))
+    BOOST_TEST(robust::response_detail_robust::least_margin(wedge, Vec3<double>(w.x, w.y, w.z)) < -1e-9);
+  const Vec3<float> start(1, 1, 0);
+  int sweeps = 0;
+  const std::optional<Vec3<float>> w = robust::certified_write_back(
+      p, start, origin, unit, wedge, 1.0, 0.0, nothing, free_axes, certified_case::CountBoxes{&sweeps});
+  BOOST_TEST_REQUIRE(w.has_value());
+  BOOST_TEST(w->x == 1 + 2 * static_cast<float>(u));
+  BOOST_TEST(w->y == 1 + static_cast<float>(u));
+  BOOST_TEST(w->z == 0.0f);
+  // A third contact closing the wedge (no direction keeps all three) holds the point.
+  std::vector<C> closed = wedge;
+  closed.push_back({Vec3<double>(-1, 0, 0), -p.x});
+  BOOST_TEST(!robust::certified_write_back(p, start, origin, unit, closed, 1.0, 0.0, nothing, free_axes,
+                                           certified_case::CountBoxes{&sweeps})
+                  .has_value());
 }
 
 BOOST_AUTO_TEST_CASE(certified_write_back_writes_a_touching_rounding_the_exact_test_allows) {

@@ -83,6 +83,16 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3
   }
 }
 
+/// How far certified_write_back's second ring reaches: candidates up to this many ulps of T
+/// beyond the roundings below and above a point, per component, so within 3 ulps of it. Why:
+/// where the skin is far below T's spacing (a pass that certifies its roundings), a point
+/// resting in a corner or crease of walls aligned with no axis can have no rounding at all
+/// that keeps every start contact, and the pass was held at its start, its whole move lost,
+/// where a position clear of the mesh lay an ulp or two further out (corpora/regressions/
+/// robust-float-rotated-corner-stuck). Level C (docs/level-c.md, grid allowance) holds a float
+/// run to the clear positions within 3 ulps of the ideal end: this ring reaches them.
+inline constexpr int widened_write_back_ulps = 2;
+
 /// A point p of a pass (local eSpace around `origin`, R3, in the working type W) written back to
 /// world R3 in T, or nothing when no rounding of it is certified (the pass is then held). The
 /// candidates are those of write_back (one rounding below, one above the exact sum per
@@ -93,7 +103,8 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3
 /// `radius` (1 + s/4: first_blocking_contact on the pass's local mesh, its round-off the pass's
 /// own, which s/4 covers as the stop at h = s/2 does), or, given the pass's `stored` mesh (a
 /// pass without an output term: Tolerances::certify_fraction), exactly, touching allowed
-/// (segment_keeps_radius_exactly); the file comment says why. `report(box)` is told the local
+/// (segment_keeps_radius_exactly); the file comment says why. When none of them is taken, the
+/// same tests over the second ring (widened_write_back_ulps), nearest p first. `report(box)` is told the local
 /// eSpace box of each sweep (fast/ checks that its sub-mesh holds it).
 template <num::WithSqrt T, num::WithSqrt W, class ReportBox>
 std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& previous, const Vec3<T>& origin,
@@ -111,6 +122,7 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     Vec3<T> point;
     Vec3<W> local;
     W distance2;
+    int steps = 0;  ///< ulps beyond the nearest roundings (RingCandidate)
   };
   std::array<Candidate, 8> candidates;
   std::size_t n = 0;
@@ -147,26 +159,41 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     }
     return true;
   };
-  for (std::size_t i = 0; i < n; ++i) {
-    const Candidate& c = candidates[i];
-    if (!start_contacts.empty() && least_margin(start_contacts, c.local) < needed) continue;
+  // Whether candidate c is taken (the function comment's tests, in order).
+  const auto accept = [&](const Candidate& c) {
+    if (!start_contacts.empty() && least_margin(start_contacts, c.local) < needed) return false;
     // Staying, or a rounding the output term covers (write_back): no sweep needed.
-    if (c.point.x == previous.x && c.point.y == previous.y && c.point.z == previous.z) return c.point;
-    if (!(max_deviation * max_deviation < c.distance2)) return c.point;
+    if (c.point.x == previous.x && c.point.y == previous.y && c.point.z == previous.z) return true;
+    if (!(max_deviation * max_deviation < c.distance2)) return true;
     const Vec3<W> step = c.local - from;
     report(exact::swept_box(from, step, Vec3<W>(radius, radius, radius)));
     if (!from_clear) from_clear = sweep_may_certify();
-    if (*from_clear && !first_blocking_contact(from, step, radius, local)) return c.point;
+    if (*from_clear && !first_blocking_contact(from, step, radius, local)) return true;
     if constexpr (num::is_ieee_binary_v<T>) {
       if (stored) {
         if (!exact_space) exact_space.emplace(origin, radii);
         const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
         if (segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored, local,
                                          exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
-          return c.point;
+          return true;
       }
     }
+    return false;
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (accept(candidates[i])) return candidates[i].point;
+  // The second ring (widened_write_back_ulps), nearest p first.
+  std::vector<Candidate> ring;
+  for (const auto& [w, steps] :
+       response_detail_robust::widened_rounding_candidates(origin, r3, fixed, widened_write_back_ulps)) {
+    const Vec3<W> l = local_of(w);
+    ring.push_back({w, l, length_squared(Vec3<W>(l - p)), steps});
   }
+  std::stable_sort(ring.begin(), ring.end(), [](const Candidate& a, const Candidate& b) {
+    return a.distance2 < b.distance2 || (!(b.distance2 < a.distance2) && a.steps < b.steps);
+  });
+  for (const Candidate& c : ring)
+    if (accept(c)) return c.point;
   return std::nullopt;
 }
 

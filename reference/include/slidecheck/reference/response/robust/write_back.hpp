@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace slidecheck::robust {
@@ -121,6 +122,50 @@ RoundingCandidates<T> rounding_candidates(const Vec3<T>& origin, const Vec3<W>& 
         for (const Vec3<T>& q : out) seen = seen || (q.x == x && q.y == y && q.z == z);
         if (!seen) out.points[out.count++] = Vec3<T>(x, y, z);
       }
+  return out;
+}
+
+/// A position of certified_write_back's second ring and how many ulps of T, summed over the
+/// components, it lies beyond the nearest roundings (its tie-break: of two positions equally far
+/// from the point, the one fewer steps out).
+template <Number T>
+struct RingCandidate {
+  Vec3<T> point;
+  int steps = 0;
+};
+
+/// The roundings of origin + offset (R3; offset in W) to T from `ulps` ulps below the lower one
+/// to `ulps` ulps above the upper one per component (roundings_of_sum; a component given in
+/// `fixed` keeps that value), without rounding_candidates' own: certified_write_back's second
+/// ring, for a point none of whose nearest roundings is taken. IEEE types only (the others
+/// round as they do: nothing).
+template <Number T, Number W>
+std::vector<RingCandidate<T>> widened_rounding_candidates(const Vec3<T>& origin, const Vec3<W>& offset,
+                                                          const std::array<std::optional<T>, 3>& fixed, int ulps) {
+  std::vector<RingCandidate<T>> out;
+  if constexpr (num::is_ieee_binary_v<T>) {
+    const T inf = std::numeric_limits<T>::infinity();
+    // Per component: each value with its steps beyond the roundings (0 for the roundings).
+    auto values = [&](std::size_t k, const T& o, const W& d) {
+      std::vector<std::pair<T, int>> v;
+      if (fixed[k]) return std::vector<std::pair<T, int>>{{*fixed[k], 0}};
+      const std::array<T, 2> r = roundings_of_sum(o, d);
+      T below = r[0], above = r[1];
+      v.emplace_back(r[0], 0);
+      if (r[1] != r[0]) v.emplace_back(r[1], 0);
+      for (int i = 1; i <= ulps; ++i) {
+        below = std::nextafter(below, -inf), above = std::nextafter(above, inf);
+        if (std::isfinite(below)) v.emplace_back(below, i);
+        if (std::isfinite(above)) v.emplace_back(above, i);
+      }
+      return v;
+    };
+    const auto xs = values(0, origin.x, offset.x), ys = values(1, origin.y, offset.y), zs = values(2, origin.z, offset.z);
+    for (const auto& [x, sx] : xs)
+      for (const auto& [y, sy] : ys)
+        for (const auto& [z, sz] : zs)
+          if (sx + sy + sz > 0) out.push_back({Vec3<T>(x, y, z), sx + sy + sz});
+  }
   return out;
 }
 

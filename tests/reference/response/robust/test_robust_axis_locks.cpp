@@ -1,7 +1,7 @@
 // Axis locks in robust (reference/response/robust/): which axes may be locked is decided
 // exactly (robust::lockable_axes); a gap exactly 2r wide is slid through touching both walls
-// (corpora/regressions/robust-gap-exactly-2r); and a push out of the skin takes no lock, so a
-// sphere resting on a floor still climbs a ramp.
+// (corpora/regressions/robust-gap-exactly-2r); a push out of the skin takes no lock, so a
+// sphere resting on a floor still climbs a ramp; and a lock is let go for a ramp met later.
 #include "robust_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -112,6 +112,29 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(resting_on_a_floor_a_sphere_still_climbs_a_ramp, T
   BOOST_TEST(path_keeps_clear(res.path(), m, T(1)));
   BOOST_TEST(res.final_position.z > T(1.5));  // up the ramp (ideal: 1 + 4 (sin^2) ... about 2.0)
   BOOST_TEST(res.final_position.x > T(3));
+}
+
+// A lock is let go when a contact met later is better slid along without it: a sphere grazing
+// the top edge of a floor that falls away (every vertex at least r below the centre, so the
+// contact locks z) moves on over a ramp that rises ahead; locked, the ramp is a wall and the
+// sphere stops at its foot, let go it climbs, as the ideal run does
+// (corpora/regressions/robust-double-rotated-lock-lost-motion: a floor tilted by 3e-5).
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_lock_is_let_go_for_a_ramp_met_later, T, Ieee) {
+  IndexedMesh<T> m;
+  m.vertices = {v3<T>(-10, 0, 0), v3<T>(10, 0, 0), v3<T>(0, 10, T(-0.01)),   // floor falling away in +y
+                v3<T>(-10, -1, 0), v3<T>(10, -1, 0), v3<T>(0, -10, T(4.5))};  // ramp rising in -y
+  m.triangles = {{0, 1, 2}, {3, 4, 5}};
+  const SlideResult<T> res =
+      robust::collide_and_slide(sphere_input<T>(v3<T>(0, T(0.5), 1), v3<T>(0, -4, 0), 1, v3<T>(0, 0, 0)), m);
+  BOOST_TEST(no_cap(res));
+  BOOST_TEST(path_keeps_clear(res.path(), m, T(1)));
+  // The floor's contact takes the lock (z stays 1 while the sphere crosses the floor's edge).
+  BOOST_TEST_REQUIRE(res.passes.front().path.size() >= 3u);
+  BOOST_TEST(res.passes.front().path[1].z == T(1));
+  // Up the ramp: its plane is 0.5 radii higher per unit of -y; locked, z would stay 1 and the
+  // sphere would stop near y = -1.2.
+  BOOST_TEST(res.final_position.z > T(1.5));
+  BOOST_TEST(res.final_position.y < T(-2));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -212,7 +212,7 @@ BOOST_AUTO_TEST_CASE(certified_write_back_writes_a_touching_rounding_the_exact_t
   BOOST_TEST(sweeps == 2);  // the start's box and one sweep
 }
 
-BOOST_AUTO_TEST_CASE(segment_keeps_radius_exactly_allows_touching_and_nothing_closer) {
+BOOST_AUTO_TEST_CASE(segment_keeps_radius_exactly_allows_touching_and_nothing_closer_or_deeper) {
   const IndexedMesh<double> local = certified_case::floor_mesh();
   IndexedMesh<float> stored;
   for (const Vec3<double>& v : local.vertices) stored.vertices.push_back(robust::convert_to<float>(v));
@@ -227,6 +227,13 @@ BOOST_AUTO_TEST_CASE(segment_keeps_radius_exactly_allows_touching_and_nothing_cl
   BOOST_TEST(keeps({-1, 0, 1}, {1, 0, 1}, unit));                                 // slides touching
   BOOST_TEST(!keeps({0, 0, 2}, {0, 0, std::nextafter(1.0f, 0.0f)}, unit));        // an ulp inside
   BOOST_TEST(!keeps({-6, 0, 2}, {6, 0, -2}, unit));                               // through the floor
+  // From a start that overlaps the floor (an invalid start): a push out, or a slide at the same
+  // depth, is kept; anything deeper is not.
+  BOOST_TEST(keeps({0, 0, 0.5f}, {0, 0, 0.75f}, unit));
+  BOOST_TEST(keeps({0, 0, 0.5f}, {1, 0, 0.5f}, unit));
+  BOOST_TEST(!keeps({0, 0, 0.5f}, {0, 0, std::nextafter(0.5f, 0.0f)}, unit));
+  BOOST_TEST(!keeps({-1, 0, 0.5f}, {1, 0, 0.25f}, unit));
+  BOOST_TEST(!keeps({0, 0, 1}, {0, 0, 0.75f}, unit));  // from touching, not overlapping: 1 holds
   // An ellipsoid 4 wide and 1 tall touches the floor with its centre at z = 0.5.
   const EllipsoidRadii<float> flat{Vec3<float>(2, 2, 0.5f)};
   BOOST_TEST(keeps({0, 0, 3}, {0, 0, 0.5f}, flat));
@@ -256,7 +263,8 @@ BOOST_AUTO_TEST_CASE(axis_separated_needs_both_ends_a_radius_beyond_on_one_side_
 
 RC_BOOST_PROP(segment_keeps_radius_exactly_answers_as_rationals_alone, ()) {
   // The exact test decides most triangles by the axis separation or in Interval: its answers
-  // must be those of the rational distance alone, above all at exact touching (ends at height
+  // must be those of the rational distances alone (at least 1, or from an overlapping start at
+  // least the start's), above all at exact touching (ends at height
   // exactly 1 over an axis-aligned floor, the case the filters exist for) and a float ulp off.
   const bool aligned = *rc::gen::arbitrary<bool>();
   auto coordinate = [] { return *rc::gen::inRange(-64, 64) / 8.0f; };
@@ -291,9 +299,14 @@ RC_BOOST_PROP(segment_keeps_radius_exactly_answers_as_rationals_alone, ()) {
                           (Rational(double(v.z)) - Rational(double(origin.z))) / Rational(double(radii.radii.z)));
   };
   const Triangle<float> t = stored.triangle(0);
-  const Rational d2 = segment_triangle_squared_distance(q(a), q(b), Triangle<Rational>{q(t.p0), q(t.p1), q(t.p2)});
-  RC_TAG(aligned ? "aligned" : "tilted", d2 == Rational(1) ? "touching" : (d2 < Rational(1) ? "closer" : "clear"));
-  RC_ASSERT(filtered == !(d2 < Rational(1)));
+  const Triangle<Rational> rt{q(t.p0), q(t.p1), q(t.p2)};
+  const Rational d2 = segment_triangle_squared_distance(q(a), q(b), rt);
+  // From a start inside the radius, the segment must only come no closer than the start.
+  const Rational start_d2 = point_triangle_squared_distance(q(a), rt);
+  const bool overlapping = start_d2 < Rational(1);
+  RC_TAG(aligned ? "aligned" : "tilted", d2 == Rational(1) ? "touching" : (d2 < Rational(1) ? "closer" : "clear"),
+         overlapping ? "from inside" : "from outside");
+  RC_ASSERT(filtered == (!(d2 < Rational(1)) || (overlapping && !(d2 < start_d2))));
 }
 
 RC_BOOST_PROP(certified_write_back_keeps_the_segment_from_the_last_point_clear, ()) {

@@ -32,7 +32,11 @@ namespace slidecheck::robust {
 /// Whether the ellipsoid moving from `a` to `b` (R3, in T) keeps at least its radius from every
 /// triangle of `stored` (R3) whose local copy in `local` (the same indices) meets `reach`,
 /// decided exactly in `space` (ExactLocalESpace): the squared distance of the segment to
-/// each triangle is at least 1 (segment_triangle_distance.hpp; touching allowed). Each triangle
+/// each triangle is at least 1 (segment_triangle_distance.hpp; touching allowed), or, for a
+/// triangle `a` already overlaps (an invalid start being pushed out), at least a's own: the
+/// segment never goes deeper. Without that, no push out of an overlapping start could be
+/// certified, and a pass that certifies its roundings stayed where it started
+/// (`recovery` on rotated floors at small scales, in float). Each triangle
 /// is decided in Interval first, in rationals only where the enclosures cannot (a touching, a
 /// branch too close to call): the same answers, without GMP for most (rationals for every
 /// triangle dominated a float query's cost far from the origin). `exact_a` caches a's rational
@@ -55,14 +59,19 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
       if (axis_separated(t, a, b, space.radii())) continue;
       try {
         const Triangle<Interval> it{space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)};
-        if (!segment_triangle_squared_distance_at_least(ia, ib, it, Interval(1))) return false;
-        continue;  // certified at least 1
+        if (segment_triangle_squared_distance_at_least(ia, ib, it, Interval(1))) continue;  // certified at least 1
+        // Closer than 1 somewhere: refused, unless a itself may be (an overlapping start).
+        if (!(point_triangle_squared_distance(ia, it) < Interval(1))) return false;
       } catch (const UncertainDecision&) {
       }
       if (!exact_a) exact_a = space(a);
       if (!exact_b) exact_b = space(b);
-      if (!segment_triangle_squared_distance_at_least(*exact_a, *exact_b,
-                                                      Triangle<Rational>{space(t.p0), space(t.p1), space(t.p2)}, Rational(1)))
+      const Triangle<Rational> rt{space(t.p0), space(t.p1), space(t.p2)};
+      if (segment_triangle_squared_distance_at_least(*exact_a, *exact_b, rt, Rational(1))) continue;
+      // From a start that overlaps the triangle, a segment that comes no closer to it than its
+      // start: a push out, never deeper (level A's recovery).
+      const Rational start_d2 = point_triangle_squared_distance(*exact_a, rt);
+      if (!(start_d2 < Rational(1)) || !segment_triangle_squared_distance_at_least(*exact_a, *exact_b, rt, start_d2))
         return false;
     }
     return true;

@@ -2,6 +2,8 @@
 // with proof (ideal_trajectory.hpp, docs/level-c.md).
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
+#include <slidecheck/reference/geometry/ellipsoid_space.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -105,10 +107,23 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
   certified::Session session(options.numbers);
   session.set_where("at the start (before the first traced step)");
   const auto to_c = [](double v) { return Certified(v); };
+  out.relative_to_start = options.relative_to_start && translation_invariant(tol.algorithm());
   try {
     SlideInput<Certified> cin{convert_vec<Certified>(in.start, to_c), convert_vec<Certified>(in.velocity, to_c),
                               {convert_vec<Certified>(in.radii.radii, to_c)}, convert_vec<Certified>(in.gravity, to_c)};
-    const IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
+    IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
+    // Relative to the start: vertices v - start (exact), start 0; every frame keeps this origin.
+    // Outputs go back by + start (R3) and plane origins by + start / radii (eSpace); times,
+    // ranked quantities and normals are differences, unchanged.
+    const Vec3<Certified> origin = cin.start;
+    Vec3<Certified> espace_origin;
+    if (out.relative_to_start) {
+      for (Vec3<Certified>& v : cmesh.vertices) v = v - origin;
+      cin.start = Vec3<Certified>();
+      espace_origin = to_espace(origin, cin.radii);
+    }
+    const auto world = [&](const Vec3<Certified>& p) { return out.relative_to_start ? p + origin : p; };
+    const auto world_espace = [&](const Vec3<Certified>& p) { return out.relative_to_start ? p + espace_origin : p; };
     const int bits = session.options().max_precision_bits;
     QueryCapture capture;
     capture.queries = &out.queries;
@@ -125,15 +140,15 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
         ip.stop = p.stop;
         const auto at = capture.stop_iteration.find(static_cast<int>(out.passes.size()));
         ip.stop_iteration = at != capture.stop_iteration.end() ? at->second : std::max(0, p.iterations - 1);
-        for (const Vec3<Certified>& q : p.path) ip.path.push_back(round_point(q, bits));
+        for (const Vec3<Certified>& q : p.path) ip.path.push_back(round_point(world(q), bits));
         for (const SlidingPlaneHit<Certified>& h : p.planes) {
           bool proven = true;
-          ip.planes.push_back(
-              {h.triangle, h.feature, h.feature_index, rounded(h.origin, proven), rounded(h.normal, proven)});
+          ip.planes.push_back({h.triangle, h.feature, h.feature_index, rounded(world_espace(h.origin), proven),
+                               rounded(h.normal, proven)});
         }
         out.passes.push_back(std::move(ip));
       }
-      out.frame_ends.push_back(round_point(r.final_position, bits));
+      out.frame_ends.push_back(round_point(world(r.final_position), bits));
       out.iterations += r.iterations();
       cin.start = r.final_position;  // the next frame starts at this frame's exact end
     }

@@ -16,6 +16,11 @@ bool culls_back_faces(const Algorithm& a) {
   return e != nullptr && e->culls_back_faces;
 }
 
+bool translation_invariant(const Algorithm& a) {
+  const AlgorithmEntry* e = find_algorithm_entry(a.name());
+  return e != nullptr && e->translation_invariant;
+}
+
 std::map<std::string, double> tolerance_values(const AlgorithmTolerances& tol) {
   return algorithm_entry(tol.algorithm()).values(tol);
 }

@@ -10,6 +10,9 @@ namespace {
 struct Builtin {
   using Tolerances = fauerby::Tolerances;
   static constexpr bool culls_back_faces = true;
+  // Exact run translation-invariant: eSpace is linear; planes, roots, the inside test and the
+  // back-off use differences of positions and the velocity; veryCloseDistance is a length.
+  static constexpr bool translation_invariant = true;
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"units_per_meter", &T::units_per_meter},

@@ -10,6 +10,9 @@ namespace {
 struct Builtin {
   using Tolerances = linahan::Tolerances;
   static constexpr bool culls_back_faces = true;
+  // Exact run translation-invariant: Fauerby's detection (fauerby.cpp) with stable roots; its
+  // near point, long radius and crease use differences of positions; eps is a length.
+  static constexpr bool translation_invariant = true;
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"very_close_distance", &T::very_close_distance}};

@@ -10,6 +10,9 @@ namespace {
 struct Builtin {
   using Tolerances = monter::Tolerances;
   static constexpr bool culls_back_faces = true;
+  // Exact run translation-invariant: Fauerby's detection (fauerby.cpp); its push-out and
+  // reflection act along normals of differences of positions; its tolerances are lengths.
+  static constexpr bool translation_invariant = true;
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"min_remaining_velocity", &T::min_remaining_velocity},

@@ -10,6 +10,10 @@ namespace {
 struct Builtin {
   using Tolerances = pseudo_distance::Tolerances;
   static constexpr bool culls_back_faces = false;
+  // Exact run translation-invariant: its pseudo-distance is |c - closest point| (Ericson's
+  // regions decide on dot products of differences), its root search on times, its tolerances
+  // are lengths.
+  static constexpr bool translation_invariant = true;
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"contact_distance", &T::contact_distance},

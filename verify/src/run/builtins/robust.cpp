@@ -10,6 +10,10 @@ namespace {
 struct Builtin {
   using Tolerances = robust::Tolerances;
   static constexpr bool culls_back_faces = false;
+  // Not declared translation-invariant: its skin is defined from world magnitudes and its points
+  // are rounded back to world coordinates (skin.hpp, write_back.hpp); it computes relative to
+  // its start already (local_espace.hpp).
+  static constexpr bool translation_invariant = false;
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"skin_factor", &T::skin_factor},

@@ -20,6 +20,11 @@ struct IdealOptions {
   /// The move repeated this many times, each frame from the previous frame's exact end
   /// (Query::frames); the passes of every frame are listed in order.
   int frames = 1;
+  /// Run an algorithm whose exact run commutes with translations (translation_invariant) in
+  /// coordinates relative to the query's start, its outputs translated back before rounding:
+  /// the same real numbers, so the same rounded outputs and decisions, on shorter rationals far
+  /// from the origin (docs/level-c.md, "Relative to the start"). Off: in world coordinates.
+  bool relative_to_start = true;
 };
 
 /// A resting position: each coordinate's enclosure (outward rounded to doubles, from an MPFR
@@ -84,6 +89,8 @@ struct IdealTrajectory {
   /// then incomplete and not certified.
   std::string error;
   double seconds = 0;  ///< wall time of the run and of rounding its outputs
+  /// The run was relative to the query's start (IdealOptions::relative_to_start).
+  bool relative_to_start = false;
 
   /// Every decision proven, every output rounding proven, and the run complete.
   bool fully_proven() const;

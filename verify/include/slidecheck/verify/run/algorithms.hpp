@@ -34,6 +34,13 @@ inline bool is_iteration_cap(StopReason r) { return r == StopReason::recursion_c
 /// kept by Linahan and Monter); pseudo_distance measures distances and robust sweeps both faces.
 bool culls_back_faces(const Algorithm& a);
 
+/// The algorithm's exact run commutes with translations (AlgorithmEntry::translation_invariant):
+/// fauerby, linahan, monter and pseudo_distance, whose decisions and tolerances involve positions
+/// only through differences (each builtin says why). Not robust: its skin is defined from world
+/// magnitudes and its points are rounded back to world coordinates (skin.hpp, write_back.hpp),
+/// and it computes relative to its start already (local_espace.hpp).
+bool translation_invariant(const Algorithm& a);
+
 /// Runs the algorithm `tol` belongs to on `in` over `mesh`, in number type T with `tracer`.
 /// The verifier's combinations only: float and double, untraced or with a RecordingTracer (level
 /// B), and Certified with an IdealTracer (level C).

@@ -9,6 +9,7 @@
 ///       static slidecheck::SlideResult<T> collide_and_slide(const slidecheck::SlideInput<T>&,
 ///           const slidecheck::IndexedMesh<T>&, const Tolerances&, Tracer&&);
 ///       static constexpr bool culls_back_faces = false;  // optional: it ignores back faces by design
+///       static constexpr bool translation_invariant = false;  // optional: see AlgorithmEntry
 ///     };
 ///
 /// and `algorithm<MySlide>("mine")` instantiates it for every number type and tracer the
@@ -90,6 +91,13 @@ struct AlgorithmEntry {
   std::string swept_tolerance;
   /// It ignores triangles met from behind by design (failures there are marked `back_face`).
   bool culls_back_faces = false;
+  /// Its exact run commutes with translations: run on the start and the mesh moved by d in R3,
+  /// every path point and end moves by d, every sliding plane's origin by d / radii (eSpace),
+  /// and every decision, time, ranked quantity, normal and stop is the same. Level C then runs
+  /// it relative to the query's start (ideal_trajectory.hpp), on shorter rationals. It holds
+  /// when every decision and tolerance involves positions only through their differences (no
+  /// |coordinate|, no rounding to a grid of world coordinates). False unless declared.
+  bool translation_invariant = false;
   /// The defaults with `overrides` applied; std::invalid_argument for an unknown name, a
   /// non-finite or negative value, or a fraction for an integer tolerance.
   std::function<AlgorithmTolerances(const std::map<std::string, double>& overrides)> make;
@@ -129,6 +137,7 @@ AlgorithmEntry algorithm(std::string name) {
   for (const auto& f : fields) e.defaults.emplace_back(f.name, value_of(f, defaults));
   if (!e.defaults.empty()) e.swept_tolerance = e.defaults.front().first;
   if constexpr (requires { A::culls_back_faces; }) e.culls_back_faces = A::culls_back_faces;
+  if constexpr (requires { A::translation_invariant; }) e.translation_invariant = A::translation_invariant;
   e.make = [fields, name](const std::map<std::string, double>& overrides) {
     std::vector<std::pair<std::string, bool>> kinds;
     for (const auto& f : fields) kinds.emplace_back(f.name, f.integer != nullptr);

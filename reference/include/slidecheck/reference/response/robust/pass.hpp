@@ -151,7 +151,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
       met_since_lock = false;
       std::vector<Constraint<T>> all = constraints;
       all.insert(all.end(), locked_constraints.begin(), locked_constraints.end());
-      std::optional<ConstrainedMove<T>> unlocked = solve_constraints(pos, free, all, skin.solve);
+      std::optional<ConstrainedMove<T>> unlocked = solve_locked(free, all, 0);
       if (unlocked && length(Vec3<T>(free - unlocked->displacement)) + skin.skin < length(Vec3<T>(free - d))) {
         pinned_axes = 0;
         constraints = std::move(all);

@@ -13,7 +13,6 @@
 #include <iostream>
 #include <regex>
 #include <set>
-#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -136,7 +135,6 @@ void check_output_dir(const std::string& dir, const std::string& option) {
     probe_writable(path, option);
     return;
   }
-  std::vector<fs::path> missing;  // the parents this check creates, deepest first
   for (fs::path p = path.parent_path(); !p.empty(); p = p.parent_path()) {
     const fs::file_status s = fs::status(p, ec);
     if (fs::exists(s)) {
@@ -144,25 +142,19 @@ void check_output_dir(const std::string& dir, const std::string& option) {
         throw InputError(dir, 0, "cannot be the output directory (" + option + "): " + p.string() + " is a file");
       break;
     }
-    missing.push_back(p);
     if (p == p.parent_path()) break;
   }
-  // Created to try, then removed again, with the parents it created, each only while empty
-  // (fs::remove leaves a directory that is not): another run may be creating its own directory
-  // beside this one (shards into one parent), and a run that stops on bad input leaves nothing.
+  // Created to try, then removed again if still empty; missing parents are left in place, as
+  // another run may be creating its own directory beside this one (shards into one parent).
   fs::create_directories(path, ec);
   if (ec) throw InputError(dir, 0, "cannot create the output directory (" + option + "): " + ec.message());
-  const auto remove_created = [&] {
-    fs::remove(path, ec);
-    for (const fs::path& p : missing) fs::remove(p, ec);
-  };
   try {
     probe_writable(path, option);
   } catch (...) {
-    remove_created();
+    fs::remove(path, ec);
     throw;
   }
-  remove_created();
+  fs::remove(path, ec);
 }
 
 void check_common(const CommonArgs& a) {

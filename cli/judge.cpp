@@ -60,9 +60,13 @@ void register_judge(CLI::App& app, CommandAction& action) {
   cmd->add_option("--paths", args->paths, "Paths files (.paths.jsonl), one per implementation and precision")
       ->required()
       ->check(existing_file());
-  cmd->add_flag("--level-c", args->level_c,
-                "Also compare every path's end with the ideal collide-and-slide (lost_motion, stuck, jitter; "
-                "docs/level-c.md)");
+  CLI::Option* level_c = cmd->add_flag("--level-c", args->level_c,
+                                       "Also compare every path's end with the ideal collide-and-slide (lost_motion, "
+                                       "stuck, jitter; docs/level-c.md)");
+  cmd->add_flag("--anchored-frames", args->level_c_options.anchored_frames,
+                "Queries with frames > 1: start each ideal frame where the path's frame started and judge every frame "
+                "on its own (docs/level-c.md, anchored frames)")
+      ->needs(level_c);
   cmd->add_option("--exact-timeout", args->level_c_options.exact_timeout_seconds,
                   "Seconds one exact (CORE) zero test of level C may take; over it the decision is counted undecided")
       ->check(finite_number(true))

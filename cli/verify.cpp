@@ -149,7 +149,7 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
   add_resume_overwrite(*cmd, *args, "run");
   add_threads(*cmd, *args);
   cmd->add_flag("--no-level-b", args->no_level_b, "Only the level A invariants (faster)");
-  cmd->add_flag("--level-c", args->level_c,
+  CLI::Option* level_c = cmd->add_flag("--level-c", args->level_c,
                 "Also run the ideal trajectory (level C, docs/level-c.md) and compare: first divergent decision, "
                 "final position, lost_motion and stuck");
   cmd->add_option("--lost-motion-fraction", args->level_c_options.lost_motion_fraction,
@@ -168,6 +168,11 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
                   "fraction of one frame's move (queries with frames > 1)")
       ->check(finite_number(false))
       ->capture_default_str();
+  cmd->add_flag("--anchored-frames", args->level_c_options.anchored_frames,
+                "Queries with frames > 1: start each ideal frame where the run's frame started and judge "
+                "lost_motion, stuck and jitter frame by frame (docs/level-c.md, anchored frames); the cost grows "
+                "linearly with the frames, where ideal frames run from each other's exact ends grow much faster")
+      ->needs(level_c);
   cmd->add_option("--exact-timeout", args->level_c_options.exact_timeout_seconds,
                   "Seconds one exact (CORE) zero test may take; over it the decision is counted undecided")
       ->check(finite_number(true))

@@ -8,6 +8,7 @@
 // - level C runs the ideal trajectories of fauerby, linahan and monter on three scripted pushes
 //   into rotated corners: complete, their cost recorded. (robust's ideal run in general
 //   position waits out tens of CORE budgets per query: benchmarks/level_c, not a unit test.)
+// - anchored frames allow the grid frame by frame (a far rotated floor walked for 8 frames).
 #include <slidecheck/corpora/rotated_corpus.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
@@ -116,6 +117,36 @@ BOOST_AUTO_TEST_CASE(level_c_on_a_handful_of_rotated_pushes) {
       }
     }
   }
+}
+
+// Anchored frames judge each frame against the ideal frame from the run's own start, with the grid
+// allowance at that frame's ideal end. robust walking 8 frames on a floor rotated by r2, 10^6 from
+// the origin at scale 0.1 (radius 0.05, float spacing 0.0625): each frame's move of about 1.3 float
+// steps rounds to one step, so against one continuous ideal run it falls 0.2 short, beyond the
+// allowance at the final end (lost_motion); frame by frame every shortfall is the grid's.
+BOOST_AUTO_TEST_CASE(anchored_frames_allow_the_grid_per_frame) {
+  const RotatedScene s = rotated_scene("floor", 2, 0.1, 1e6, Precision::single_float);
+  Query walk;
+  for (const Query& q : s.moves)
+    if (q.id == "script-floor-rest-walk") walk = q;
+  BOOST_REQUIRE(walk.id == "script-floor-rest-walk");
+  walk.frames = 8;
+  VerifyQueryOptions o;
+  o.level_c = true;
+  const QueryRecord continuous = verify_query(*s.context, walk, s.context->file, Algorithm::robust, Precision::single_float, o);
+  BOOST_REQUIRE(continuous.ideal.has_value());
+  BOOST_TEST(continuous.ideal->fully_proven);
+  BOOST_TEST(!continuous.ideal->anchored_frames);
+  BOOST_TEST(continuous.has(FailureClass::lost_motion));
+  o.level_c_options.anchored_frames = true;
+  const QueryRecord anchored = verify_query(*s.context, walk, s.context->file, Algorithm::robust, Precision::single_float, o);
+  BOOST_REQUIRE(anchored.ideal.has_value());
+  BOOST_TEST(anchored.ideal->fully_proven);
+  BOOST_TEST(anchored.ideal->anchored_frames);
+  BOOST_TEST(!anchored.has(FailureClass::lost_motion));
+  BOOST_TEST(!anchored.has(FailureClass::stuck));
+  BOOST_TEST(anchored.ideal->within_grid);
+  BOOST_TEST(anchored.ideal->stop_reasons.size() == continuous.ideal->stop_reasons.size());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 #include "verify_query_fixtures.hpp"
 
 #include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -231,6 +232,41 @@ BOOST_AUTO_TEST_CASE(level_c_jitter_far_from_the_origin_in_float_not_in_double) 
   o.level_c_options.jitter_fraction = 0.01;
   BOOST_TEST(!verify_query(*scene, qs[0], "q.jsonl", Algorithm::pseudo_distance, Precision::single_float, o)
                   .has(FailureClass::jitter));
+}
+
+BOOST_AUTO_TEST_CASE(anchored_frames_judge_the_jitter_case_from_the_runs_own_starts) {
+  // The same case with anchored frames: each ideal frame starts at the float run's own frame
+  // start, x and y off on float's grid, and from there the ideal run creeps down too (it is pinned
+  // only where the continuous ideal run rests). So anchored level C finds no jitter: the drift
+  // comes from the state the grid left, not from a decision of the frame. The continuous run
+  // remains the one that sees it (docs/level-c.md, "Anchored frames").
+  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-jitter";
+  const auto scene = load_scene_context(dir + "/room_corner.scene");
+  const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
+  BOOST_REQUIRE_EQUAL(qs.size(), 1u);
+  VerifyQueryOptions o;
+  o.level_c = true;
+  o.level_c_options.anchored_frames = true;
+  IdealTrajectory ideal;
+  o.ideal_trajectory = &ideal;
+  const QueryRecord f = verify_query(*scene, qs[0], "q.jsonl", Algorithm::pseudo_distance, Precision::single_float, o);
+  BOOST_REQUIRE(f.ideal.has_value());
+  BOOST_TEST(f.ideal->anchored_frames);
+  BOOST_TEST(f.ideal->fully_proven);
+  BOOST_TEST(!f.has(FailureClass::jitter));
+  BOOST_TEST(ideal.anchored_frames);
+  BOOST_REQUIRE_EQUAL(ideal.frame_ends.size(), 8u);
+  // Every ideal frame starts at the run's frame start (one pass per frame here: no gravity): a
+  // float point, where the ideal frame before it ended elsewhere, off float's grid.
+  BOOST_REQUIRE_EQUAL(ideal.passes.size(), 8u);
+  BOOST_TEST((ideal.passes[0].path.front().rounded == f.query.start));  // the query rounded to float
+  int off_the_ideal_end = 0;
+  for (std::size_t k = 1; k < 8; ++k) {
+    const Vec3<double> s = ideal.passes[k].path.front().rounded;
+    BOOST_TEST((s == Vec3<double>(static_cast<float>(s.x), static_cast<float>(s.y), static_cast<float>(s.z))), k);
+    off_the_ideal_end += !(s == ideal.frame_ends[k - 1].rounded);
+  }
+  BOOST_TEST(off_the_ideal_end == 7);
 }
 
 BOOST_AUTO_TEST_CASE(frames_join_into_one_run) {

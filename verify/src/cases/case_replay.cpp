@@ -58,6 +58,8 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   // given (IdealSummary::grid_allowance); a case without it was judged by the fraction alone
   // (recorded with --no-grid-allowance, or before the allowance existed).
   if (c.ideal) options.level_c_options.grid_allowance = c.ideal->grid_allowance.has_value();
+  // Anchored frames likewise: replayed as recorded.
+  if (c.ideal) options.level_c_options.anchored_frames = c.ideal->anchored_frames;
   // A fast_mismatch was found by `verify --implementation fast`: replay runs fast/ again (on the
   // case's triangles, its own BVH) beside the reference to see whether it still differs.
   if (std::find(c.classes.begin(), c.classes.end(), FailureClass::fast_mismatch) != c.classes.end())

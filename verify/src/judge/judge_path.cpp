@@ -51,11 +51,12 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
   io.frames = q.frames;
-  const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
-  IdealSummary s = summarize_ideal(ideal);
   const std::size_t per_frame = (n - 1) / static_cast<std::size_t>(q.frames);
   std::vector<Vec3<double>> frame_ends;
   for (int k = 1; k <= q.frames; ++k) frame_ends.push_back(path.positions[static_cast<std::size_t>(k) * per_frame]);
+  if (options.level_c_options.anchored_frames) io.frame_starts = anchored_frame_starts(q.start, frame_ends);
+  const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
+  IdealSummary s = summarize_ideal(ideal);
   judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back());
   r.ideal = std::move(s);
 }

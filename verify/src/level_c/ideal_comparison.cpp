@@ -32,6 +32,9 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
   io.numbers.field_stage = options.field_stage;
   io.frames = q.frames;
+  std::vector<Vec3<double>> frame_ends;
+  for (const auto& f : framed.frames) frame_ends.push_back(widen(f.result.final_position));
+  if (options.anchored_frames) io.frame_starts = anchored_frame_starts(q.start, frame_ends);
   const IdealTrajectory ideal = ideal_trajectory(tol, in, exact_mesh, io);
   if (ideal_out) *ideal_out = ideal;
 
@@ -137,9 +140,15 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
                                                 ip[p].stop_iteration, pass)};
   }
 
-  std::vector<Vec3<double>> frame_ends;
-  for (const auto& f : framed.frames) frame_ends.push_back(widen(f.result.final_position));
-  judge_travel(r, s, ideal, exact_mesh, frame_ends, options, stops.empty() ? StepLocation{} : stops.back());
+  // Each frame's failures (anchored frames) at the stop of its last pass.
+  std::vector<StepLocation> frame_wheres;
+  for (std::size_t k = 0; k < framed.frames.size(); ++k) {
+    const std::size_t last_pass = static_cast<std::size_t>(framed.pass_offsets[k]) +
+                                  framed.frames[k].result.passes.size() - 1;
+    frame_wheres.push_back(last_pass < stops.size() ? stops[last_pass] : StepLocation{});
+  }
+  judge_travel(r, s, ideal, exact_mesh, frame_ends, options, stops.empty() ? StepLocation{} : stops.back(),
+               &frame_wheres);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   r.ideal = std::move(s);
 }

@@ -108,6 +108,13 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
   session.set_where("at the start (before the first traced step)");
   const auto to_c = [](double v) { return Certified(v); };
   out.relative_to_start = options.relative_to_start && translation_invariant(tol.algorithm());
+  const int frames = std::max(1, options.frames);
+  if (!options.frame_starts.empty() && options.frame_starts.size() != static_cast<std::size_t>(frames)) {
+    out.error = "anchored frames: " + std::to_string(options.frame_starts.size()) + " frame starts for " +
+                std::to_string(frames) + " frames";
+    return out;
+  }
+  out.anchored_frames = !options.frame_starts.empty();
   try {
     SlideInput<Certified> cin{convert_vec<Certified>(in.start, to_c), convert_vec<Certified>(in.velocity, to_c),
                               {convert_vec<Certified>(in.radii.radii, to_c)}, convert_vec<Certified>(in.gravity, to_c)};
@@ -127,7 +134,7 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
     const int bits = session.options().max_precision_bits;
     QueryCapture capture;
     capture.queries = &out.queries;
-    for (int frame = 0; frame < std::max(1, options.frames); ++frame) {
+    for (int frame = 0; frame < frames; ++frame) {
       if (frame > 0) session.set_where("frame " + std::to_string(frame) + ", at its start (before its first traced step)");
       capture.pass_offset = static_cast<int>(out.passes.size());
       WhereSink sink(&session, &capture);
@@ -150,7 +157,14 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
       }
       out.frame_ends.push_back(round_point(world(r.final_position), bits));
       out.iterations += r.iterations();
-      cin.start = r.final_position;  // the next frame starts at this frame's exact end
+      if (out.anchored_frames && static_cast<std::size_t>(frame + 1) < options.frame_starts.size()) {
+        // Anchored: the next frame starts where the run's did (exact doubles; relative to the
+        // first start when the run is).
+        cin.start = convert_vec<Certified>(options.frame_starts[static_cast<std::size_t>(frame) + 1], to_c);
+        if (out.relative_to_start) cin.start = cin.start - origin;
+      } else {
+        cin.start = r.final_position;  // the next frame starts at this frame's exact end
+      }
     }
     out.final_position = out.frame_ends.back();
   } catch (const std::exception& e) {

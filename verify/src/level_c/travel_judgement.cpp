@@ -29,10 +29,113 @@ IdealSummary summarize_ideal(const IdealTrajectory& ideal) {
   return s;
 }
 
+std::vector<Vec3<double>> anchored_frame_starts(const Vec3<double>& start, const std::vector<Vec3<double>>& frame_ends) {
+  if (frame_ends.size() < 2) return {};
+  std::vector<Vec3<double>> out{start};
+  for (std::size_t k = 0; k + 1 < frame_ends.size(); ++k) {
+    const Vec3<double>& e = frame_ends[k];
+    if (!std::isfinite(e.x) || !std::isfinite(e.y) || !std::isfinite(e.z)) return {};
+    out.push_back(e);
+  }
+  return out;
+}
+
+namespace {
+
+/// The distance from `ideal_end` to the nearest position of the run's precision clear of the mesh
+/// (grid_allowance.hpp), or 0 with the allowance off.
+double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const IndexedMesh<double>& exact_mesh,
+                    const LevelCOptions& options) {
+  if (!options.grid_allowance) return 0;
+  return r.precision == Precision::single_float ? grid_allowance<float>(ideal_end, r.query.radii.radii, exact_mesh)
+                                                : grid_allowance<double>(ideal_end, r.query.radii.radii, exact_mesh);
+}
+
+/// Anchored frames (judge_travel): each frame against the ideal frame from the run's own start.
+void judge_anchored(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal, const IndexedMesh<double>& exact_mesh,
+                    const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, bool ideal_defined,
+                    const StepLocation& where, const std::vector<StepLocation>* frame_wheres) {
+  const Query& q = r.query;
+  const std::size_t n = frame_ends.size();
+  const std::vector<Vec3<double>> starts = anchored_frame_starts(q.start, frame_ends);
+  const double per_frame = length(q.displacement) + length(q.gravity);
+  const double fraction = options.lost_motion_fraction * per_frame, rest = options.jitter_fraction * per_frame;
+  s.anchored_frames = true;
+  s.float_travel = s.ideal_travel = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    s.float_travel += length(frame_ends[k] - starts[k]);
+    s.ideal_travel += length(ideal.frame_ends[k].rounded - starts[k]);
+  }
+  if (!ideal.error.empty() || !ideal_defined || !std::isfinite(s.float_travel)) return;
+  const auto at = [&](std::size_t k) { return frame_wheres && k < frame_wheres->size() ? (*frame_wheres)[k] : where; };
+  const std::string precision(precision_name(r.precision));
+  bool motion_failed = false, jitter_failed = false;
+  for (std::size_t k = 0; k < n && !(motion_failed && jitter_failed); ++k) {
+    const Vec3<double>& ideal_end = ideal.frame_ends[k].rounded;
+    const double run_move = length(frame_ends[k] - starts[k]), ideal_move = length(ideal_end - starts[k]);
+    const std::string frame = "frame " + std::to_string(k) + ": ";
+    if (!motion_failed && ideal_move - run_move > fraction) {
+      const double allowance = allowance_at(r, ideal_end, exact_mesh, options);
+      if (options.grid_allowance) s.grid_allowance = allowance;
+      if (ideal_move - run_move > fraction + allowance) {
+        Failure f;
+        const bool stuck = run_move <= options.stuck_fraction * ideal_move;
+        f.kind = stuck ? FailureClass::stuck : FailureClass::lost_motion;
+        f.where = at(k);
+        f.detail = frame + (stuck ? "the float run barely moves" : "the float run travels less") +
+                   " from its own start: " + exact_text(run_move) + " in " + precision + ", " + exact_text(ideal_move) +
+                   " ideal (requested move " + exact_text(per_frame) +
+                   (options.grid_allowance ? ", allowed for the grid " + exact_text(allowance) : std::string()) + ")";
+        r.failures.push_back(std::move(f));
+        motion_failed = true;
+      } else {
+        s.within_grid = true;
+      }
+    }
+    // jitter, from the second frame on: (a) from the run's own start the ideal frame rests and the
+    // run's does not (beyond where the grid may put it); (b) the ideal frames from this start and
+    // the previous one end at the same point (the ideal settles there from wherever the run is)
+    // and the run still moves, as the continuous rule asks of the last two frames.
+    if (!jitter_failed && k > 0 && std::isfinite(run_move) && run_move > rest) {
+      std::string why;
+      if (ideal_move <= rest && run_move > ideal_move + rest) {
+        const double allowance = allowance_at(r, ideal_end, exact_mesh, options);
+        if (run_move > ideal_move + rest + allowance)
+          why = "from the float run's own start the ideal run rests (moves " + exact_text(ideal_move) +
+                ") but the float run moves " + exact_text(run_move) +
+                (options.grid_allowance ? " (allowed for the grid " + exact_text(allowance) + ")" : std::string());
+      }
+      if (why.empty() && ideal_end == ideal.frame_ends[k - 1].rounded)
+        why = "the ideal runs from the float run's starts of frames " + std::to_string(k - 1) + " and " +
+              std::to_string(k) + " end at the same point, but the float run still moves " + exact_text(run_move);
+      if (!why.empty()) {
+        Failure f;
+        f.kind = FailureClass::jitter;
+        f.where = at(k);
+        f.detail = frame + why;
+        r.failures.push_back(std::move(f));
+        jitter_failed = true;
+      }
+    }
+  }
+  if (motion_failed) s.within_grid = false;
+}
+
+}  // namespace
+
 void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal, const IndexedMesh<double>& exact_mesh,
-                  const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where) {
+                  const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where,
+                  const std::vector<StepLocation>* frame_wheres) {
   const Query& q = r.query;
   const std::vector<IdealPass>& ip = ideal.passes;
+  if (ideal.anchored_frames && ideal.frame_ends.size() == frame_ends.size() && frame_ends.size() >= 2) {
+    s.final_distance = length(r.final_position - s.final_position);
+    r.undecided += s.unproven;
+    const bool defined = std::none_of(ip.begin(), ip.end(),
+                                      [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
+    judge_anchored(r, s, ideal, exact_mesh, frame_ends, options, defined, where, frame_wheres);
+    return;
+  }
   s.float_travel = length(r.final_position - q.start);
   s.ideal_travel = length(s.final_position - q.start);
   s.final_distance = length(r.final_position - s.final_position);

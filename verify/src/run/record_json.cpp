@@ -127,6 +127,7 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
       o["grid_allowance"] = metric(*s.grid_allowance);
       o["within_grid"] = s.within_grid;
     }
+    if (s.anchored_frames) o["anchored_frames"] = true;  // written only when set
     o["decisions"] = ojson{{"filter", s.decisions.filter},       {"escalation", s.decisions.escalation},
                            {"rational", s.decisions.rational},   {"field", s.decisions.field},
                            {"core", s.decisions.core},           {"undecided", s.decisions.undecided},
@@ -219,6 +220,7 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
         s.grid_allowance = metric_from(o.at("grid_allowance"));
         s.within_grid = o.at("within_grid").get<bool>();
       }
+      s.anchored_frames = o.value("anchored_frames", false);
       if (o.contains("decisions")) {
         const json& d = o["decisions"];
         s.decisions = {.filter = d.at("filter").get<std::size_t>(),

@@ -87,6 +87,7 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
                             {"jitter_fraction", o.level_c_options.jitter_fraction},
                             {"grid_allowance", o.level_c_options.grid_allowance},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
+  if (o.level_c && o.level_c_options.anchored_frames) j["level_c_options"]["anchored_frames"] = true;
   j["tasks"] = tasks;
   add_shard(j, o.shard);
   return j;
@@ -123,7 +124,9 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
     level_c = "on (lost_motion beyond " + number_text(lc.at("lost_motion_fraction").get<double>()) +
               " of the move" +
               (lc.value("grid_allowance", false) ? std::string(" and the grid allowance") : std::string()) +
-              ", stuck below " + number_text(lc.at("stuck_fraction").get<double>()) + " of the ideal travel)";
+              ", stuck below " + number_text(lc.at("stuck_fraction").get<double>()) + " of the ideal travel" +
+              (lc.value("anchored_frames", false) ? std::string("; frames anchored at the run's starts") : std::string()) +
+              ")";
   }
   const Shard shard = shard_of(d, (out / "run.json").string());
   ro.facts = {{"corpus", joined(d.at("corpus"))},

@@ -20,6 +20,11 @@ struct IdealOptions {
   /// The move repeated this many times, each frame from the previous frame's exact end
   /// (Query::frames); the passes of every frame are listed in order.
   int frames = 1;
+  /// Anchored frames: when not empty (one start per frame, the first the input's start), frame k
+  /// starts exactly at frame_starts[k] (the run's own start of that frame) instead of the previous
+  /// frame's exact end. Each frame is then a one-frame ideal run from a point of doubles, so the
+  /// cost grows linearly with the frames (docs/level-c.md, "Anchored frames").
+  std::vector<Vec3<double>> frame_starts;
   /// Run an algorithm whose exact run commutes with translations (translation_invariant) in
   /// coordinates relative to the query's start, its outputs translated back before rounding:
   /// the same real numbers, so the same rounded outputs and decisions, on shorter rationals far
@@ -91,6 +96,8 @@ struct IdealTrajectory {
   double seconds = 0;  ///< wall time of the run and of rounding its outputs
   /// The run was relative to the query's start (IdealOptions::relative_to_start).
   bool relative_to_start = false;
+  /// Its frames started at IdealOptions::frame_starts (anchored), not at each other's ends.
+  bool anchored_frames = false;
 
   /// Every decision proven, every output rounding proven, and the run complete.
   bool fully_proven() const;

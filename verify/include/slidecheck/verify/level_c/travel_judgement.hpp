@@ -16,10 +16,23 @@ namespace slidecheck::verify {
 /// the travels are judge_travel's).
 IdealSummary summarize_ideal(const IdealTrajectory& ideal);
 
+/// The starts of an anchored ideal run (IdealOptions::frame_starts) for a run that started at
+/// `start` and ended its frames at `frame_ends`: the start, then every frame end but the last.
+/// Empty (the ideal frames then run from each other's exact ends) for fewer than two frames or
+/// when an end is not finite (nonfinite reports it; no exact run starts there).
+std::vector<Vec3<double>> anchored_frame_starts(const Vec3<double>& start, const std::vector<Vec3<double>>& frame_ends);
+
 /// Fills the travels of `s` and adds lost_motion, stuck or jitter rows to `r` (whose query is the
 /// rounded query that ran, whose final_position is the run's end), at `where`. `exact_mesh` is
 /// the mesh the run saw (for the grid allowance); `frame_ends` the run's end after each frame.
+/// When `ideal` ran anchored (IdealTrajectory::anchored_frames), every frame is judged on its own
+/// against the ideal frame from the same start: lost_motion or stuck for the first frame that
+/// falls short, jitter for the first frame where the ideal run rests (moves at most
+/// jitter_fraction of one frame's move) and the run moves further than that plus the ideal move
+/// and the grid allowance at the ideal frame end.
+/// `frame_wheres`, when given (one per frame), locates an anchored frame's failure (else `where`).
 void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal, const IndexedMesh<double>& exact_mesh,
-                  const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where);
+                  const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where,
+                  const std::vector<StepLocation>* frame_wheres = nullptr);
 
 }  // namespace slidecheck::verify

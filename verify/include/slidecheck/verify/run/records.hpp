@@ -162,6 +162,10 @@ struct IdealSummary {
   /// The shortfall exceeded the fraction but not the fraction plus grid_allowance: the run's
   /// precision, not the algorithm, lost it (counted apart, not a failure).
   bool within_grid = false;
+  /// Anchored frames (LevelCOptions::anchored_frames): each ideal frame started where the run's
+  /// frame did; the travels are then sums over the frames of |frame end - frame start|, and
+  /// grid_allowance that of the frame judged (JSON "anchored_frames", written only when set).
+  bool anchored_frames = false;
   /// The ideal run's decisions by the stage that settled them (certified::Method: filter,
   /// escalation, rational, field, core, undecided) and its proven ties: what level C cost in exact
   /// work. Absent (all zero) in records written before they were kept.

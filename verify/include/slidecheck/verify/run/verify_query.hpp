@@ -47,6 +47,12 @@ struct LevelCOptions {
   /// point while the float run's last frame still moves more than this fraction of one
   /// frame's requested move.
   double jitter_fraction = 1e-3;
+  /// Queries of several frames: start each ideal frame where the run's frame started, and judge
+  /// lost_motion, stuck and jitter frame by frame (travel_judgement.hpp), instead of running the
+  /// ideal frames from each other's exact ends (`verify --anchored-frames`). The exact ends of a
+  /// continuous ideal run nest deeper radicals frame after frame; anchored, each frame costs what a
+  /// one-frame query does.
+  bool anchored_frames = false;
   /// Wall-time budget of one exact (CORE) zero test, seconds (certified::Options); a decision
   /// over budget is counted as undecided, never guessed.
   double exact_timeout_seconds = 2.0;

@@ -1,0 +1,152 @@
+// Level C's verdicts on travel (travel_judgement.hpp) for anchored frames, on constructed ideal
+// trajectories whose every frame end is known: a frame that falls short is lost_motion even where
+// the whole run's travel matches; jitter where the ideal frame rests and the run moves, and where
+// the ideal frames from two consecutive starts end at one point and the run still moves; no
+// failure when every frame ends where its ideal frame does; the starts an anchored run is given.
+#include <slidecheck/verify/level_c/travel_judgement.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace slidecheck;
+using namespace slidecheck::verify;
+
+namespace {
+
+/// A record of a sphere (radius 0.25) moved by (1, 0, 0) per frame from `start`, whose frames
+/// ended at `run_ends`, in double.
+QueryRecord record(const Vec3<double>& start, const std::vector<Vec3<double>>& run_ends) {
+  QueryRecord r;
+  r.query.start = start;
+  r.query.displacement = {1, 0, 0};
+  r.query.set_radius(0.25);
+  r.query.frames = static_cast<int>(run_ends.size());
+  r.precision = Precision::double_float;
+  r.final_position = run_ends.back();
+  return r;
+}
+
+/// An anchored ideal trajectory whose frames ended at `ideal_ends` (no passes: a defined end).
+IdealTrajectory anchored_ideal(const std::vector<Vec3<double>>& ideal_ends) {
+  IdealTrajectory t;
+  t.anchored_frames = true;
+  for (const Vec3<double>& e : ideal_ends) {
+    IdealPoint p;
+    p.rounded = p.lo = p.hi = e;
+    t.frame_ends.push_back(p);
+  }
+  t.final_position = t.frame_ends.back();
+  return t;
+}
+
+/// judge_travel on an empty mesh (nothing near: the grid allows at most the rounding of the end).
+QueryRecord judged(QueryRecord r, const IdealTrajectory& ideal, const std::vector<Vec3<double>>& run_ends,
+                   bool grid_allowance = false) {
+  IdealSummary s = summarize_ideal(ideal);
+  LevelCOptions o;
+  o.grid_allowance = grid_allowance;
+  judge_travel(r, s, ideal, IndexedMesh<double>{}, run_ends, o, StepLocation{});
+  r.ideal = s;
+  return r;
+}
+
+int count(const QueryRecord& r, FailureClass c) {
+  int n = 0;
+  for (const Failure& f : r.failures) n += f.kind == c;
+  return n;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(travel_judgement)
+
+BOOST_AUTO_TEST_CASE(anchored_starts_are_the_start_then_every_frame_end_but_the_last) {
+  const std::vector<Vec3<double>> ends{{1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+  const std::vector<Vec3<double>> starts = anchored_frame_starts({0, 0, 0}, ends);
+  BOOST_REQUIRE_EQUAL(starts.size(), 3u);
+  BOOST_TEST((starts[0] == Vec3<double>{0, 0, 0}));
+  BOOST_TEST((starts[1] == ends[0]));
+  BOOST_TEST((starts[2] == ends[1]));
+  // One frame: nothing to anchor; a non-finite end: no exact run starts there.
+  BOOST_TEST(anchored_frame_starts({0, 0, 0}, {{1, 0, 0}}).empty());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  BOOST_TEST(anchored_frame_starts({0, 0, 0}, {{nan, 0, 0}, {1, 0, 0}}).empty());
+  // The last end starts nothing, so it may be anything.
+  BOOST_TEST(anchored_frame_starts({0, 0, 0}, {{1, 0, 0}, {nan, 0, 0}}).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(every_frame_at_its_ideal_end_is_no_failure) {
+  const std::vector<Vec3<double>> ends{{1, 0, 0}, {2, 0, 0}, {2.5, 0, 0}};
+  const QueryRecord r = judged(record({0, 0, 0}, ends), anchored_ideal(ends), ends);
+  BOOST_TEST(r.failures.empty());
+  BOOST_REQUIRE(r.ideal.has_value());
+  BOOST_TEST(r.ideal->anchored_frames);
+  BOOST_TEST(r.ideal->float_travel == 2.5);  // sums of every frame's |end - start|
+  BOOST_TEST(r.ideal->ideal_travel == 2.5);
+}
+
+BOOST_AUTO_TEST_CASE(a_frame_that_falls_short_is_lost_motion_though_the_whole_travel_matches) {
+  // Frame 1 moves 0.5 where the ideal frame from the same start moves 1; frame 2 makes up for it.
+  // The ends agree at the last frame, so only a frame-by-frame judgement sees the loss.
+  const std::vector<Vec3<double>> run{{1, 0, 0}, {1.5, 0, 0}, {2.5, 0, 0}};
+  const std::vector<Vec3<double>> ideal{{1, 0, 0}, {2, 0, 0}, {2.5, 0, 0}};
+  const QueryRecord r = judged(record({0, 0, 0}, run), anchored_ideal(ideal), run);
+  BOOST_TEST(count(r, FailureClass::lost_motion) == 1);
+  BOOST_TEST(count(r, FailureClass::stuck) == 0);
+  BOOST_TEST(r.failures.front().detail.rfind("frame 1: ", 0) == 0, r.failures.front().detail);
+  // Not anchored (the same ends judged as one continuous run): the ends agree, no failure.
+  IdealTrajectory continuous = anchored_ideal(ideal);
+  continuous.anchored_frames = false;
+  BOOST_TEST(judged(record({0, 0, 0}, run), continuous, run).failures.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_frame_that_barely_moves_is_stuck) {
+  const std::vector<Vec3<double>> run{{1, 0, 0}, {1, 0, 0}};
+  const std::vector<Vec3<double>> ideal{{1, 0, 0}, {2, 0, 0}};
+  const QueryRecord r = judged(record({0, 0, 0}, run), anchored_ideal(ideal), run);
+  BOOST_TEST(count(r, FailureClass::stuck) == 1);
+  BOOST_TEST(count(r, FailureClass::jitter) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(moving_where_the_ideal_frame_rests_is_jitter) {
+  // From (0, 0, 0) the ideal run rests (a wall ahead), and from (0.01, 0, 0) too; the run steps
+  // 0.01 out in frame 1 and back in frame 2: more than jitter_fraction (0.001) of the move.
+  const std::vector<Vec3<double>> run{{0, 0, 0}, {0.01, 0, 0}, {0, 0, 0}};
+  const std::vector<Vec3<double>> ideal{{0, 0, 0}, {0, 0, 0}, {0.01, 0, 0}};
+  const QueryRecord r = judged(record({0, 0, 0}, run), anchored_ideal(ideal), run);
+  BOOST_TEST(count(r, FailureClass::jitter) == 1);
+  BOOST_TEST(r.failures.front().detail.rfind("frame 1: from the float run's own start the ideal run rests", 0) == 0,
+             r.failures.front().detail);
+  // A move below the fraction is not jitter.
+  const std::vector<Vec3<double>> small{{0, 0, 0}, {0.0005, 0, 0}, {0, 0, 0}};
+  BOOST_TEST(judged(record({0, 0, 0}, small), anchored_ideal({{0, 0, 0}, {0.0005, 0, 0}, {0, 0, 0}}), small)
+                 .failures.empty());
+  // With the grid allowance on (nothing near, ends of doubles): still jitter.
+  BOOST_TEST(count(judged(record({0, 0, 0}, run), anchored_ideal(ideal), run, true), FailureClass::jitter) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(ideal_frames_ending_at_one_point_while_the_run_moves_is_jitter) {
+  // From every start the ideal run ends at (5, 0, 0) (pinned there); the run creeps 0.01 a frame
+  // and never gets there. Frame 1 is the first whose ideal end equals the previous frame's.
+  // lost_motion too: each frame falls short of its ideal frame by far more than 1 %.
+  const std::vector<Vec3<double>> run{{4, 0, 0}, {4.01, 0, 0}, {4.02, 0, 0}};
+  const std::vector<Vec3<double>> ideal{{5, 0, 0}, {5, 0, 0}, {5, 0, 0}};
+  const QueryRecord r = judged(record({3, 0, 0}, run), anchored_ideal(ideal), run);
+  BOOST_TEST(count(r, FailureClass::jitter) == 1);
+  bool said = false;
+  for (const Failure& f : r.failures)
+    if (f.kind == FailureClass::jitter)
+      said = f.detail.rfind("frame 1: the ideal runs from the float run's starts of frames 0 and 1 end at the same "
+                            "point",
+                            0) == 0;
+  BOOST_TEST(said);
+  // A run that rests where the ideal frames end is not jitter.
+  const std::vector<Vec3<double>> rests{{5, 0, 0}, {5, 0, 0}, {5, 0, 0}};
+  BOOST_TEST(judged(record({4, 0, 0}, rests), anchored_ideal(ideal), rests).failures.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

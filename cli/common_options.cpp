@@ -135,26 +135,28 @@ void check_output_dir(const std::string& dir, const std::string& option) {
     probe_writable(path, option);
     return;
   }
+  // The deepest existing ancestor, which the run will create the directory in.
+  fs::path existing(".");
   for (fs::path p = path.parent_path(); !p.empty(); p = p.parent_path()) {
     const fs::file_status s = fs::status(p, ec);
     if (fs::exists(s)) {
       if (!fs::is_directory(s))
         throw InputError(dir, 0, "cannot be the output directory (" + option + "): " + p.string() + " is a file");
+      existing = p;
       break;
     }
     if (p == p.parent_path()) break;
   }
-  // Created to try, then removed again if still empty; missing parents are left in place, as
-  // another run may be creating its own directory beside this one (shards into one parent).
-  fs::create_directories(path, ec);
-  if (ec) throw InputError(dir, 0, "cannot create the output directory (" + option + "): " + ec.message());
-  try {
-    probe_writable(path, option);
-  } catch (...) {
-    fs::remove(path, ec);
-    throw;
-  }
-  fs::remove(path, ec);
+  // Nothing is created until the run starts: a file is created and removed in that ancestor
+  // instead. So a run refused later for bad input leaves nothing behind (not even an empty
+  // ./slidecheck-out), and runs creating their directories side by side (shards into one
+  // parent, tests in one working directory) never remove a parent another one is using.
+  const fs::path probe = existing / (".slidecheck-write-test-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw InputError(dir, 0, "cannot create the output directory (" + option + "): " + std::strerror(errno));
+  ::close(fd);
+  fs::remove(probe, ec);
 }
 
 void check_common(const CommonArgs& a) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What every command does the same way (docs/verify.md, docs/search.md, docs/eps-sweep.md):
-#   defaults   without --out each command writes ./slidecheck-out/COMMAND, never the source tree
+#   defaults   without --out each command writes ./slidecheck-out/COMMAND, never the source tree,
+#              and a run refused for bad input creates nothing
 #   progress   progress is whole lines when stderr is not a terminal, rewritten (\r) on one;
 #              views are announced, --views N writes N, --no-views none
 #   mesh       corpus build --mesh turns an OBJ into a scene and moves that verify runs; a query
@@ -22,6 +23,10 @@ run() {
 
 case "$scenario" in
 defaults)
+  # A run refused for bad input leaves nothing behind, not even ./slidecheck-out.
+  mkdir -p "$work/refused" && cd "$work/refused"
+  run 2 verify --corpus missing.jsonl --quiet
+  [ -z "$(ls -A .)" ] || fail "a refused verify left $(ls -A .) in the working directory"
   mkdir -p "$work/cwd" && cd "$work/cwd"
   run 1 verify --corpus "$builtin" --no-views --threads 2 --quiet
   [ -f slidecheck-out/verify/records.jsonl ] || fail "verify did not write slidecheck-out/verify"

@@ -1,6 +1,7 @@
 // Level C's grid allowance (grid_allowance.hpp): the distance from an ideal end to the nearest
 // position of the run's precision clear of the mesh. Constructed cases with known answers (a
-// float-exact end, a floor between two floats, a narrow wedge, double's grid, non-finite ends)
+// float-exact end, a floor between two floats, a narrow wedge, double's grid, non-finite ends, a
+// first box with no clear position widened as far as the shortfall needs)
 // and, as a RapidCheck property, that it is a lower bound: every float position nearer the end
 // than the allowance overlaps the mesh.
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
@@ -87,6 +88,31 @@ BOOST_AUTO_TEST_CASE(a_narrow_wedge_allows_more_than_an_ulp_and_the_search_box_b
       if (length(Vec3<double>(p - end)) < a)
         BOOST_TEST((position_penetrates(p, unit, left) || position_penetrates(p, unit, right)));
     }
+}
+
+BOOST_AUTO_TEST_CASE(a_box_without_a_clear_position_widens_as_far_as_the_shortfall_needs) {
+  // A floor 3.5 float ulps (2^-23 in [1, 2)) above z = 0.5: the ideal end (1.25, 1.75, 1.5) is
+  // inside it by that much, as rounding left a wedge's contact far from the origin. The nearest
+  // clear float position is 4 ulps straight up; the first box (3 ulps) holds none, so by itself it
+  // bounds the allowance by its boundary, 2 ulps. Asked to reach further (the shortfall to judge),
+  // the search widens and finds the clear position; never beyond 8 ulps.
+  const double ulp = 0x1p-23;
+  const IndexedMesh<double> m = mesh_of({floor_at(1, 0.5 + 3.5 * ulp)});
+  const Vec3<double> end{1.25, 1.75, 1.5};
+  const double first_box = grid_allowance<float>(end, unit, m);
+  BOOST_TEST(first_box <= 2 * ulp);
+  BOOST_TEST(first_box > 2 * ulp - 1e-12);
+  const double widened = grid_allowance<float>(end, unit, m, 4.5 * ulp);
+  BOOST_TEST(widened <= 4 * ulp);
+  BOOST_TEST(widened > 4 * ulp - 1e-12);
+  // Asked for no more than the first box's boundary: no wider search, the same bound as before.
+  BOOST_TEST(grid_allowance<float>(end, unit, m, first_box) == first_box);
+  // A floor 9.5 ulps up: nothing clear within 8 ulps; the widest box's boundary (7 ulps below
+  // the end, 8 above) bounds it.
+  const IndexedMesh<double> high = mesh_of({floor_at(1, 0.5 + 9.5 * ulp)});
+  const double capped = grid_allowance<float>(end, unit, high, 20 * ulp);
+  BOOST_TEST(capped <= 7 * ulp);
+  BOOST_TEST(capped > 7 * ulp - 1e-12);
 }
 
 BOOST_AUTO_TEST_CASE(a_non_finite_end_allows_nothing) {

@@ -17,27 +17,27 @@ double at(const Vec3<double>& v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : 
 
 /// The 2k values of F nearest to x along the axis, k at or below it and k above it (x a double).
 template <IeeeBinary F>
-std::vector<double> grid_around(double x) {
+std::vector<double> grid_around(double x, int ulps) {
   const F inf = std::numeric_limits<F>::infinity();
   F below = static_cast<F>(x);
   if (static_cast<double>(below) > x) below = std::nextafter(below, -inf);
   std::vector<double> out;
   F v = below;
-  for (int i = 1; i < grid_allowance_ulps; ++i) v = std::nextafter(v, -inf);
-  for (int i = 0; i < 2 * grid_allowance_ulps; ++i, v = std::nextafter(v, inf)) out.push_back(static_cast<double>(v));
+  for (int i = 1; i < ulps; ++i) v = std::nextafter(v, -inf);
+  for (int i = 0; i < 2 * ulps; ++i, v = std::nextafter(v, inf)) out.push_back(static_cast<double>(v));
   return out;
 }
 
-}  // namespace
-
+/// The distance from `ideal_end` to the nearest position of F clear of `mesh` within `ulps` ulps
+/// per axis, or to the box's boundary when none is (see grid_allowance), before the rounding
+/// correction; `clear` says which.
 template <IeeeBinary F>
-double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh) {
-  for (int k = 0; k < 3; ++k)
-    if (!std::isfinite(at(ideal_end, k)) || std::fabs(at(ideal_end, k)) > std::numeric_limits<F>::max()) return 0;
+double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh, int ulps,
+                  bool& clear) {
   std::array<std::vector<double>, 3> grid;
   exact::Box reach;
   for (int k = 0; k < 3; ++k) {
-    grid[static_cast<std::size_t>(k)] = grid_around<F>(at(ideal_end, k));
+    grid[static_cast<std::size_t>(k)] = grid_around<F>(at(ideal_end, k), ulps);
     const double r = std::fabs(at(radii, k));
     // Outward by one ulp of double: the box only selects triangles, a wider one selects more.
     reach.lo[static_cast<std::size_t>(k)] = exact::detail::down(grid[static_cast<std::size_t>(k)].front() - r);
@@ -74,14 +74,30 @@ double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, 
     const auto kk = static_cast<std::size_t>(k);
     found = std::min({found, at(ideal_end, k) - grid[kk].front(), grid[kk].back() - at(ideal_end, k)});
   }
+  clear = false;
   for (const Candidate& c : candidates) {
     if (c.distance >= found) break;
-    const bool clear = std::none_of(near.begin(), near.end(),
-                                    [&](const Triangle<double>& t) { return position_penetrates(c.p, radii, t); });
-    if (clear) {
-      found = c.distance;
-      break;
+    if (std::none_of(near.begin(), near.end(),
+                     [&](const Triangle<double>& t) { return position_penetrates(c.p, radii, t); })) {
+      clear = true;
+      return c.distance;
     }
+  }
+  return found;
+}
+
+}  // namespace
+
+template <IeeeBinary F>
+double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh,
+                      double wanted) {
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(at(ideal_end, k)) || std::fabs(at(ideal_end, k)) > std::numeric_limits<F>::max()) return 0;
+  bool clear = false;
+  double found = 0;
+  for (int ulps = grid_allowance_ulps;; ulps = std::min(2 * ulps, grid_allowance_max_ulps)) {
+    found = search_box<F>(ideal_end, radii, mesh, ulps, clear);
+    if (clear || found >= wanted || ulps == grid_allowance_max_ulps) break;
   }
   // The double rounding of the ideal end (half an ulp of double per component) and of the
   // distance (a few ulps of itself) come off: the result stays a lower bound.
@@ -91,7 +107,7 @@ double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, 
   return bound > 0 ? bound : 0;
 }
 
-template double grid_allowance<float>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&);
-template double grid_allowance<double>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&);
+template double grid_allowance<float>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&, double);
+template double grid_allowance<double>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&, double);
 
 }  // namespace slidecheck::verify

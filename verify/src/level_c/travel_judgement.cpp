@@ -44,11 +44,13 @@ namespace {
 
 /// The distance from `ideal_end` to the nearest position of the run's precision clear of the mesh
 /// (grid_allowance.hpp), or 0 with the allowance off.
+/// `wanted`: the distance that would absorb the shortfall (grid_allowance searches that far).
 double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const IndexedMesh<double>& exact_mesh,
-                    const LevelCOptions& options) {
+                    const LevelCOptions& options, double wanted) {
   if (!options.grid_allowance) return 0;
-  return r.precision == Precision::single_float ? grid_allowance<float>(ideal_end, r.query.radii.radii, exact_mesh)
-                                                : grid_allowance<double>(ideal_end, r.query.radii.radii, exact_mesh);
+  return r.precision == Precision::single_float
+             ? grid_allowance<float>(ideal_end, r.query.radii.radii, exact_mesh, wanted)
+             : grid_allowance<double>(ideal_end, r.query.radii.radii, exact_mesh, wanted);
 }
 
 /// Anchored frames (judge_travel): each frame against the ideal frame from the run's own start.
@@ -75,7 +77,7 @@ void judge_anchored(QueryRecord& r, IdealSummary& s, const IdealTrajectory& idea
     const double run_move = length(frame_ends[k] - starts[k]), ideal_move = length(ideal_end - starts[k]);
     const std::string frame = "frame " + std::to_string(k) + ": ";
     if (!motion_failed && ideal_move - run_move > fraction) {
-      const double allowance = allowance_at(r, ideal_end, exact_mesh, options);
+      const double allowance = allowance_at(r, ideal_end, exact_mesh, options, ideal_move - run_move - fraction);
       if (options.grid_allowance) s.grid_allowance = allowance;
       if (ideal_move - run_move > fraction + allowance) {
         Failure f;
@@ -99,7 +101,7 @@ void judge_anchored(QueryRecord& r, IdealSummary& s, const IdealTrajectory& idea
     if (!jitter_failed && k > 0 && std::isfinite(run_move) && run_move > rest) {
       std::string why;
       if (ideal_move <= rest && run_move > ideal_move + rest) {
-        const double allowance = allowance_at(r, ideal_end, exact_mesh, options);
+        const double allowance = allowance_at(r, ideal_end, exact_mesh, options, run_move - ideal_move - rest);
         if (run_move > ideal_move + rest + allowance)
           why = "from the float run's own start the ideal run rests (moves " + exact_text(ideal_move) +
                 ") but the float run moves " + exact_text(run_move) +
@@ -152,8 +154,8 @@ void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal,
   if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction &&
       options.grid_allowance) {
     allowance = r.precision == Precision::single_float
-                    ? grid_allowance<float>(s.final_position, q.radii.radii, exact_mesh)
-                    : grid_allowance<double>(s.final_position, q.radii.radii, exact_mesh);
+                    ? grid_allowance<float>(s.final_position, q.radii.radii, exact_mesh, shortfall - fraction)
+                    : grid_allowance<double>(s.final_position, q.radii.radii, exact_mesh, shortfall - fraction);
     s.grid_allowance = allowance;
     s.within_grid = !(shortfall > fraction + allowance);
   }

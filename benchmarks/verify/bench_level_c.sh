@@ -8,16 +8,21 @@
 #            grazing moves
 #   maps     OpenArena walks (corpus build --maps PK3 --map oa_dm1): the first FRAMES frames of
 #            each walk on the draw and the brush soup
+#   pushes   the rotated corpus's pushes into corners, creases and wedges (script-*-into-*) at
+#            every scale and offset, each played for PUSH_FRAMES frames and judged with anchored
+#            frames (docs/level-c.md, "Anchored frames"): jitter and per-frame lost motion
 #
 #   bash benchmarks/verify/bench_level_c.sh SLIDECHECK OUT_DIR [PAK1_MAPS_PK3]
 #
-# Without the pk3 only the rotated sample runs. Knobs (environment): EXACT_TIMEOUT (seconds per
+# Without the pk3 the maps are left out. Knobs (environment): EXACT_TIMEOUT (seconds per
 # CORE zero test, default 0.5), THREADS (2), ALGORITHMS (all), ROTATED_SHAPES (every shape; a
-# space-separated list narrows it), FRAMES (8). Prints a Markdown table and writes it, with the
-# two runs' directories, to OUT_DIR. A benchmark, not a test: nothing is asserted.
+# space-separated list narrows it), FRAMES (8), PUSH_FRAMES (8; 0 leaves the pushes out). Prints
+# a Markdown table and writes it, with the runs' directories, to OUT_DIR. A benchmark, not a
+# test: nothing is asserted.
 set -euo pipefail
 slidecheck=$1 out=$2 pk3=${3:-}
 timeout=${EXACT_TIMEOUT:-0.5} threads=${THREADS:-2} algorithms=${ALGORITHMS:-all} frames=${FRAMES:-8}
+push_frames=${PUSH_FRAMES:-8}
 shapes=${ROTATED_SHAPES:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -28,6 +33,12 @@ for s in $shapes; do shape_args+=(--shape "$s"); done
 "$slidecheck" corpus build --out "$out/rotated-corpus" --rotations 2 --movements "${shape_args[@]}" >/dev/null 2>&1
 grep -E '"id":"[a-z_]+_r[12]_s1_o0_float/(script-|walk-s1-w[0-9]+-f0"|grazing-s1-[01]-)' \
   "$out/rotated-corpus/queries.jsonl" >"$out/rotated-corpus/sample.jsonl"
+
+# pushes: every scale and offset, rotated, played for PUSH_FRAMES frames.
+if ((push_frames > 0)); then
+  { grep -E '"id":"[a-z_]+_r[12]_s[^/]*/script-[a-z_]+-([a-z-]+-)?into-[a-z-]+"' "$out/rotated-corpus/queries.jsonl" || true; } |
+    sed -E "s/\}\$/,\"frames\":$push_frames}/" >"$out/rotated-corpus/pushes.jsonl"
+fi
 
 # maps: the map corpus (with the floor shape, which corpus build always writes some of), then the walks.
 if [[ -n $pk3 ]]; then
@@ -41,9 +52,10 @@ fi
 # One verify run per sample; the summary's level C lines hold median, p99 and max.
 run_sample() {
   local name=$1 corpus=$2 started ended
+  shift 2
   started=$(date +%s)
   "$slidecheck" verify --corpus "$corpus" --algorithm "$algorithms" --precision float --level-c \
-    --exact-timeout "$timeout" --threads "$threads" --no-views --quiet --overwrite --out "$out/$name" \
+    --exact-timeout "$timeout" --threads "$threads" --no-views --quiet --overwrite --out "$out/$name" "$@" \
     >/dev/null 2>&1 || [ $? -eq 1 ]
   ended=$(date +%s)
   echo "$name: $(wc -l <"$corpus") queries, $((ended - started)) s of wall time" >&2
@@ -58,10 +70,14 @@ table=$out/level_c_benchmark.md
 } >"$table"
 samples=(rotated)
 [[ -n $pk3 ]] && samples+=(maps)
+# (none without a shape that has pushes: ROTATED_SHAPES=floor)
+((push_frames > 0)) && [[ -s $out/rotated-corpus/pushes.jsonl ]] && samples+=(pushes)
 for sample in "${samples[@]}"; do
   corpus=$out/rotated-corpus/sample.jsonl
+  extra=()
   [[ $sample == maps ]] && corpus=$out/map-corpus/sample.jsonl
-  run_sample "$sample" "$corpus"
+  [[ $sample == pushes ]] && corpus=$out/rotated-corpus/pushes.jsonl extra=(--anchored-frames)
+  run_sample "$sample" "$corpus" "${extra[@]}"
   # Per group (algorithm float), from summary.txt: the level C line (median, p99, max, CORE), then
   # the decisions line (unproven decisions and the queries that have them), which follows it.
   awk -v sample="$sample" -v records="$out/$sample/records.jsonl" '

@@ -4,10 +4,8 @@
 // pushes into corners near and far from the origin; starts that do not match the frames are an
 // error, not a guess; and a rotated corner push far from the origin, whose continuous ideal run
 // over three frames takes minutes, is anchored at one-frame cost.
-#include <slidecheck/corpora/canonical_scenes.hpp>
-#include <slidecheck/corpora/movement_sets.hpp>
-#include <slidecheck/corpora/rotated_corpus.hpp>
-#include <slidecheck/reference/geometry/exact_rotation.hpp>
+#include "rotated_scripted_move.hpp"
+
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -23,27 +21,8 @@ using namespace slidecheck::verify;
 
 namespace {
 
-struct Case {
-  std::string label;
-  SlideInput<double> input;
-  IndexedMesh<double> mesh;
-};
-
-/// The scripted move `path` of `shape` rotated by r<k>, placed in float at `scale` and `offset`.
-Case rotated(const std::string& shape_name, std::size_t k, const std::string& path, double scale, double offset) {
-  const corpora::CanonicalShape& shape = corpora::canonical_shape(shape_name);
-  const ExactRotation& r = general_rotations[k - 1];
-  const std::string id = "script-" + shape_name + "-" + path;
-  for (const Query& unit : corpora::scripted_moves(shape))
-    if (unit.id == id) {
-      const Query q = corpora::place_rotated_query(unit, r, scale, offset, Precision::single_float);
-      return {shape_name + "_r" + std::to_string(k) + " " + id + " scale " + std::to_string(scale) + " offset " +
-                  std::to_string(offset),
-              {q.start, q.displacement, q.radii, q.gravity},
-              corpora::place_rotated(shape, r, scale, offset, Precision::single_float)};
-    }
-  throw std::invalid_argument("no scripted move " + id);
-}
+using Case = test::RotatedMove;
+constexpr auto& rotated = test::rotated_scripted_move;
 
 bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 bool same(const Vec3<double>& a, const Vec3<double>& b) { return same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z); }

@@ -3,10 +3,8 @@
 // the very same outputs as the run in world coordinates (paths, frame ends, plane hits, stops,
 // collision queries), near the origin and far from it, with gravity, over frames and for an
 // ellipsoid; robust is not translated.
-#include <slidecheck/corpora/canonical_scenes.hpp>
-#include <slidecheck/corpora/movement_sets.hpp>
-#include <slidecheck/corpora/rotated_corpus.hpp>
-#include <slidecheck/reference/geometry/exact_rotation.hpp>
+#include "rotated_scripted_move.hpp"
+
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -21,30 +19,8 @@ using namespace slidecheck::verify;
 
 namespace {
 
-struct Case {
-  std::string label;
-  SlideInput<double> input;
-  IndexedMesh<double> mesh;
-  int frames = 1;
-};
-
-/// The scripted move `path` of `shape` rotated by r<k> and placed in float at `scale` and
-/// `offset`, as `corpus build --rotations` writes it (the whole placed mesh, not culled).
-Case rotated(const std::string& shape_name, std::size_t k, const std::string& path, double scale, double offset) {
-  const corpora::CanonicalShape& shape = corpora::canonical_shape(shape_name);
-  const ExactRotation& r = general_rotations[k - 1];
-  const std::string id = "script-" + shape_name + "-" + path;
-  for (const Query& unit : corpora::scripted_moves(shape))
-    if (unit.id == id) {
-      const Query q = corpora::place_rotated_query(unit, r, scale, offset, Precision::single_float);
-      return {shape_name + "_r" + std::to_string(k) + " " + id + " scale " + std::to_string(scale) + " offset " +
-                  std::to_string(offset),
-              {q.start, q.displacement, q.radii, q.gravity},
-              corpora::place_rotated(shape, r, scale, offset, Precision::single_float),
-              q.frames};
-    }
-  throw std::invalid_argument("no scripted move " + id);
-}
+using Case = test::RotatedMove;
+constexpr auto& rotated = test::rotated_scripted_move;
 
 /// Near the origin and far from it (1e6, where float's grid is 2^-4 and the coordinates'
 /// rationals are long), sphere and ellipsoid, one and three frames, with and without gravity.

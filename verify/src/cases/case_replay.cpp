@@ -2,6 +2,7 @@
 #include <slidecheck/verify/cases/case_replay.hpp>
 
 #include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <algorithm>
@@ -64,7 +65,10 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   // case's triangles, its own BVH) beside the reference to see whether it still differs.
   if (std::find(c.classes.begin(), c.classes.end(), FailureClass::fast_mismatch) != c.classes.end())
     options.implementation = Implementation::fast;
+  IdealTrajectory ideal;
+  if (options.level_c) options.ideal_trajectory = &ideal;
   out.record = verify_query(scene, c.query, file, c.algorithm, c.precision, options);
+  out.unproven = ideal.unproven;
   // The detail: the same float run with every triangle's detection steps re-evaluated.
   VerifyQueryOptions detail;
   detail.every_triangle = true;
@@ -120,6 +124,11 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
     const IdealSummary& s = *r.ideal;
     out << "ideal trajectory (level C): " << (s.fully_proven ? "every decision proven" : "NOT fully proven") << ", "
         << s.unproven << " unproven decisions" << (s.error.empty() ? "" : ", error: " + s.error) << '\n';
+    // Each open decision with its place in the algorithm and why no stage settled it (the log
+    // keeps at most certified::Options::max_logged).
+    for (const certified::Decision& d : replay.unproven)
+      out << "  unproven, taken as a tie: " << d.where << " (" << d.sqrt_nodes << " square roots, " << d.dag_nodes
+          << " DAG nodes): " << d.reason << '\n';
     out << "  ideal end " << vec_text(s.final_position) << ", float end " << vec_text(r.final_position)
         << ", apart " << exact_text(s.final_distance) << '\n';
     out << "  travel |end - start|: float " << exact_text(s.float_travel) << ", ideal "

@@ -6,6 +6,7 @@
 /// corpora/regressions/.
 
 #include <slidecheck/verify/cases/case_file.hpp>
+#include <slidecheck/verify/level_c/certified_session.hpp>
 #include <slidecheck/verify/run/records.hpp>
 
 #include <string>
@@ -22,6 +23,8 @@ struct CaseReplay {
   /// that does not decide the outcome may differ before the first divergent step.
   QueryRecord every_triangle;
   std::vector<std::string> trace;      ///< the float run's events, one line each
+  /// With level C: the ideal run's decisions left unproven (where each was taken and why).
+  std::vector<certified::Decision> unproven;
   std::vector<FailureClass> classes;   ///< the classes found (level C ones only when the case has level C)
   bool same_classes = false;
   bool same_divergent = false;

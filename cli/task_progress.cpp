@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace slidecheck::cli {
@@ -11,6 +12,9 @@ namespace {
 
 /// How often the state is shown (ProgressLine keeps files to whole lines at most once a second).
 constexpr std::chrono::milliseconds kTick{500};
+
+/// Seconds without a finished task after which a line says so (and at least 3 mean task times).
+constexpr double kStalled = 1;
 
 }  // namespace
 
@@ -30,7 +34,9 @@ TaskProgress::~TaskProgress() { finish(); }
 
 void TaskProgress::update(std::size_t done, std::size_t total, std::size_t resumed, std::size_t failing) {
   const std::lock_guard lock(mutex_);
-  if (!any_) started_ = std::chrono::steady_clock::now();  // the rate counts from the first task on
+  const auto now = std::chrono::steady_clock::now();
+  if (!any_) started_ = now;  // the rate counts from the first task on
+  if (!any_ || done != done_) last_done_ = now;
   done_ = done;
   total_ = total;
   resumed_ = resumed;
@@ -45,7 +51,14 @@ std::string TaskProgress::text(std::chrono::steady_clock::time_point now) const 
   if (run == 0) return s + fmt::format(", {} elapsed", rough_duration(elapsed));
   const double rate = run / elapsed;
   s += rate >= 10 ? fmt::format(", {:.0f} tasks/s", rate) : fmt::format(", {:.2g} tasks/s", rate);
-  if (done_ < total_) s += ", about " + rough_duration(double(total_ - done_) / rate) + " left";
+  if (done_ < total_) {
+    s += ", about " + rough_duration(double(total_ - done_) / rate) + " left";
+    // Tasks whose costs differ a thousandfold (level C's exact ties) make the rate a poor guide:
+    // say so when none has finished for much longer than a task takes on average.
+    const double since = std::chrono::duration<double>(now - last_done_).count();
+    const double mean = std::chrono::duration<double>(last_done_ - started_).count() / double(run);
+    if (since >= std::max(kStalled, 3 * mean)) s += ", none finished for " + rough_duration(since);
+  }
   return s;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Progress of a run of many tasks (verify): tasks done of all, failing, the rate and an
 // estimate of the time left, shown through ProgressLine by a thread of its own every half
-// second, so that it keeps coming while single tasks take long (level C's exact ties).
+// second, so that it keeps coming while single tasks take long (level C's exact ties), and how
+// long no task has finished when that is much longer than a task takes on average.
 #include "progress.hpp"
 
 #include <chrono>
@@ -36,6 +37,7 @@ class TaskProgress {
   ProgressLine line_;
   bool enabled_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_done_ = started_;  ///< when a task last finished
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false, any_ = false;

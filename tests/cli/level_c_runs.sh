@@ -10,7 +10,8 @@
 #   diagnostics       a level C run from an empty working directory leaves it empty; CORE's
 #                     warnings are in the run's folder
 #   progress          one task of at least 2 s (4 decisions over a 0.5 s budget, each waited out)
-#                     shows whole progress lines while it runs, then the rate
+#                     shows whole progress lines while it runs, then the rate; after two quick
+#                     tasks, the lines say how long none has finished
 # The query is fauerby's trough-settle of corpora/builtin, whose deep ties CORE does not settle
 # (--no-field-stage: the quadratic-field stage settles them in milliseconds, and CORE never runs).
 # Usage: level_c_runs.sh SLIDECHECK SOURCE_DIR WORK_DIR SCENARIO
@@ -124,6 +125,15 @@ progress)
     fail "no level C cost in summary.txt"
   grep -q '"ideal":{.*"decisions":{"filter":[0-9]*,"escalation":[0-9]*,"rational":[0-9]*,"field":[0-9]*,"core":[0-9]*,"undecided":[0-9]*,"ties":[0-9]*},"seconds":' \
     "$work/out/records.jsonl" || fail "no level C cost in the record"
+  # Two quick tasks, then the long one: the lines say how long none has finished, where the
+  # rate of the quick ones alone would promise the end any moment.
+  { grep -E '"id":"(floor-drop|obtuse-climb)"' "$source/corpora/builtin/queries.jsonl"; cat "$work/trough.jsonl"; } \
+    >"$work/mixed.jsonl"
+  (cd "$work/cwd" && "$slidecheck" verify --corpus "$work/mixed.jsonl" --algorithm fauerby --precision float \
+    --level-c --no-field-stage --exact-timeout 0.5 --threads 1 --no-views --out "$work/mixed") >/dev/null \
+    2>"$work/mixed-err.txt" || [ $? -eq 1 ] || fail "verify: $(cat "$work/mixed-err.txt")"
+  grep -q '^verify: 2/3 tasks, 0 failing, .* left, none finished for [0-9]* s$' "$work/mixed-err.txt" ||
+    { cat "$work/mixed-err.txt"; fail "no line says how long no task has finished"; }
   echo "progress: $(grep -c '^verify:' "$work/err.txt") progress lines for one level C task"
   ;;
 *) fail "unknown scenario $scenario" ;;

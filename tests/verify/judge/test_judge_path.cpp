@@ -243,4 +243,32 @@ BOOST_AUTO_TEST_CASE(level_c_judges_the_travel_against_the_ideal_collide_and_sli
   BOOST_TEST(stuck.has(FailureClass::stuck));
 }
 
+BOOST_AUTO_TEST_CASE(anchored_frames_judge_a_path_frame_by_frame) {
+  // Dropped 0.3 a frame for 3 frames from z = 1: the ideal run rests on the floor at z = 0.5.
+  // A path that goes 0.15 in frame 0 and makes it up in frame 1 ends where the ideal run does:
+  // continuous level C sees no loss; anchored, frame 0 falls short of its ideal frame by half.
+  const SceneContext sc = floor_scene();
+  Query q = drop(1, -0.3);
+  q.frames = 3;
+  const PathRecord catching_up = path_of({{0.25, 0.25, 1}, {0.25, 0.25, 0.85}, {0.25, 0.25, 0.5}, {0.25, 0.25, 0.5}});
+  JudgeOptions c;
+  c.level_c = true;
+  const QueryRecord continuous = judge_path(sc, q, "q.jsonl", catching_up, "p", Algorithm::robust,
+                                            Precision::double_float, c);
+  BOOST_REQUIRE(continuous.ideal.has_value());
+  BOOST_TEST(!continuous.ideal->anchored_frames);
+  BOOST_TEST(!continuous.has(FailureClass::lost_motion));
+  c.level_c_options.anchored_frames = true;
+  const QueryRecord anchored = judge_path(sc, q, "q.jsonl", catching_up, "p", Algorithm::robust,
+                                          Precision::double_float, c);
+  BOOST_REQUIRE(anchored.ideal.has_value());
+  BOOST_TEST(anchored.ideal->anchored_frames);
+  BOOST_TEST(anchored.ideal->fully_proven);
+  BOOST_TEST(anchored.has(FailureClass::lost_motion));
+  // A path that rests, then bounces 0.1 up where the ideal frame from its start rests: jitter.
+  const PathRecord bounce = path_of({{0.25, 0.25, 1}, {0.25, 0.25, 0.7}, {0.25, 0.25, 0.5}, {0.25, 0.25, 0.6}});
+  BOOST_TEST(judge_path(sc, q, "q.jsonl", bounce, "p", Algorithm::robust, Precision::double_float, c)
+                 .has(FailureClass::jitter));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -212,6 +212,13 @@ BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
   BOOST_TEST(text.find("  level C: 100 queries, time median 50 ms, p99 99 ms, max 100 ms; 309 decisions past the "
                        "double filter (200 MPFR, 100 rational, 5 field, 3 CORE, 1 undecided)\n") != std::string::npos,
              text);
+  // Records judged with anchored frames are counted on that line.
+  records[2].ideal->anchored_frames = true;
+  records[5].ideal->anchored_frames = true;
+  const std::string anchored = summary_text(summarize(records));
+  BOOST_TEST(anchored.find("  level C: 100 queries (2 with frames anchored at the run's starts), time median 50 ms") !=
+                 std::string::npos,
+             anchored);
   // Without level C, no such line.
   BOOST_TEST(summary_text(summarize(hand_records())).find("level C") == std::string::npos);
 }

@@ -175,6 +175,7 @@ Summary summarize(const std::vector<QueryRecord>& records) {
     if (r.ideal && r.ideal->within_grid) ++g.within_grid;
     if (r.ideal) {
       a.level_c_seconds.push_back(r.ideal->seconds);
+      if (r.ideal->anchored_frames) ++g.level_c_anchored;
       IdealSummary::DecisionCounts& sum = g.level_c_decisions;
       const IdealSummary::DecisionCounts& d = r.ideal->decisions;
       sum.filter += d.filter;
@@ -290,9 +291,12 @@ void print_summary(std::ostream& out, const Summary& s) {
 
     if (g.level_c_records > 0) {
       const IdealSummary::DecisionCounts& d = g.level_c_decisions;
-      out << fmt::format("  level C: {} quer{}, time median {}, p99 {}, max {}; {} decisions past the double filter "
+      const std::string anchored =
+          g.level_c_anchored > 0 ? fmt::format(" ({} with frames anchored at the run's starts)", g.level_c_anchored) : "";
+      out << fmt::format("  level C: {} quer{}{}, time median {}, p99 {}, max {}; {} decisions past the double filter "
                          "({} MPFR, {} rational, {} field, {} CORE, {} undecided)\n",
-                         g.level_c_records, g.level_c_records == 1 ? "y" : "ies", duration_text(g.level_c_median_seconds),
+                         g.level_c_records, g.level_c_records == 1 ? "y" : "ies", anchored,
+                         duration_text(g.level_c_median_seconds),
                          duration_text(g.level_c_p99_seconds), duration_text(g.level_c_max_seconds), d.escalated(),
                          d.escalation, d.rational, d.field, d.core, d.undecided);
     }

@@ -79,6 +79,8 @@ struct GroupSummary {
   /// the time per record at the median and p99 (nearest rank) and its maximum, and the ideal
   /// runs' decisions summed by the stage that settled them.
   std::size_t level_c_records = 0;
+  /// ... of them judged with anchored frames (IdealSummary::anchored_frames).
+  std::size_t level_c_anchored = 0;
   double level_c_median_seconds = 0, level_c_p99_seconds = 0, level_c_max_seconds = 0;
   IdealSummary::DecisionCounts level_c_decisions;
 

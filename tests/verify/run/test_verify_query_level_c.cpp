@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,17 @@ float trace_value(const std::string& line, const std::string& key) {
   return std::strtof(line.c_str() + at + key.size() + 2, nullptr);
 }
 
+/// A regression case of corpora/regressions/ with its scene and queries.
+struct RegressionCase {
+  std::shared_ptr<const SceneContext> scene;
+  std::vector<Query> queries;
+};
+
+RegressionCase regression_case(const std::string& name, const std::string& scene_file) {
+  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/" + name;
+  return {load_scene_context(dir + "/" + scene_file), read_queries(dir + "/queries.jsonl")};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(verify_query_level_c)
@@ -40,9 +52,7 @@ BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_do
   // lost entirely (stuck) and a 9 cm one is cut to 6.25 cm (lost_motion); double keeps both,
   // and a 1 m move is fine in both. The ideal runs from the same rounded inputs. Judged by the
   // fraction alone (--no-grid-allowance) first, then with the grid allowance.
-  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-lost-motion";
-  const auto scene = load_scene_context(dir + "/floor.scene");
-  const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
+  const auto [scene, qs] = regression_case("float-far-from-origin-lost-motion", "floor.scene");
   BOOST_REQUIRE_EQUAL(qs.size(), 3u);
   VerifyQueryOptions o;
   o.level_c = true;
@@ -213,9 +223,7 @@ BOOST_AUTO_TEST_CASE(level_c_jitter_far_from_the_origin_in_float_not_in_double) 
   // at about (10000, 30000) for 8 frames. The ideal run is pinned by its third contact from the
   // fourth frame on; the float run, its x and y stuck on float's 2^-10 / 2^-9 grid, creeps down
   // every frame: jitter. double settles like the ideal run.
-  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-jitter";
-  const auto scene = load_scene_context(dir + "/room_corner.scene");
-  const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
+  const auto [scene, qs] = regression_case("float-far-from-origin-jitter", "room_corner.scene");
   BOOST_REQUIRE_EQUAL(qs.size(), 1u);
   BOOST_REQUIRE_EQUAL(qs[0].frames, 8);
   VerifyQueryOptions o;
@@ -240,9 +248,7 @@ BOOST_AUTO_TEST_CASE(anchored_frames_judge_the_jitter_case_from_the_runs_own_sta
   // only where the continuous ideal run rests). So anchored level C finds no jitter: the drift
   // comes from the state the grid left, not from a decision of the frame. The continuous run
   // remains the one that sees it (docs/level-c.md, "Anchored frames").
-  const std::string dir = std::string(SLIDECHECK_SOURCE_DIR) + "/corpora/regressions/float-far-from-origin-jitter";
-  const auto scene = load_scene_context(dir + "/room_corner.scene");
-  const std::vector<Query> qs = read_queries(dir + "/queries.jsonl");
+  const auto [scene, qs] = regression_case("float-far-from-origin-jitter", "room_corner.scene");
   BOOST_REQUIRE_EQUAL(qs.size(), 1u);
   VerifyQueryOptions o;
   o.level_c = true;

@@ -98,7 +98,7 @@ void judge_anchored(QueryRecord& r, IdealSummary& s, const IdealTrajectory& idea
     // run's does not (beyond where the grid may put it); (b) the ideal frames from this start and
     // the previous one end at the same point (the ideal settles there from wherever the run is)
     // and the run still moves, as the continuous rule asks of the last two frames.
-    if (!jitter_failed && k > 0 && std::isfinite(run_move) && run_move > rest) {
+    if (!jitter_failed && k > 0 && run_move > rest) {  // run_move is finite: the float travel is
       std::string why;
       if (ideal_move <= rest && run_move > ideal_move + rest) {
         const double allowance = allowance_at(r, ideal_end, exact_mesh, options, run_move - ideal_move - rest);
@@ -130,32 +130,26 @@ void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal,
                   const std::vector<StepLocation>* frame_wheres) {
   const Query& q = r.query;
   const std::vector<IdealPass>& ip = ideal.passes;
-  if (ideal.anchored_frames && ideal.frame_ends.size() == frame_ends.size() && frame_ends.size() >= 2) {
-    s.final_distance = length(r.final_position - s.final_position);
-    r.undecided += s.unproven;
-    const bool defined = std::none_of(ip.begin(), ip.end(),
-                                      [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
-    judge_anchored(r, s, ideal, exact_mesh, frame_ends, options, defined, where, frame_wheres);
-    return;
-  }
-  s.float_travel = length(r.final_position - q.start);
-  s.ideal_travel = length(s.final_position - q.start);
   s.final_distance = length(r.final_position - s.final_position);
   r.undecided += s.unproven;
-  const double requested = q.frames * (length(q.displacement) + length(q.gravity));
   // A NaN float end travels nowhere measurable: nonfinite says it already. An ideal run that
   // divides by zero (undefined_operation) has no defined end to fall short of.
   const bool ideal_defined =
       std::none_of(ip.begin(), ip.end(), [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
+  if (ideal.anchored_frames && ideal.frame_ends.size() == frame_ends.size() && frame_ends.size() >= 2) {
+    judge_anchored(r, s, ideal, exact_mesh, frame_ends, options, ideal_defined, where, frame_wheres);
+    return;
+  }
+  s.float_travel = length(r.final_position - q.start);
+  s.ideal_travel = length(s.final_position - q.start);
+  const double requested = q.frames * (length(q.displacement) + length(q.gravity));
   // Beyond the fraction, the shortfall F's grid may force (grid_allowance.hpp), computed only
   // for a run that falls short by more than the fraction (a few exact tests per candidate).
   const double shortfall = s.ideal_travel - s.float_travel, fraction = options.lost_motion_fraction * requested;
   double allowance = 0;
   if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction &&
       options.grid_allowance) {
-    allowance = r.precision == Precision::single_float
-                    ? grid_allowance<float>(s.final_position, q.radii.radii, exact_mesh, shortfall - fraction)
-                    : grid_allowance<double>(s.final_position, q.radii.radii, exact_mesh, shortfall - fraction);
+    allowance = allowance_at(r, s.final_position, exact_mesh, options, shortfall - fraction);
     s.grid_allowance = allowance;
     s.within_grid = !(shortfall > fraction + allowance);
   }

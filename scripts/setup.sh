@@ -15,6 +15,7 @@ packages=(
   libgmp-dev          # exact integers and rationals under Boost.Multiprecision and CGAL
   libmpfr-dev         # correctly rounded high-precision binary floats
   libcgal-dev         # CORE::Expr exact real algebraic numbers (header-only CGAL 5.5)
+  libflint-dev        # FLINT's polynomials over Q: level C's identity stage proves deep ties
   librapidcheck-dev   # property-based tests with shrinking
   libtbb-dev          # multi-threaded runs over queries
   libcli11-dev        # command-line parsing of the slidecheck CLI

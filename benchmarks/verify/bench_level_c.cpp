@@ -82,12 +82,12 @@ int main(int argc, char** argv) try {
   std::ofstream csv;
   if (!args.per_query.empty()) {
     csv.open(args.per_query);
-    csv << "algorithm,precision,query,ms,unproven,fully_proven,filter,escalation,rational,field,core\n";
+    csv << "algorithm,precision,query,ms,unproven,fully_proven,filter,escalation,rational,field,identity,core\n";
   }
   std::printf("%s, %zu queries, CORE budget %g s\n", args.queries.c_str(), queries.size(), args.exact_timeout);
-  std::printf("%-16s %-6s %8s %10s %10s %10s %9s %11s %9s %10s %9s %9s %6s\n", "algorithm", "prec", "queries",
+  std::printf("%-16s %-6s %8s %10s %10s %10s %9s %11s %9s %10s %9s %9s %9s %6s\n", "algorithm", "prec", "queries",
               "median ms", "p99 ms", "max ms", "unproven", "not proven", "filter", "escalation", "rational",
-              "field", "core");
+              "field", "identity", "core");
   const auto started = std::chrono::steady_clock::now();
   for (const std::string& precision_name : args.precisions) {
     const Precision precision = parse_precision(precision_name);
@@ -121,15 +121,16 @@ int main(int argc, char** argv) try {
           const certified::Summary& s = ideal.decisions;
           csv << name << ',' << precision_name << ',' << q.id << ',' << ms.back() << ',' << s.undecided() << ','
               << ideal.fully_proven() << ',' << s.count(Method::filter) << ',' << s.count(Method::escalation) << ','
-              << s.count(Method::rational) << ',' << s.count(Method::field) << ',' << s.count(Method::core) << std::endl;
+              << s.count(Method::rational) << ',' << s.count(Method::field) << ',' << s.count(Method::identity) << ','
+              << s.count(Method::core) << std::endl;
         }
       }
       using certified::Method;
-      std::printf("%-16s %-6s %8zu %10.3f %10.3f %10.3f %9zu %11zu %9zu %10zu %9zu %9zu %6zu\n", name.c_str(),
+      std::printf("%-16s %-6s %8zu %10.3f %10.3f %10.3f %9zu %11zu %9zu %10zu %9zu %9zu %9zu %6zu\n", name.c_str(),
                   precision_name.c_str(), ms.size(), percentile(ms, 0.5), percentile(ms, 0.99),
                   ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()), unproven, not_proven,
                   total.count(Method::filter), total.count(Method::escalation), total.count(Method::rational),
-                  total.count(Method::field), total.count(Method::core));
+                  total.count(Method::field), total.count(Method::identity), total.count(Method::core));
       std::fflush(stdout);
     }
   }

@@ -13,7 +13,8 @@
 #                     shows whole progress lines while it runs, then the rate; after two quick
 #                     tasks, the lines say how long none has finished
 # The query is fauerby's trough-settle of corpora/builtin, whose deep ties CORE does not settle
-# (--no-field-stage: the quadratic-field stage settles them in milliseconds, and CORE never runs).
+# (--no-field-stage --no-identity-stage: the quadratic-field and identity stages settle them in
+# milliseconds, and CORE never runs).
 # Usage: level_c_runs.sh SLIDECHECK SOURCE_DIR WORK_DIR SCENARIO
 set -euo pipefail
 slidecheck=$1 source=$2 work=$3 scenario=$4
@@ -49,7 +50,7 @@ age_of() {
 start_with_child() {
   local timeout=$1
   (cd "$work/cwd" && exec setsid "$slidecheck" verify --corpus "$work/trough.jsonl" --algorithm fauerby \
-    --precision float --level-c --no-field-stage --exact-timeout "$timeout" --threads 1 --no-views --quiet --out "$work/out") \
+    --precision float --level-c --no-field-stage --no-identity-stage --exact-timeout "$timeout" --threads 1 --no-views --quiet --out "$work/out") \
     >"$work/verify.log" 2>&1 &
   leader=$!
   for _ in $(seq 1 6000); do
@@ -107,7 +108,7 @@ stopped)
   ;;
 diagnostics)
   (cd "$work/cwd" && "$slidecheck" verify --corpus "$work/trough.jsonl" --algorithm fauerby --precision float \
-    --level-c --no-field-stage --exact-timeout 0.5 --threads 2 --no-views --quiet --out "$work/out") >"$work/verify.log" 2>&1 ||
+    --level-c --no-field-stage --no-identity-stage --exact-timeout 0.5 --threads 2 --no-views --quiet --out "$work/out") >"$work/verify.log" 2>&1 ||
     [ $? -eq 1 ] || fail "verify: $(cat "$work/verify.log")"
   [ -z "$(ls -A "$work/cwd")" ] || fail "the working directory holds $(ls -A "$work/cwd")"
   [ -s "$work/out/Core_Diagnostics" ] || fail "no CORE warnings in the run's folder (has this query stopped making any?)"
@@ -115,7 +116,7 @@ diagnostics)
   ;;
 progress)
   (cd "$work/cwd" && "$slidecheck" verify --corpus "$work/trough.jsonl" --algorithm fauerby --precision float \
-    --level-c --no-field-stage --exact-timeout 0.5 --threads 1 --no-views --out "$work/out") >/dev/null 2>"$work/err.txt" ||
+    --level-c --no-field-stage --no-identity-stage --exact-timeout 0.5 --threads 1 --no-views --out "$work/out") >/dev/null 2>"$work/err.txt" ||
     [ $? -eq 1 ] || fail "verify: $(cat "$work/err.txt")"
   ! grep -q $'\r' "$work/err.txt" || fail "progress wrote \\r to a file"
   [ "$(grep -c '^verify: 0/1 tasks, 0 failing, [0-9]* s elapsed$' "$work/err.txt")" -ge 2 ] ||
@@ -123,14 +124,14 @@ progress)
   grep -q '^verify: 1/1 tasks, 1 failing, [0-9.e+-]* tasks/s$' "$work/err.txt" || { cat "$work/err.txt"; fail "no final line"; }
   grep -q '^  level C: 1 query, time median .*, p99 .*, max .*; [0-9]* decisions past the double filter' "$work/out/summary.txt" ||
     fail "no level C cost in summary.txt"
-  grep -q '"ideal":{.*"decisions":{"filter":[0-9]*,"escalation":[0-9]*,"rational":[0-9]*,"field":[0-9]*,"core":[0-9]*,"undecided":[0-9]*,"ties":[0-9]*},"seconds":' \
+  grep -q '"ideal":{.*"decisions":{"filter":[0-9]*,"escalation":[0-9]*,"rational":[0-9]*,"field":[0-9]*,"identity":[0-9]*,"core":[0-9]*,"undecided":[0-9]*,"ties":[0-9]*},"seconds":' \
     "$work/out/records.jsonl" || fail "no level C cost in the record"
   # Two quick tasks, then the long one: the lines say how long none has finished, where the
   # rate of the quick ones alone would promise the end any moment.
   { grep -E '"id":"(floor-drop|obtuse-climb)"' "$source/corpora/builtin/queries.jsonl"; cat "$work/trough.jsonl"; } \
     >"$work/mixed.jsonl"
   (cd "$work/cwd" && "$slidecheck" verify --corpus "$work/mixed.jsonl" --algorithm fauerby --precision float \
-    --level-c --no-field-stage --exact-timeout 0.5 --threads 1 --no-views --out "$work/mixed") >/dev/null \
+    --level-c --no-field-stage --no-identity-stage --exact-timeout 0.5 --threads 1 --no-views --out "$work/mixed") >/dev/null \
     2>"$work/mixed-err.txt" || [ $? -eq 1 ] || fail "verify: $(cat "$work/mixed-err.txt")"
   grep -q '^verify: 2/3 tasks, 0 failing, .* left, none finished for [0-9]* s$' "$work/mixed-err.txt" ||
     { cat "$work/mixed-err.txt"; fail "no line says how long no task has finished"; }

@@ -185,6 +185,7 @@ BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
                           .escalation = 2,
                           .rational = 1,
                           .field = i == 7 ? 5u : 0u,
+                          .identity = i == 7 ? 2u : 0u,
                           .core = i == 7 ? 3u : 0u,
                           .undecided = i == 7 ? 1u : 0u,
                           .ties = 0};
@@ -206,11 +207,12 @@ BOOST_AUTO_TEST_CASE(level_c_cost_per_group_by_hand) {
   BOOST_TEST(g.level_c_decisions.escalation == 200u);
   BOOST_TEST(g.level_c_decisions.rational == 100u);
   BOOST_TEST(g.level_c_decisions.field == 5u);
+  BOOST_TEST(g.level_c_decisions.identity == 2u);
   BOOST_TEST(g.level_c_decisions.core == 3u);
   BOOST_TEST(g.level_c_decisions.undecided == 1u);
   const std::string text = summary_text(s);
-  BOOST_TEST(text.find("  level C: 100 queries, time median 50 ms, p99 99 ms, max 100 ms; 309 decisions past the "
-                       "double filter (200 MPFR, 100 rational, 5 field, 3 CORE, 1 undecided)\n") != std::string::npos,
+  BOOST_TEST(text.find("  level C: 100 queries, time median 50 ms, p99 99 ms, max 100 ms; 311 decisions past the "
+                       "double filter (200 MPFR, 100 rational, 5 field, 2 identity, 3 CORE, 1 undecided)\n") != std::string::npos,
              text);
   // Records judged with anchored frames are counted on that line.
   records[2].ideal->anchored_frames = true;

@@ -139,7 +139,8 @@ BOOST_AUTO_TEST_CASE(level_c_cost_round_trips_and_is_optional) {
   QueryRecord r = sample_record();
   IdealSummary s;
   s.stop_reasons = {"reached_destination"};
-  s.decisions = {.filter = 900, .escalation = 12, .rational = 5, .field = 4, .core = 3, .undecided = 1, .ties = 7};
+  s.decisions = {.filter = 900, .escalation = 12, .rational = 5, .field = 4, .identity = 2, .core = 3, .undecided = 1,
+                 .ties = 7};
   s.seconds = 0x1.8p-7;
   r.ideal = s;
   const nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
@@ -151,11 +152,12 @@ BOOST_AUTO_TEST_CASE(level_c_cost_round_trips_and_is_optional) {
   BOOST_TEST(back.decisions.escalation == 12u);
   BOOST_TEST(back.decisions.rational == 5u);
   BOOST_TEST(back.decisions.field == 4u);
+  BOOST_TEST(back.decisions.identity == 2u);
   BOOST_TEST(back.decisions.core == 3u);
   BOOST_TEST(back.decisions.undecided == 1u);
   BOOST_TEST(back.decisions.ties == 7u);
-  BOOST_TEST(back.decisions.escalated() == 25u);
-  BOOST_TEST(back.decisions.exact() == 12u);
+  BOOST_TEST(back.decisions.escalated() == 27u);
+  BOOST_TEST(back.decisions.exact() == 14u);
   BOOST_TEST(back.seconds == 0x1.8p-7);
   // Records written before the cost was kept read as zero cost.
   nlohmann::json old = j;
@@ -167,8 +169,10 @@ BOOST_AUTO_TEST_CASE(level_c_cost_round_trips_and_is_optional) {
   // Records written before the field stage was counted read it as 0.
   nlohmann::json no_field = j;
   no_field["ideal"]["decisions"].erase("field");
+  no_field["ideal"]["decisions"].erase("identity");
   const IdealSummary before = *record_from_json(no_field, "records.jsonl", 3).ideal;
   BOOST_TEST(before.decisions.field == 0u);
+  BOOST_TEST(before.decisions.identity == 0u);
   BOOST_TEST(before.decisions.core == 3u);
 }
 

@@ -7,6 +7,7 @@
 #include "level_c/double_filter.hpp"
 #include "level_c/exact_adjudication.hpp"
 #include "level_c/forked_budget.hpp"
+#include "level_c/identity_stage.hpp"
 #include "level_c/mpfr_escalation.hpp"
 #include "level_c/symbolic_identities.hpp"
 #include "level_c/tower_adjudication.hpp"
@@ -57,7 +58,7 @@ int decide(Node& n) {
   }
 
   Decision d;
-  std::string field_failure;  // why the field stage did not decide, for an undecided's reason
+  std::string stage_failures;  // why the field and identity stages did not decide, for an undecided's reason
   const DagCount size = count_dag(n);
   d.dag_nodes = size.nodes;
   d.sqrt_nodes = size.sqrts;
@@ -82,7 +83,7 @@ int decide(Node& n) {
   //    (normalising a zero vector) and leave every later decision unbounded. Measured on the
   //    canonical scenes (docs/level-c.md).
   auto finish_undecided = [&] {
-    if (!field_failure.empty()) d.reason = field_failure + "; " + d.reason;
+    if (!stage_failures.empty()) d.reason = stage_failures + "; " + d.reason;
     return finish(0, Method::undecided);
   };
 
@@ -99,14 +100,28 @@ int decide(Node& n) {
       try {
         eval_rational(n);
         if (n.cache->q) return finish(n.cache->q->sign(), Method::rational);
-        // The field stage: exact in the quadratic tower, unless it outgrows its budget.
+        // The field stage (exact in the quadratic tower, unless it outgrows its budget) and the
+        // identity stage (zeros only), the latter first for DAGs of many square roots.
+        const bool identity_first = opt.identity_stage && size.sqrts >= opt.identity_first_sqrts;
+        std::string identity_failure;
+        const auto proves_identity = [&] {
+          IdentityBudget budget;
+          if (opt.exact_timeout_seconds > 0) budget.seconds = std::min(budget.seconds, opt.exact_timeout_seconds);
+          const IdentityResult id = prove_zero_by_identity(n, budget);
+          identity_failure = id.failure;
+          return id.zero;
+        };
+        if (identity_first && proves_identity()) return finish(0, Method::identity);
         if (opt.field_stage) try {
             TowerRoots& tower = session.exact_state().tower;
             const FieldBudget budget(tower, opt);
             return finish(sign(eval_tower(n, tower)), Method::field);
           } catch (const TowerTooLarge& e) {
-            field_failure = e.what();  // over the field's budget: the ladder, then CORE
+            stage_failures = e.what();  // over the field's budget: the identity stage, the ladder, then CORE
           }
+        if (opt.identity_stage && !identity_first && proves_identity()) return finish(0, Method::identity);
+        if (!identity_failure.empty())
+          stage_failures += (stage_failures.empty() ? "" : "; ") + identity_failure;
       } catch (const ExactFailure& e) {
         d.reason = e.what();
         break;
@@ -177,7 +192,10 @@ Certified operator+(const Certified& x, const Certified& y) {
 }
 Certified operator-(const Certified& x, const Certified& y) { return Certified(make_op(Op::sub, x.node_, y.node_)); }
 Certified operator*(const Certified& x, const Certified& y) { return Certified(make_op(Op::mul, x.node_, y.node_)); }
-Certified operator/(const Certified& x, const Certified& y) { return Certified(make_op(Op::div, x.node_, y.node_)); }
+Certified operator/(const Certified& x, const Certified& y) {
+  tighten_enclosure(*y.node_, certified::Session::current().options().first_precision_bits);
+  return Certified(make_op(Op::div, x.node_, y.node_));
+}
 Certified Certified::operator-() const { return Certified(make_op(Op::neg, node_)); }
 Certified sqrt(const Certified& x) {
   if (symbolic_identities())

@@ -12,6 +12,7 @@ std::string_view to_string(Method m) {
     case Method::escalation: return "escalation";
     case Method::rational: return "rational";
     case Method::field: return "field";
+    case Method::identity: return "identity";
     case Method::core: return "core";
     case Method::undecided: return "undecided";
   }

@@ -145,8 +145,16 @@ void filter_enclosure(Node& n) {
 
 }  // namespace
 
+namespace {
+std::uint64_t next_serial() {
+  thread_local std::uint64_t counter = 0;
+  return ++counter;
+}
+}  // namespace
+
 std::shared_ptr<Node> make_leaf(double v) {
   auto n = std::make_shared<Node>();
+  n->serial = next_serial();
   n->op = Op::leaf;
   n->value = v;
   n->lo = n->hi = v;
@@ -164,6 +172,7 @@ const std::shared_ptr<Node>& shared_int(int v) {
 
 std::shared_ptr<Node> make_op(Op op, std::shared_ptr<Node> a, std::shared_ptr<Node> b) {
   auto n = std::make_shared<Node>();
+  n->serial = next_serial();
   n->op = op;
   n->has_sqrt = op == Op::sqrt || a->has_sqrt || (b && b->has_sqrt);
   n->a = std::move(a);

@@ -31,6 +31,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
   io.numbers.field_stage = options.field_stage;
+  io.numbers.identity_stage = options.identity_stage;
   io.frames = q.frames;
   std::vector<Vec3<double>> frame_ends;
   for (const auto& f : framed.frames) frame_ends.push_back(widen(f.result.final_position));

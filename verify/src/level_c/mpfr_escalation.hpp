@@ -15,6 +15,12 @@ void eval_fine(Node& n, long prec);
 /// -1/0/+1 when the MPFR enclosure proves it, else nullopt (0 only for the point zero).
 std::optional<int> mp_sign(const NodeCache& c);
 
+/// Narrows n's double enclosure to its MPFR enclosure at `prec` bits (rounded outward) when the
+/// double one holds 0 without being the point 0: a divisor or a radical whose double enclosure
+/// touches 0 would make every value built on it unbounded ([-inf, inf]) and leave the filter,
+/// and the identities that need a proven sign, nothing to work with.
+void tighten_enclosure(Node& n, long prec);
+
 /// An MPFR value rounded down or up to a double.
 double round_down(mpfr_srcptr x);
 double round_up(mpfr_srcptr x);

@@ -23,6 +23,7 @@ IdealSummary summarize_ideal(const IdealTrajectory& ideal) {
                  .escalation = counts.count(Method::escalation),
                  .rational = counts.count(Method::rational),
                  .field = counts.count(Method::field),
+                 .identity = counts.count(Method::identity),
                  .core = counts.count(Method::core),
                  .undecided = counts.count(Method::undecided),
                  .ties = counts.ties};

@@ -182,6 +182,7 @@ Summary summarize(const std::vector<QueryRecord>& records) {
       sum.escalation += d.escalation;
       sum.rational += d.rational;
       sum.field += d.field;
+      sum.identity += d.identity;
       sum.core += d.core;
       sum.undecided += d.undecided;
       sum.ties += d.ties;
@@ -294,11 +295,11 @@ void print_summary(std::ostream& out, const Summary& s) {
       const std::string anchored =
           g.level_c_anchored > 0 ? fmt::format(" ({} with frames anchored at the run's starts)", g.level_c_anchored) : "";
       out << fmt::format("  level C: {} quer{}{}, time median {}, p99 {}, max {}; {} decisions past the double filter "
-                         "({} MPFR, {} rational, {} field, {} CORE, {} undecided)\n",
+                         "({} MPFR, {} rational, {} field, {} identity, {} CORE, {} undecided)\n",
                          g.level_c_records, g.level_c_records == 1 ? "y" : "ies", anchored,
                          duration_text(g.level_c_median_seconds),
                          duration_text(g.level_c_p99_seconds), duration_text(g.level_c_max_seconds), d.escalated(),
-                         d.escalation, d.rational, d.field, d.core, d.undecided);
+                         d.escalation, d.rational, d.field, d.identity, d.core, d.undecided);
     }
 
     // The failure classes found (every class, zeros included, is in summary.csv).

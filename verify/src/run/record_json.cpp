@@ -130,7 +130,7 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
     if (s.anchored_frames) o["anchored_frames"] = true;  // written only when set
     o["decisions"] = ojson{{"filter", s.decisions.filter},       {"escalation", s.decisions.escalation},
                            {"rational", s.decisions.rational},   {"field", s.decisions.field},
-                           {"core", s.decisions.core},           {"undecided", s.decisions.undecided},
+                           {"identity", s.decisions.identity},   {"core", s.decisions.core},           {"undecided", s.decisions.undecided},
                            {"ties", s.decisions.ties}};
     o["seconds"] = s.seconds;
     j["ideal"] = o;
@@ -228,6 +228,8 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
                        .rational = d.at("rational").get<std::size_t>(),
                        // absent in records written before the field stage
                        .field = d.value("field", std::size_t{0}),
+                       // absent in records written before the identity stage
+                       .identity = d.value("identity", std::size_t{0}),
                        .core = d.at("core").get<std::size_t>(),
                        .undecided = d.at("undecided").get<std::size_t>(),
                        .ties = d.at("ties").get<std::size_t>()};

@@ -56,6 +56,7 @@ struct Node {
   bool has_sqrt = false;  ///< a square root below (or at) this node
   double lo = 0, hi = 0;  ///< enclosure of the exact value, outward rounded
   double value = 0;       ///< a leaf's exact value
+  std::uint64_t serial = 0;  ///< creation order on its thread (newer nodes have larger serials)
   std::shared_ptr<Node> a, b;
   std::unique_ptr<NodeCache> cache;
   Node();

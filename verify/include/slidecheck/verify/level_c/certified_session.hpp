@@ -21,10 +21,11 @@ enum class Method : std::uint8_t {
   escalation,  ///< an MPFR enclosure at higher precision decided
   rational,    ///< exact rational evaluation (no irrational square root in the DAG)
   field,       ///< exact evaluation in a tower of quadratic extensions (square roots of field numbers)
+  identity,    ///< a tie proven as a polynomial identity over the DAG's older values (identity_stage.hpp)
   core,        ///< exact real-algebraic evaluation (CORE::Expr, exact mode)
   undecided,   ///< not proven within the budget: a documented guess was taken
 };
-inline constexpr int method_count = 6;
+inline constexpr int method_count = 7;
 std::string_view to_string(Method m);
 inline std::ostream& operator<<(std::ostream& os, Method m) { return os << to_string(m); }
 
@@ -51,6 +52,15 @@ struct Options {
   /// Try the field stage (exact arithmetic in a tower of quadratic extensions) before CORE
   /// (docs/level-c.md). Off: rationals, then the ladder, then CORE, as without it.
   bool field_stage = true;
+  /// Try the identity stage (a tie proven as a polynomial identity over the DAG's older values,
+  /// docs/level-c.md) when the field stage cannot decide, and before it for DAGs of at least
+  /// identity_first_sqrts square roots. It only proves zeros; its wall time per decision is
+  /// 0.5 s, or exact_timeout_seconds when smaller. Off: as without it.
+  bool identity_stage = true;
+  /// From this many square roots on (count_dag's), the identity stage goes first: the field
+  /// stage's towers there mostly outgrow their budget, after spending it, while the identity
+  /// stage settles a slide's ties in tens of milliseconds (measured: docs/level-c.md).
+  int identity_first_sqrts = 14;
   /// Log filter decisions too (the counters always count them).
   bool log_filter_decisions = false;
   /// Apply exact symbolic identities when building nodes: the squared length of a normalised

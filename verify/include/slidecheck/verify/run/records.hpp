@@ -167,14 +167,14 @@ struct IdealSummary {
   /// grid_allowance that of the frame judged (JSON "anchored_frames", written only when set).
   bool anchored_frames = false;
   /// The ideal run's decisions by the stage that settled them (certified::Method: filter,
-  /// escalation, rational, field, core, undecided) and its proven ties: what level C cost in exact
-  /// work. Absent (all zero) in records written before they were kept.
+  /// escalation, rational, field, identity, core, undecided) and its proven ties: what level C
+  /// cost in exact work. Absent (all zero) in records written before they were kept.
   struct DecisionCounts {
-    std::size_t filter = 0, escalation = 0, rational = 0, field = 0, core = 0, undecided = 0, ties = 0;
-    /// Decisions the double filter could not take: escalation + rational + field + core + undecided.
-    std::size_t escalated() const { return escalation + rational + field + core + undecided; }
-    /// Decisions settled by exact arithmetic: rational + field + core.
-    std::size_t exact() const { return rational + field + core; }
+    std::size_t filter = 0, escalation = 0, rational = 0, field = 0, identity = 0, core = 0, undecided = 0, ties = 0;
+    /// Decisions the double filter could not take: every stage's but the filter's.
+    std::size_t escalated() const { return escalation + exact() + undecided; }
+    /// Decisions settled by exact arithmetic: rational + field + identity + core.
+    std::size_t exact() const { return rational + field + identity + core; }
   };
   DecisionCounts decisions;
   /// Wall time of level C for this record, seconds: the ideal trajectory and the comparison.

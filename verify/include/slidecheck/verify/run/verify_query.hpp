@@ -60,6 +60,10 @@ struct LevelCOptions {
   /// (`verify --no-field-stage`): rationals, the MPFR ladder, then CORE alone, to compare the
   /// two exact stages.
   bool field_stage = true;
+  /// Prove ties as polynomial identities when the field stage cannot decide, or before it on
+  /// DAGs of many square roots (certified::Options::identity_stage). Off
+  /// (`verify --no-identity-stage`): as without it, to compare.
+  bool identity_stage = true;
 };
 
 /// What to run and check.

@@ -179,10 +179,12 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
       ->capture_default_str();
   cmd->add_flag("--no-field-stage", [args](std::int64_t) { args->level_c_options.field_stage = false; },
                 "Decide level C's exact ties with CORE alone, without the quadratic-field stage before it "
-                "(docs/level-c.md): slower, for comparing the two");
+                "(docs/level-c.md): slower, for comparing the two")
+      ->needs(level_c);
   cmd->add_flag("--no-identity-stage", [args](std::int64_t) { args->level_c_options.identity_stage = false; },
                 "Without level C's identity stage, which proves deep ties as polynomial identities (docs/level-c.md): "
-                "slower, and some deep ties stay open; for comparing");
+                "slower, and some deep ties stay open; for comparing")
+      ->needs(level_c);
   cmd->add_option("--limit", args->limit, "Only the first N tasks (0: all)")
       ->check(whole_number(0))
       ->capture_default_str();

@@ -143,13 +143,12 @@ void filter_enclosure(Node& n) {
   if (std::isnan(n.hi)) n.hi = inf;
 }
 
-}  // namespace
-
-namespace {
+/// The next creation serial on this thread (Node::serial).
 std::uint64_t next_serial() {
   thread_local std::uint64_t counter = 0;
   return ++counter;
 }
+
 }  // namespace
 
 std::shared_ptr<Node> make_leaf(double v) {

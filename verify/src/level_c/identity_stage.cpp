@@ -9,7 +9,8 @@
 // from Q[x, r] / (r_i^2 - R_i) to R. By induction ev(N_v) / ev(D_v) is v's value, with
 // ev(D_v) != 0: each denominator is a product of divisors whose values are proven nonzero
 // before dividing. So N_root reducing to 0 modulo the relations proves the root exactly 0.
-// Nothing here proves a nonzero: a nonzero normal form says nothing (levels may be dependent).
+// Nothing here proves a nonzero: a nonzero normal form says nothing (the roots' radicands may
+// be dependent).
 //
 // Which cut. A slide's tie (a velocity projected onto a plane is orthogonal to it; a sphere
 // pulled back along its velocity still touches the face it hit) is made by the last few
@@ -65,8 +66,7 @@ class StructuralIds {
     } else {
       key = {static_cast<int>(n->op), of(n->a.get()), n->b ? of(n->b.get()) : ~std::uint64_t{0}};
     }
-    const auto [it, fresh] = table_.emplace(key, static_cast<std::uint32_t>(table_.size()));
-    return ids_[n] = it->second;
+    return ids_[n] = table_.emplace(key, static_cast<std::uint32_t>(table_.size())).first->second;
   }
 
  private:
@@ -144,14 +144,13 @@ struct Fraction {
 /// One cut's evaluation.
 class CutEvaluation {
  public:
-  CutEvaluation(Node& root, std::uint64_t level, NestingDepth& depth, StructuralIds& ids, const IdentityBudget& budget,
+  CutEvaluation(Node& root, std::uint64_t serial, NestingDepth& depth, StructuralIds& ids, const IdentityBudget& budget,
                 std::chrono::steady_clock::time_point deadline)
-      : level_(level), depth_(depth), ids_(ids), budget_(budget), deadline_(deadline) {
-    for (const Node* c : opaque_cut(root, level, depth)) cut_.insert(ids_.of(c));
+      : ids_(ids), budget_(budget), deadline_(deadline) {
+    for (const Node* c : opaque_cut(root, serial, depth)) cut_.insert(ids_.of(c));
     count(&root, true);
-    nvars_ = radical_slots_ + static_cast<long>(opaque_.size());
+    nvars_ = radical_slots_ + opaque_slots_;
     fmpq_mpoly_ctx_init(ctx_, std::max<long>(nvars_, 1), ORD_LEX);
-    opaque_.clear();
     root_ = &root;
   }
   ~CutEvaluation() {
@@ -168,7 +167,7 @@ class CutEvaluation {
     const Fraction& f = eval(*root_, true);
     return f.num.is_zero();
   }
-  std::size_t variables() const { return opaque_.size() + radicals_.size(); }
+  std::size_t variables() const { return static_cast<std::size_t>(opaque_used_) + radicals_.size(); }
 
  private:
   struct Radical {
@@ -185,9 +184,9 @@ class CutEvaluation {
   /// First pass: how many variables the context needs.
   void count(Node* n, bool is_root) {
     const std::uint32_t id = ids_.of(n);
-    if (!counted_.insert_or_assign(id, true).second) return;
+    if (!counted_.insert(id).second) return;
     if (is_opaque(*n, is_root)) {
-      opaque_.emplace(id, 0);
+      ++opaque_slots_;
       return;
     }
     if (n->op == Op::sqrt) ++radical_slots_;
@@ -299,9 +298,7 @@ class CutEvaluation {
 
   Fraction compute(Node& n, bool is_root) {
     if (is_opaque(n, is_root)) {
-      const long index = radical_slots_ + static_cast<long>(opaque_.size());
-      opaque_.emplace(ids_.of(&n), index);
-      return whole(variable(index));
+      return whole(variable(radical_slots_ + opaque_used_++));
     }
     switch (n.op) {
       case Op::leaf: {
@@ -392,15 +389,14 @@ class CutEvaluation {
     return variable(var);
   }
 
-  std::uint64_t level_;
-  NestingDepth& depth_;
   StructuralIds& ids_;
   const IdentityBudget& budget_;
   std::chrono::steady_clock::time_point deadline_;
   Node* root_ = nullptr;
   std::unordered_set<std::uint32_t> cut_;
-  std::unordered_map<std::uint32_t, bool> counted_;
-  std::unordered_map<std::uint32_t, long> opaque_;
+  std::unordered_set<std::uint32_t> counted_;
+  long opaque_slots_ = 0;  ///< opaque values of the cut (the first pass counts them)
+  long opaque_used_ = 0;   ///< variables given to them so far
   long radical_slots_ = 0;
   long nvars_ = 0;
   fmpq_mpoly_ctx_t ctx_;
@@ -421,12 +417,12 @@ IdentityResult prove_zero_by_identity(Node& n, const IdentityBudget& budget) {
   // The cuts: at each square root that nests radicals, newest first.
   std::vector<std::uint64_t> cuts;
   {
-    std::unordered_map<const Node*, bool> seen;
+    std::unordered_set<const Node*> seen;
     std::vector<const Node*> stack{&n};
     while (!stack.empty()) {
       const Node* m = stack.back();
       stack.pop_back();
-      if (!seen.emplace(m, true).second) continue;
+      if (!seen.insert(m).second) continue;
       if (m->op == Op::sqrt && depth.of(m) >= 2) cuts.push_back(m->serial);
       if (m->a) stack.push_back(m->a.get());
       if (m->b) stack.push_back(m->b.get());
@@ -435,10 +431,10 @@ IdentityResult prove_zero_by_identity(Node& n, const IdentityBudget& budget) {
   }
   std::string failures;
   int index = 0;
-  for (const std::uint64_t level : cuts) {
+  for (const std::uint64_t serial : cuts) {
     if (++index > budget.max_cuts) break;
     try {
-      CutEvaluation cut(n, level, depth, ids, budget, deadline);
+      CutEvaluation cut(n, serial, depth, ids, budget, deadline);
       if (cut.proves_zero()) {
         out.zero = true;
         out.cut = index;

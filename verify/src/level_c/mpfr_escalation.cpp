@@ -1,6 +1,8 @@
 // The MPFR escalation of Certified (mpfr_escalation.hpp).
 #include "level_c/mpfr_escalation.hpp"
 
+#include "level_c/double_filter.hpp"
+
 #include <algorithm>
 
 namespace slidecheck::certified::detail {
@@ -134,7 +136,7 @@ double round_down(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDD); }
 double round_up(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDU); }
 
 void tighten_enclosure(Node& n, long prec) {
-  if (n.lo > 0 || n.hi < 0 || (n.lo == 0 && n.hi == 0)) return;
+  if (n.lo > 0 || n.hi < 0 || is_point_zero(n)) return;
   eval_fine(n, prec);
   // Both are enclosures of the same exact value: their intersection is one too.
   n.lo = std::max(n.lo, round_down(n.cache->lo));

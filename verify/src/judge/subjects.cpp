@@ -86,8 +86,9 @@ std::shared_ptr<const ExternalSubject> paths_subject(const std::vector<std::stri
 }
 
 std::string scene_file_for_exec(const SceneContext& sc, Precision p, const std::string& scene_dir) {
-  // A .scene file holds exactly the numbers every precision runs (float scenes hold floats).
-  if (fs::path(sc.file).extension() == ".scene" && fs::is_regular_file(sc.file))
+  // A .scene file holds exactly the numbers every precision runs (float scenes hold floats);
+  // a scene transformed after reading (offset, scale, rotation, shrinking) is written anew.
+  if (sc.as_in_file && fs::path(sc.file).extension() == ".scene" && fs::is_regular_file(sc.file))
     return fs::absolute(sc.file).lexically_normal().string();
   Scene s = sc.scene;
   s.mesh = sc.mesh(p);

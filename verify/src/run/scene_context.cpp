@@ -53,9 +53,11 @@ const TriangleIndex& SceneContext::index(Precision p) const {
 }
 
 std::shared_ptr<const SceneContext> load_scene_context(const std::string& path) {
-  if (is_decimal_mesh_file(path)) return std::make_shared<const SceneContext>(path, load_scene_file(path), true);
-  Scene s = read_scene(path);
-  return std::make_shared<const SceneContext>(path, std::move(s));
+  std::shared_ptr<SceneContext> sc =
+      is_decimal_mesh_file(path) ? std::make_shared<SceneContext>(path, load_scene_file(path), true)
+                                 : std::make_shared<SceneContext>(path, read_scene(path));
+  sc->as_in_file = true;
+  return sc;
 }
 
 }  // namespace slidecheck::verify

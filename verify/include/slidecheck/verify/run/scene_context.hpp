@@ -22,6 +22,10 @@ struct FastWorlds;
 struct SceneContext {
   std::string file;
   Scene scene;
+  /// True only when `scene` is exactly what `file` holds (load_scene_context). A scene moved,
+  /// scaled, rotated or shrunk keeps its source's name in `file` for messages and records,
+  /// but an external implementation must then be given the transformed scene, never `file`.
+  bool as_in_file = false;
 
   /// `float_from_file`: an OBJ or OFF file (`s` read at double), whose decimals a float run
   /// sees rounded once to float, read again on first use, not `s` rounded a second time.

@@ -64,9 +64,11 @@ constexpr std::size_t kRotatedAttempts = 512;
 std::string short_number(double x) { return x == 0 ? "0" : fmt::format("{:g}", x); }
 
 /// Writes the queries, each id prefixed by the stem of its scene file (ids are unique per file).
+/// A generated move names no algorithm: it runs under those `verify --algorithm` chooses.
 void append_queries(std::ostream& out, const std::vector<formats::Query>& queries, std::size_t& count) {
   for (formats::Query q : queries) {
     q.id = fs::path(q.scene).stem().string() + "/" + q.id;
+    q.algorithm_given = false;
     out << formats::query_to_json_line(q) << '\n';
     ++count;
   }

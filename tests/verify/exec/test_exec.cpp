@@ -6,6 +6,7 @@
 #include <slidecheck/verify/exec/exec_process.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -136,6 +137,21 @@ BOOST_AUTO_TEST_CASE(requests_carry_the_scene_query_precision_and_tolerances) {
   BOOST_TEST(r.find(R"("id":"q1")") != std::string::npos, r);
   BOOST_TEST(r.find(R"("precision":"double")") != std::string::npos, r);
   BOOST_TEST(r.find(R"("tolerances":{"skin":"0x1p-2"})") != std::string::npos, r);
+}
+
+BOOST_AUTO_TEST_CASE(a_request_s_query_names_neither_a_scene_file_nor_an_algorithm) {
+  // The request's scene may be a moved or shrunk copy of the query's file, and the tolerances
+  // to use are the request's: the query object must not contradict either (docs/judge.md).
+  Query q = query();
+  q.algorithm = Algorithm::linahan;
+  q.algorithm_given = true;
+  q.tolerances["very_close_distance"] = 0.5;
+  const auto j = nlohmann::json::parse(exec_request("/abs/moved.scene", q, Precision::single_float, {}));
+  BOOST_TEST(j.at("scene").get<std::string>() == "/abs/moved.scene");
+  BOOST_TEST(!j.at("query").contains("scene"));
+  BOOST_TEST(!j.at("query").contains("algorithm"));
+  BOOST_TEST(!j.at("query").contains("tolerances"));
+  BOOST_TEST(j.at("query").at("id").get<std::string>() == "q1");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

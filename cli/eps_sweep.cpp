@@ -143,6 +143,7 @@ int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bo
   j["cells"] = r.cells.size();
   j["resumed"] = r.resumed;
   j["seconds"] = r.seconds;
+  j["eps_star_definition"] = verify::eps_star_definition;
   j["eps_star"] = nlohmann::ordered_json::array();
   for (const verify::EpsStar& s : r.stars)
     j["eps_star"].push_back({{"algorithm", formats::algorithm_name(s.algorithm)},
@@ -151,6 +152,7 @@ int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bo
                              {"offset", s.offset},
                              {"tolerance", s.tolerance},
                              {"eps_star", s.value ? nlohmann::ordered_json(*s.value) : nlohmann::ordered_json(nullptr)},
+                             {"safe_up_to", s.safe_up_to ? nlohmann::ordered_json(*s.safe_up_to) : nlohmann::ordered_json(nullptr)},
                              {"failing_at_smallest", s.failing_at_smallest},
                              {"failing_at_every_value", s.persistent}});
   j["warnings"] = r.warnings;
@@ -170,9 +172,8 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
   auto* cmd = app.add_subcommand(
       "eps-sweep",
       "Sweep one named tolerance of each algorithm over a grid of values, crossed with precision, world scale and "
-      "offset, over every query of a corpus, each cell verified exactly like verify; print eps* (the smallest value "
-      "from which no larger one fails) with its cost, the per-step error model, and write CSV tables and an HTML "
-      "report. Exit 0 when every (algorithm, precision, world) has an eps*, 1 when some fail at every swept value, "
+      "offset, over every query of a corpus, each cell verified exactly like verify; print eps* with its cost, the per-step error model, and write CSV tables and an HTML "
+      "report. " + std::string(verify::eps_star_definition) + " Exit 0 when every (algorithm, precision, world) has an eps*, 1 when some fail at every swept value, "
       "2 on bad input.");
   cmd->add_option("--corpus", args->corpus, "Query file or directory of them (repeatable)")->required();
   cmd->add_option("--algorithm", args->algorithms, "all, or a comma-separated list")->capture_default_str();

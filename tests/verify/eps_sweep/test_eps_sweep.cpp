@@ -113,6 +113,18 @@ BOOST_AUTO_TEST_CASE(eps_star_is_the_smallest_safe_value) {
   BOOST_TEST(*all[0].value == 0.0);
 }
 
+// eps* has one definition: the one constant that --help, the summary, the report and the JSON
+// print is the sentence docs/eps-sweep.md gives, and a value above "safe up to" may fail.
+BOOST_AUTO_TEST_CASE(eps_star_has_one_definition_and_the_docs_give_it) {
+  std::ifstream doc(std::string(SLIDECHECK_SOURCE_DIR) + "/docs/eps-sweep.md");
+  std::stringstream text;
+  text << doc.rdbuf();
+  BOOST_TEST(text.str().find(eps_star_definition) != std::string::npos);
+  const auto stars = find_eps_star({cell(0, 2), cell(0x1p-8, 0), cell(0x1p-6, 1)});
+  BOOST_TEST(*stars[0].value == 0x1p-8);
+  BOOST_TEST(*stars[0].safe_up_to == 0x1p-8);
+}
+
 // C is the largest per-query |error| / (u M) over every world; the bound C u M at each world's
 // magnitude is at least the error seen there. A quantity whose error grows with M has the same
 // coefficient at every world; one that does not (a time) has a smaller one at large M.

@@ -47,10 +47,7 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
   std::size_t queries = r.cells.empty() ? 0 : r.cells.front().queries;
   out << "eps-sweep: " << r.cells.size() << " cells over " << queries << " queries";
   if (r.resumed) out << " (" << r.resumed << " resumed)";
-  out << "\n\neps* = the smallest swept value with no failure (penetration, path_penetration, tunnelling, nonfinite, "
-         "iteration_cap; a triangle a one-sided algorithm skips by back-face culling is by design and left out),\nleaving out "
-         "the queries that fail at every value (column 'always': no value of the tolerance helps them); 'up to' ends the "
-         "unbroken run of safe values from eps*\n";
+  out << "\n\n" << eps_star_definition << "\n";
   out << fmt::format("{:<24} {:<30} {:<20} {:>8} {:>8} {:>16} {:>7} {:>12} {:>9} {:>11}\n", "algorithm", "world",
                      "tolerance", "eps*", "up to", "failing at min", "always", "clearance*", "travel*", "eps*/(u M)");
   for (const EpsStar& s : r.stars) {
@@ -229,11 +226,9 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
     << ". Definitions: docs/eps-sweep.md; the failure classes: docs/architecture.md (both in the slidecheck "
        "repository).</p>\n";
   for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
-  h << "<h2>eps*</h2>\n<p>The smallest swept value with no failure of the classes penetration, path_penetration, "
-       "tunnelling, nonfinite or iteration_cap (a triangle a one-sided algorithm skips by back-face culling is by design and "
-       "left out), and the largest value up to which the values stay safe; its cost is the least clearance and "
-       "the mean fraction of the requested move travelled at eps*. Queries failing at every swept value are counted "
-       "apart (no value of the tolerance helps them) and left out of eps*.</p>\n<table><tr><th class=\"l\">algorithm</th>"
+  h << "<h2>eps*</h2>\n<p>" << html_escape(eps_star_definition)
+    << " Its cost is the least clearance and the mean fraction of the requested move travelled at eps*.</p>\n"
+       "<table><tr><th class=\"l\">algorithm</th>"
        "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>safe up to</th><th>failing at the smallest value</th>"
        "<th>failing at every value</th>"
        "<th>clearance at eps*</th><th>travel at eps*</th><th>magnitude M</th><th>eps* / (u M)</th>"

@@ -130,6 +130,14 @@ struct EpsCell {
   std::map<std::string, StepErrorStats> steps;  ///< per quantity ("near_point.x", "time", ...)
 };
 
+/// The one definition of eps* and "safe up to": `eps-sweep --help`, the summary, the HTML
+/// report, the JSON output and docs/eps-sweep.md all say it in these words.
+inline constexpr const char* eps_star_definition =
+    "eps* is the smallest swept value at which no query has an eps-class failure (penetration, path_penetration, "
+    "tunnelling, nonfinite, iteration_cap), leaving out the triangles a one-sided algorithm skips by back-face "
+    "culling and the queries that fail at every swept value ('always'); 'safe up to' is the largest value of the "
+    "unbroken run of such values that starts at eps*: a value above it may fail again.";
+
 /// eps* of one (algorithm, precision, scale, offset).
 struct EpsStar {
   Algorithm algorithm{};

@@ -9,7 +9,9 @@
 // stop `skin` short of it, slide the rest of the move along the plane, up to `max_iterations`
 // times. It ignores edges and vertices, so the verifier finds where it sinks into the mesh.
 // Written once on the number type T, as the registry requires: slidecheck runs it in float and
-// double, and exactly for level C.
+// double, and exactly for level C. slide_in_espace divides every coordinate by the radius, so
+// `skin` is in eSpace units: s world units on a sphere of radius r is s / r. The types used here
+// (SlideInput, SlideResult, SlidePass, StopReason, Feature) are described in docs/judge.md.
 #include <slidecheck/cli.hpp>
 #include <slidecheck/reference/response/espace_slide.hpp>
 
@@ -21,7 +23,7 @@ using namespace slidecheck;
 
 struct FaceSlide {
   struct Tolerances {
-    double skin = 1e-4;      ///< how far short of a contact the sphere stops (eSpace units)
+    double skin = 1e-4;      ///< how far short of a contact the sphere stops (eSpace units: world / radius)
     int max_iterations = 5;  ///< slides per pass
   };
   static std::vector<verify::ToleranceField<Tolerances>> tolerance_fields() {

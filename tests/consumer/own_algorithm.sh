@@ -14,6 +14,13 @@ run() {
   [ "$rc" -eq "$want" ] || { cat "$work/out.txt" "$work/err.txt"; fail "own_slidecheck $*: exit $rc, expected $want"; }
 }
 
+# docs/judge.md tells a user to include and link exactly what this example does.
+target=$(sed -n 's/.*target_link_libraries(own_slidecheck PRIVATE \([^ )]*\)).*/\1/p' "$source/examples/own_algorithm/CMakeLists.txt")
+header=$(sed -n 's/^#include <\(slidecheck\/cli\.hpp\)>.*/\1/p' "$source/examples/own_algorithm/main.cpp")
+[ -n "$target" ] && [ -n "$header" ] || fail "cannot read the example's link target and header"
+grep -q "and \`$target\`" "$source/docs/judge.md" || fail "docs/judge.md does not say to link $target"
+grep -q "#include <$header>" "$source/docs/judge.md" || fail "docs/judge.md does not say to include <$header>"
+
 # The registered algorithm is listed beside slidecheck's own and runs at every level.
 run 2 verify --corpus "$source/corpora/builtin" --algorithm no_such_algorithm
 grep -q "face_slide" "$work/err.txt" || fail "the unknown-algorithm message does not list face_slide"

@@ -22,6 +22,10 @@ json run_description(const EpsSweepOptions& o, const std::vector<std::string>& f
   j["corpus"] = o.corpus;
   j["query_files"] = files;
   j["queries"] = queries;
+  if (o.external) {
+    j["implementation"] = o.external->description;
+    if (!o.external->identity.is_null()) j["implementation_identity"] = o.external->identity;
+  }
   j["algorithms"] = json::array();
   for (const Algorithm a : o.algorithms)
     j["algorithms"].push_back({{"algorithm", std::string(algorithm_name(a))}, {"tolerance", tolerance_of(o, a)}});

@@ -6,6 +6,8 @@
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
 #include <slidecheck/verify/run/scene_context.hpp>
+#include <slidecheck/verify/exec/program_identity.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -146,6 +148,11 @@ std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o)
     subject->columns.emplace_back(a, p);
   }
   for (const auto& [name, value] : d.tolerances) subject->tolerances[name] = value;
+  subject->identity = program_files_identity(o.settings.command);
+  nlohmann::json described = {{"implementation", d.implementation}, {"description", d.description}};
+  for (const Precision p : d.precisions) described["precisions"].push_back(std::string(precision_name(p)));
+  for (const auto& [name, value] : d.tolerances) described["tolerances"][name] = to_hex(value);
+  subject->identity["describe"] = std::move(described);
   for (const auto& [name, value] : o.tolerances) {
     if (!subject->tolerances.count(name)) {
       std::string known;

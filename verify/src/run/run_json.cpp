@@ -33,6 +33,32 @@ void require_same_run(const std::string& dir, const nlohmann::json& description)
   } catch (const nlohmann::json::exception& e) {
     throw InputError(run.string(), 0, std::string("not a run description: ") + e.what());
   }
+  if (previous != description && previous.is_object() && previous.contains("implementation_identity")) {
+    // The same command line and options, another program behind it (an edited script, a
+    // rebuilt binary): its records must not be mixed with the earlier program's.
+    nlohmann::json a = previous, b = description;
+    const nlohmann::json was = a["implementation_identity"], is = b.value("implementation_identity", nlohmann::json());
+    a.erase("implementation_identity");
+    b.erase("implementation_identity");
+    if (a == b) {
+      const auto files = [](const nlohmann::json& identity) {
+        return identity.is_object() && identity.contains("files") && identity["files"].is_object()
+                   ? identity["files"]
+                   : nlohmann::json::object();
+      };
+      const nlohmann::json old_files = files(was), new_files = files(is);
+      std::string what = "its describe answer differs";
+      for (const auto& [file, print] : old_files.items())
+        if (!new_files.contains(file)) what = file + " is no longer named or found";
+        else if (new_files[file] != print) what = file + " changed";
+      for (const auto& [file, print] : new_files.items())
+        if (!old_files.contains(file)) what = file + " is new";
+      throw InputError(run.string(), 0,
+                       "--resume: the program behind " + b.value("implementation", std::string("the implementation")) +
+                           " is not the one this run began with (" + what +
+                           "): its records would be mixed with the earlier program's; run afresh with --overwrite");
+    }
+  }
   if (previous != description)
     throw InputError(run.string(), 0,
                      "--resume: this run was made with other inputs or options (" + previous.dump() +

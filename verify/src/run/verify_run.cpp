@@ -64,6 +64,7 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
   if (o.external) {
     // An external implementation: its columns, as the records name them.
     j["implementation"] = o.external->description;
+    if (!o.external->identity.is_null()) j["implementation_identity"] = o.external->identity;
     j["columns"] = json::array();
     for (const auto& [a, p] : o.external->columns)
       j["columns"].push_back({{"algorithm", a.name()}, {"precision", std::string(precision_name(p))}});

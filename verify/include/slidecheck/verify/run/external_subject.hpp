@@ -5,6 +5,8 @@
 /// the same exact checks as the built-ins' (judge/judge_path.hpp).
 #include <slidecheck/verify/run/records.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <map>
 #include <string>
@@ -33,6 +35,10 @@ struct ExternalSubject {
   std::function<void(const std::vector<QueryInput>& inputs)> check;
   /// The named tolerances the implementation runs with (case files record them).
   std::map<std::string, double> tolerances;
+  /// What run.json records to identify the program behind `description` (exec: its describe
+  /// answer and a fingerprint of each file its command names), so that --resume refuses to
+  /// go on after the program changed; null when nothing more identifies it.
+  nlohmann::json identity;
 };
 
 }  // namespace slidecheck::verify

@@ -3,7 +3,6 @@
 // (docs/judge.md).
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "task_progress.hpp"
 #include "run_results.hpp"
 
 #include <slidecheck/formats/errors.hpp>
@@ -31,16 +30,13 @@ int run(const JudgeArgs& a) {
   o.corpus = a.corpus;
   o.external = verify::paths_subject(a.paths, judge);
   o.level_c = a.level_c;
+  o.level_c_options = a.level_c_options;
   o.out = a.out;
   o.resume = a.resume;
   o.overwrite = a.overwrite;
   o.threads = a.threads;
   o.progress = !a.quiet;
-  TaskProgress progress("judge", !a.quiet);
-  o.on_progress = [&progress](const verify::VerifyProgress& p) {
-    progress.update(p.done, p.total, p.resumed, p.failing);
-  };
-  return report_verify(a.out, verify::run_verify(o), a.json);
+  return run_and_report_verify("judge", o, a);
 }
 
 }  // namespace
@@ -74,6 +70,7 @@ void register_judge(CLI::App& app, CommandAction& action) {
   add_out(*cmd, *args, "judge", "Output directory");
   add_resume_overwrite(*cmd, *args, "run");
   add_threads(*cmd, *args);
+  add_views(*cmd, *args, "failing cases (the reported positions beside the ideal path)");
   add_quiet_json(*cmd, *args, "Print a JSON object (counts, output directory) instead of the summary");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }

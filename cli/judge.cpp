@@ -49,8 +49,9 @@ void register_judge(CLI::App& app, CommandAction& action) {
       "exactly against the corpus they answer: level A (penetration, path_penetration, tunnelling, nonfinite, "
       "recovery), the reported single sweeps (missed_hit, spurious_hit, wrong_triangle, time of impact error) and "
       "with --level-c lost_motion, stuck and jitter against the ideal collide-and-slide (docs/judge.md). Outputs and "
-      "exit codes as verify's: 0 nothing failed, 1 something did, 2 bad input (a path that does not fit its query, a "
-      "missing or unknown query: file and line named), 3 internal error.");
+      "exit codes as verify's: 0 nothing failed, 1 something did, 2 bad input, found before anything is judged or "
+      "written (every path is checked against its query first; a path that does not fit it, a missing or unknown "
+      "query: file and line named), 3 internal error.");
   cmd->add_option("--corpus", args->corpus, "Query files (.jsonl) or directories searched for them (repeatable)")
       ->required();
   cmd->add_option("--paths", args->paths, "Paths files (.paths.jsonl), one per implementation and precision")

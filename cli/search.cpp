@@ -207,11 +207,11 @@ int run(const SearchArgs& given) {
   }
   const std::vector<formats::Precision> precisions = precision_list(given.precisions);
   check_output_dir(given.out);
-  const SearchArgs a = with_described_name(given);
-  if (precisions.size() > 1 && !a.shard.empty())
+  if (precisions.size() > 1 && !given.shard.empty())
     throw formats::InputError("--precision", 0, "a shard (--shard, mpirun) searches in one precision: give one");
-  if (precisions.size() > 1 && !a.name.empty())
+  if (precisions.size() > 1 && !given.name.empty())
     throw formats::InputError("--name", 0, "names one case directory: with several precisions, leave it out");
+  const SearchArgs a = with_described_name(given);
   // Every case directory is free before the first search starts.
   for (const formats::Precision p : precisions) {
     const std::filesystem::path dir =

@@ -138,9 +138,16 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
   std::multimap<int, const Failure*> failures;
   for (const auto& f : r.failures) failures.emplace(f.where.step, &f);
   const int divergent = r.first_divergent ? r.first_divergent->where.step : -1;
-  const Vec3<double>& radii = c.query.radii.radii;
-  out << "units: eSpace, the scene divided by the radii per axis (eSpace = world / " << vec_text(radii)
-      << "; world = eSpace * radii), for positions, moves and plane constants\n";
+  // The trace's units: eSpace, and for robust its local eSpace around the start (local_espace.hpp).
+  const std::string radii = vec_text(c.query.radii.radii);
+  if (c.algorithm == Algorithm::robust)
+    out << "units: local eSpace, the scene relative to the query's start divided by the radii per axis (eSpace = "
+           "(world - start) / "
+        << radii << ", start " << vec_text(c.query.start)
+        << "; world = start + eSpace * radii), for positions, moves and plane constants\n";
+  else
+    out << "units: eSpace, the scene divided by the radii per axis (eSpace = world / " << radii
+        << "; world = eSpace * radii), for positions, moves and plane constants\n";
   out << "step  float trace (hexfloat); under a step: its exact re-evaluation (float | exact, ulps) and decisions\n";
   // With `around`, only the steps near the first divergent step (else the earliest failure).
   const int steps = static_cast<int>(trace.size());

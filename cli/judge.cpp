@@ -3,7 +3,6 @@
 // (docs/judge.md).
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "task_progress.hpp"
 #include "run_results.hpp"
 
 #include <slidecheck/formats/errors.hpp>
@@ -31,16 +30,13 @@ int run(const JudgeArgs& a) {
   o.corpus = a.corpus;
   o.external = verify::paths_subject(a.paths, judge);
   o.level_c = a.level_c;
+  o.level_c_options = a.level_c_options;
   o.out = a.out;
   o.resume = a.resume;
   o.overwrite = a.overwrite;
   o.threads = a.threads;
   o.progress = !a.quiet;
-  TaskProgress progress("judge", !a.quiet);
-  o.on_progress = [&progress](const verify::VerifyProgress& p) {
-    progress.update(p.done, p.total, p.resumed, p.failing);
-  };
-  return report_verify(a.out, verify::run_verify(o), a.json);
+  return run_and_report_verify("judge", o, a);
 }
 
 }  // namespace
@@ -53,8 +49,9 @@ void register_judge(CLI::App& app, CommandAction& action) {
       "exactly against the corpus they answer: level A (penetration, path_penetration, tunnelling, nonfinite, "
       "recovery), the reported single sweeps (missed_hit, spurious_hit, wrong_triangle, time of impact error) and "
       "with --level-c lost_motion, stuck and jitter against the ideal collide-and-slide (docs/judge.md). Outputs and "
-      "exit codes as verify's: 0 nothing failed, 1 something did, 2 bad input (a path that does not fit its query, a "
-      "missing or unknown query: file and line named), 3 internal error.");
+      "exit codes as verify's: 0 nothing failed, 1 something did, 2 bad input, found before anything is judged or "
+      "written (every path is checked against its query first; a path that does not fit it, a missing or unknown "
+      "query: file and line named), 3 internal error.");
   cmd->add_option("--corpus", args->corpus, "Query files (.jsonl) or directories searched for them (repeatable)")
       ->required();
   cmd->add_option("--paths", args->paths, "Paths files (.paths.jsonl), one per implementation and precision")
@@ -74,6 +71,7 @@ void register_judge(CLI::App& app, CommandAction& action) {
   add_out(*cmd, *args, "judge", "Output directory");
   add_resume_overwrite(*cmd, *args, "run");
   add_threads(*cmd, *args);
+  add_views(*cmd, *args, "failing cases (the reported positions beside the ideal path)");
   add_quiet_json(*cmd, *args, "Print a JSON object (counts, output directory) instead of the summary");
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });
 }

@@ -97,16 +97,7 @@ void write_minimal_case(const MinimalCase& m, bool overwrite, nlohmann::ordered_
     const auto again = verify::evaluate_candidate(minimal, record.precision, verify::needs_level_c(m.signature.kind),
                                                   "case", m.external.get());
     reproduced = again && again->has(m.signature.kind);
-    std::ostringstream failures;
-    failures << "The judged path of " << record.algorithm.name() << " (" << formats::precision_name(record.precision)
-             << "), positions then failures:\n";
-    for (std::size_t i = 0; i < record.resting_positions.size(); ++i) {
-      const auto& p = record.resting_positions[i];
-      failures << "  " << i << ": (" << formats::to_hex(p.x) << ", " << formats::to_hex(p.y) << ", "
-               << formats::to_hex(p.z) << ")\n";
-    }
-    for (const verify::Failure& f : record.failures) failures << verify::to_string(f.kind) << ": " << f.detail << "\n";
-    write_text(m.dir / "trace.txt", failures.str());
+    write_text(m.dir / "trace.txt", verify::judged_path_text(record));
     reproduce = "slidecheck verify --corpus " + (m.dir / query_file_name).generic_string() + " --implementation " +
                 shell_word(m.spec) + " --precision " + std::string(formats::precision_name(record.precision)) +
                 (verify::needs_level_c(m.signature.kind) ? " --level-c" : "");

@@ -1,5 +1,7 @@
 #pragma once
 // How verify and eps-sweep print a finished run; merge prints a merged one the same way.
+#include "common_options.hpp"
+
 #include <slidecheck/verify/view/case_view.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
 #include <slidecheck/verify/run/verify_run.hpp>
@@ -11,6 +13,10 @@ namespace slidecheck::cli {
 
 /// Prints the summary (or JSON) of a verify run in `out`; returns the exit code.
 int report_verify(const std::string& out, const verify::VerifyRunResult& r, bool json);
+/// Runs `o` as `what` ("verify", "judge") with `a`'s output, progress, views and JSON options:
+/// progress on stderr, then the views the report links (--views, none for a shard or a build
+/// without three.js), then report_verify. Returns the exit code.
+int run_and_report_verify(const std::string& what, verify::VerifyRunOptions o, const CommonArgs& a);
 /// Prints the eps* table (or JSON) of a sweep in `out` (a shard: its cells only); returns the exit code.
 int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bool json, bool shard);
 

@@ -30,14 +30,31 @@ struct SearchArgs : CommonArgs, ExternalArgs {
   std::size_t budget = 10000, max_tests = 20000;
   double max_seconds = 600;
   bool no_shrink = false, rotated = false;
+  /// exec: the name the implementation describes itself with (run() asks it once).
+  std::string described;
 };
 
 /// search-ALGORITHM-PRECISION-PROPERTY[-rotated]-seedS
-/// The name searched for: the algorithm, or what --implementation names (exec: has no name
-/// before it describes itself: "exec").
+/// The name searched for: the algorithm, the peer, or the name an exec: implementation
+/// describes itself with ("exec" before it was asked: the mpirun merge folder's name).
 std::string searched_name(const SearchArgs& a) {
   if (!is_external(a.implementation)) return a.algorithm;
-  return a.implementation.rfind("peer:", 0) == 0 ? a.implementation.substr(5) : "exec";
+  if (a.implementation.rfind("peer:", 0) == 0) return a.implementation.substr(5);
+  return a.described.empty() ? "exec" : a.described;
+}
+
+/// `a` with the name an exec: implementation describes itself with, which names its case
+/// directories (the process is started once to ask).
+SearchArgs with_described_name(const SearchArgs& a) {
+  SearchArgs b = a;
+  if (a.implementation.rfind("exec:", 0) != 0 || !a.name.empty()) return b;
+  std::filesystem::create_directories(a.out);
+  verify::ExecSettings settings;
+  settings.command = *external_command(a.implementation, formats::Precision::single_float);
+  settings.timeout_seconds = a.exec_timeout;
+  settings.stderr_path = a.exec_log.empty() ? (std::filesystem::path(a.out) / "exec-stderr.log").string() : a.exec_log;
+  b.described = verify::describe_exec(settings).implementation;  // a name unfit for files: refused by exec_subject
+  return b;
 }
 
 std::string default_name(const SearchArgs& a, const std::string& precision) {
@@ -174,26 +191,27 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
 }
 
 /// The search in each precision of --precision, one after the other.
-int run(const SearchArgs& a) {
-  if (is_external(a.implementation)) {
-    if (!a.algorithm.empty())
+int run(const SearchArgs& given) {
+  if (is_external(given.implementation)) {
+    if (!given.algorithm.empty())
       throw formats::InputError("--algorithm", 0, "chooses one of slidecheck's own algorithms: leave it out with --implementation " +
-                                                      a.implementation);
-  } else if (a.implementation != "reference") {
+                                                      given.implementation);
+  } else if (given.implementation != "reference") {
     throw formats::InputError("--implementation", 0,
                               "search runs reference, exec:COMMAND or peer:NAME (" + peer_names() + "), not '" +
-                                  a.implementation + "'");
-  } else if (a.algorithm.empty()) {
+                                  given.implementation + "'");
+  } else if (given.algorithm.empty()) {
     throw formats::InputError("--algorithm", 0, "is required (or --implementation exec:COMMAND / peer:NAME)");
   } else {
-    (void)algorithm_option(a.algorithm);
+    (void)algorithm_option(given.algorithm);
   }
-  const std::vector<formats::Precision> precisions = precision_list(a.precisions);
-  check_output_dir(a.out);
-  if (precisions.size() > 1 && !a.shard.empty())
+  const std::vector<formats::Precision> precisions = precision_list(given.precisions);
+  check_output_dir(given.out);
+  if (precisions.size() > 1 && !given.shard.empty())
     throw formats::InputError("--precision", 0, "a shard (--shard, mpirun) searches in one precision: give one");
-  if (precisions.size() > 1 && !a.name.empty())
+  if (precisions.size() > 1 && !given.name.empty())
     throw formats::InputError("--name", 0, "names one case directory: with several precisions, leave it out");
+  const SearchArgs a = with_described_name(given);
   // Every case directory is free before the first search starts.
   for (const formats::Precision p : precisions) {
     const std::filesystem::path dir =

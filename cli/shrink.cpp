@@ -152,6 +152,12 @@ std::vector<Start> starts_of(const ShrinkArgs& a) {
       s.record = *r;
       s.how = "slidecheck shrink " + a.case_file + " --implementation " + shell_word(a.implementation);
     } else {
+      // Another program's case shrinks only through that program.
+      if (!c.positions.empty())
+        throw formats::InputError(a.case_file, 0,
+                                  "holds the positions that '" + c.algorithm.name() +
+                                      "', another program, reported: shrink it through that program with "
+                                      "--implementation exec:'COMMAND' (or peer:NAME)");
       s.record = verify::replay_case(c, a.case_file).record;
     }
     s.input = a.case_file;

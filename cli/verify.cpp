@@ -84,9 +84,15 @@ int run(const VerifyArgs& a) {
   o.progress = !a.quiet;
   o.limit = a.limit;
   if (!a.shard.empty()) o.shard = verify::parse_shard(a.shard);
+  return run_and_report_verify("verify", o, a);
+}
+
+}  // namespace
+
+int run_and_report_verify(const std::string& what, verify::VerifyRunOptions o, const CommonArgs& a) {
   // A shard's report is not the campaign's: the merge writes the views.
   o.views = viewer_available() && o.shard.whole() ? a.view_count() : 0;
-  TaskProgress progress("verify", !a.quiet);
+  TaskProgress progress(what, !a.quiet);
   o.on_progress = [&progress](const verify::VerifyProgress& p) {
     progress.update(p.done, p.total, p.resumed, p.failing);
   };
@@ -95,8 +101,6 @@ int run(const VerifyArgs& a) {
   if (o.views > 0) write_report_views(a.out, r, o.views, !a.quiet);
   return report_verify(a.out, r, a.json);
 }
-
-}  // namespace
 
 int report_verify(const std::string& out, const verify::VerifyRunResult& r, bool json) {
   if (json) {

@@ -12,6 +12,7 @@
 #                 shrinks it to 1-2 triangles, which reproduces through exec and has a view of the
 #                 reported positions beside the ideal path; shrink and eps-sweep
 #                 run through it (the swept tolerance is the one it describes)
+#   views         judge writes the report's first views (--views N) and times level C
 #   faults        a client that crashes on one query, hangs on another, answers garbage on a third:
 #                 those queries are implementation_error, the others are judged, the run finishes
 # Usage: judge_scenarios.sh SLIDECHECK EXEC_EXAMPLE SOURCE_DIR WORK_DIR SCENARIO [PART]
@@ -78,6 +79,15 @@ errors)
   sed -E '2s/"positions":\[(\[[^]]*\])/"positions":[\1,\1/' "$good" >"$work/count.paths.jsonl"
   expect 2 judge --quiet --corpus "$corpus" --paths "$work/count.paths.jsonl" --out "$work/e3"
   grep -qE "count.paths.jsonl:2: .*positions" "$work/last.out" || fail "position count: $(cat "$work/last.out")"
+  # Every path is checked before the first is judged: a bad 4th record (one position too many,
+  # or iterations that are not one per pass) runs nothing and writes nothing.
+  sed -E '5s/"positions":\[(\[[^]]*\])/"positions":[\1,\1/' "$good" >"$work/count4.paths.jsonl"
+  sed -E '5s/\}$/,"iterations":[1,2,3,4,5,6,7]}/' "$good" >"$work/iterations4.paths.jsonl"
+  for bad in count4 iterations4; do
+    expect 2 judge --quiet --corpus "$corpus" --paths "$work/$bad.paths.jsonl" --out "$work/e-$bad"
+    grep -qE "$bad.paths.jsonl:5: path of query" "$work/last.out" || fail "$bad: $(cat "$work/last.out")"
+    [ ! -e "$work/e-$bad" ] || fail "$bad: exit 2 left $(ls "$work/e-$bad") behind"
+  done
   # A malformed header.
   { echo '{"format": "slidecheck-paths 9", "implementation": "x", "precision": "float"}'; sed 1d "$good"; } >"$work/header.paths.jsonl"
   expect 2 judge --quiet --corpus "$corpus" --paths "$work/header.paths.jsonl" --out "$work/e4"
@@ -95,17 +105,44 @@ errors)
   expect 2 verify --quiet --corpus "$work/twin1" --corpus "$work/twin2" --out "$work/e8"
   grep -q "case files would collide" "$work/last.out" || fail "colliding case names: $(cat "$work/last.out")"
   echo "errors: every malformed input refused with exit 2, file and line" ;;
+views)
+  # judge writes the report's first views as verify does (--views N), and times level C.
+  corpus=$src/corpora/builtin
+  expect 0 verify --quiet --no-views --no-level-b --corpus "$corpus" --algorithm robust --precision float --out "$work/v" \
+    --write-paths "$work/p"
+  # Two paths that end inside the floor (their last z set to 0): two failing cases, one view.
+  sed -E '2,3s/"[^"]*"\]\],"waypoints"/"0x0p+0"]],"waypoints"/' "$work/p/robust-float.paths.jsonl" >"$work/sunk.paths.jsonl"
+  expect 1 judge --quiet --level-c --corpus "$corpus" --paths "$work/sunk.paths.jsonl" --views 1 --out "$work/j"
+  [ "$(ls "$work"/j/cases/*.case | wc -l)" -ge 2 ] || fail "expected two failing cases: $(ls "$work/j/cases")"
+  grep -q "level C: .*time median" "$work/last.out" || fail "no level C line: $(cat "$work/last.out")"
+  ! grep -q "time median 0 us, p99 0 us, max 0 us" "$work/last.out" || fail "level C not timed: $(cat "$work/last.out")"
+  rc=0; "$slidecheck" view "$(ls "$work"/j/cases/*.case | head -1)" --out "$work/probe.html" >/dev/null 2>&1 || rc=$?
+  if [ "$rc" -ne 3 ]; then  # 3: this build has no three.js
+    [ "$(ls "$work"/j/views/*.html | wc -l)" -eq 1 ] || fail "judge --views 1 wrote $(ls "$work/j/views")"
+    grep -q 'views/.*\.html' "$work/j/report.html" || fail "the report links no view"
+  fi
+  echo "views: judge wrote its report's views, level C timed" ;;
 naive)
   corpus=$src/corpora/builtin
   expect 1 verify --quiet --corpus "$corpus" --implementation "$naive" --out "$work/v"
   grep -q '"implementation": "exec:python3' "$work/v/run.json" || fail "run.json does not name the implementation"
   expect 1 search --quiet --implementation "$naive" --property penetration --precision double --budget 2000 --out "$work/s"
-  case_dir=$work/s/search-exec-double-penetration-seed1
+  # Named after the name the implementation describes itself with.
+  case_dir=$work/s/search-naive_python-double-penetration-seed1
+  [ -d "$case_dir" ] || fail "no case directory named after the implementation: $(ls "$work/s")"
   grep -q "run again: reproduced" "$work/last.out" || fail "search: $(cat "$work/last.out")"
   triangles=$(grep -c '^t ' "$case_dir/scene.scene")
   [ "$triangles" -ge 1 ] && [ "$triangles" -le 2 ] || fail "the minimal case has $triangles triangles"
-  expect 1 verify --quiet --corpus "$case_dir/search-exec-double-penetration-seed1.jsonl" --implementation "$naive" --precision double --out "$work/again"
+  expect 1 verify --quiet --corpus "$case_dir/search-naive_python-double-penetration-seed1.jsonl" --implementation "$naive" --precision double --out "$work/again"
   grep -q '"penetration"' "$work/again/records.jsonl" || fail "the minimal case does not reproduce through verify"
+  # trace.txt labels each position: the start, a pass's end, or a waypoint the client reported.
+  grep -qE '^  0 start: \(' "$case_dir/trace.txt" || fail "trace.txt: no labelled start: $(cat "$case_dir/trace.txt")"
+  grep -qE '^  [1-9][0-9]* pass 0 end: \(' "$case_dir/trace.txt" || fail "trace.txt: no labelled pass end"
+  # The case cannot be replayed (another program): exit 2, naming what to run instead.
+  expect 2 replay "$case_dir/case.case"
+  grep -q "slidecheck view $case_dir/case.case" "$work/last.out" || fail "replay: $(cat "$work/last.out")"
+  grep -q "slidecheck verify --corpus $case_dir/search-naive_python-double-penetration-seed1.jsonl" "$work/last.out" ||
+    fail "replay names no verify command: $(cat "$work/last.out")"
   # Its case keeps the positions the client reported: the view draws them beside the ideal path.
   grep -q '"positions"' "$case_dir/case.case" || fail "the case keeps no positions"
   rc=0; "$slidecheck" view "$case_dir/case.case" --out "$work/case.html" >"$work/view.out" 2>&1 || rc=$?

@@ -123,6 +123,11 @@ BOOST_AUTO_TEST_CASE(waypoints_make_the_travelled_polyline) {
   const QueryRecord r = judge(sc, q, p);
   BOOST_TEST(has(r, FailureClass::penetration));
   BOOST_TEST(r.resting_positions.size() == 3u);
+  // Its text tells the reported waypoint from the positions.
+  const std::string text = judged_path_text(r);
+  BOOST_TEST(text.find("  0 start: (0x1p-2, 0x1p-2, 0x1p-1)\n") != std::string::npos, text);
+  BOOST_TEST(text.find("  1 pass 0 waypoint 1: (0x1.8p-1, ") != std::string::npos, text);
+  BOOST_TEST(text.find("  2 pass 0 end: (0x1.4p+0, ") != std::string::npos, text);
   p.waypoints = {{}, {}};
   expect_refused(sc, q, p, "2 lists of waypoints for 1 passes");
 }
@@ -141,6 +146,19 @@ BOOST_AUTO_TEST_CASE(paths_that_do_not_fit_the_query_are_refused) {
   p.sweeps.clear();
   p.iterations = {1, 1};
   expect_refused(sc, drop(), p, "2 iteration counts for 1 passes");
+}
+
+BOOST_AUTO_TEST_CASE(a_path_is_checked_to_fit_before_it_is_judged) {
+  const SceneContext sc = floor_scene();
+  PathRecord p = path_of({{0.25, 0.25, 1}, {0.25, 0.25, 0.5}});
+  BOOST_CHECK_NO_THROW(check_path_fits(sc, drop(), "q.jsonl", p, "paths.jsonl", Precision::double_float));
+  p.iterations = {1, 2};
+  BOOST_CHECK_THROW(check_path_fits(sc, drop(), "q.jsonl", p, "paths.jsonl", Precision::double_float), InputError);
+  // A path that reports an error is the implementation's failure, not malformed input.
+  PathRecord e;
+  e.query_id = "drop";
+  e.error = "cannot";
+  BOOST_CHECK_NO_THROW(check_path_fits(sc, drop(), "q.jsonl", e, "paths.jsonl", Precision::double_float));
 }
 
 BOOST_AUTO_TEST_CASE(float_paths_start_at_the_rounded_start) {
@@ -233,6 +251,9 @@ BOOST_AUTO_TEST_CASE(level_c_judges_the_travel_against_the_ideal_collide_and_sli
   BOOST_TEST(good.ideal->fully_proven);
   BOOST_TEST(good.ideal->final_position.z == 0.5);
   BOOST_TEST(!good.failed());
+  // Level C is timed as verify times it (the summary's level C time line reads it).
+  BOOST_TEST(good.ideal->seconds > 0);
+  BOOST_TEST(good.ideal->seconds <= good.seconds);
   // Stopping a quarter of the way short is lost motion; not moving at all is stuck.
   const QueryRecord short_drop =
       judge_path(sc, drop(), "q.jsonl", path_of({{0.25, 0.25, 1}, {0.25, 0.25, 0.75}}), "p", Algorithm::robust,

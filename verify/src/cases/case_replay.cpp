@@ -1,11 +1,15 @@
 // Replaying a case file and printing the replay (case_replay.hpp).
 #include <slidecheck/verify/cases/case_replay.hpp>
 
+#include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -47,9 +51,42 @@ bool is_level_c_class(FailureClass k) {
   return k == FailureClass::lost_motion || k == FailureClass::stuck || k == FailureClass::jitter;
 }
 
+/// The command a case directory's README gives to run the case again ("Reproduce: `...`"), or
+/// empty: search and shrink write one beside an external implementation's case.
+std::string readme_command(const std::string& case_file) {
+  std::ifstream in(std::filesystem::path(case_file).parent_path() / "README.md");
+  const std::string mark = "Reproduce: `";
+  for (std::string line; std::getline(in, line);)
+    if (const auto at = line.find(mark); at != std::string::npos) {
+      const auto end = line.find('`', at + mark.size());
+      if (end != std::string::npos) return line.substr(at + mark.size(), end - at - mark.size());
+    }
+  return {};
+}
+
 }  // namespace
 
+void require_replayable(const CaseFile& c, const std::string& file) {
+  const std::string view = "see it with `slidecheck view " + file + "`";
+  if (!c.positions.empty()) {
+    const std::string again = readme_command(file);
+    throw InputError(file, 0,
+                     "holds the positions that '" + c.algorithm.name() +
+                         "', another program, reported (judge, exec or peer): slidecheck re-runs only its own "
+                         "algorithms step by step, so there is no trace to replay; " + view + " (its positions "
+                         "beside the ideal path), and run it again through that program with " +
+                         (again.empty() ? "`slidecheck verify --corpus QUERIES --implementation exec:'COMMAND'` "
+                                          "(or judge its new paths with `slidecheck judge`)"
+                                        : "`" + again + "` (the case's README.md)"));
+  }
+  if (!find_algorithm(c.algorithm.name()))
+    throw InputError(file, 0,
+                     "is a case of algorithm '" + c.algorithm.name() + "', which this slidecheck does not have (" +
+                         algorithm_names() + "): replay it with the program that registers it (run_cli), or " + view);
+}
+
 CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c) {
+  require_replayable(c, file);
   const SceneContext scene(file, c.scene);
   CaseReplay out;
   // The verdict: checked as verify checked it (the decisions that decide the outcome).
@@ -84,7 +121,8 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   return out;
 }
 
-std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps) {
+std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps,
+                        int around) {
   const QueryRecord& r = replay.record;
   const std::vector<std::string>& trace = replay.trace;
   std::ostringstream out;
@@ -100,9 +138,33 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
   std::multimap<int, const Failure*> failures;
   for (const auto& f : r.failures) failures.emplace(f.where.step, &f);
   const int divergent = r.first_divergent ? r.first_divergent->where.step : -1;
+  // The trace's units: eSpace, and for robust its local eSpace around the start (local_espace.hpp).
+  const std::string radii = vec_text(c.query.radii.radii);
+  if (c.algorithm == Algorithm::robust)
+    out << "units: local eSpace, the scene relative to the query's start divided by the radii per axis (eSpace = "
+           "(world - start) / "
+        << radii << ", start " << vec_text(c.query.start)
+        << "; world = start + eSpace * radii), for positions, moves and plane constants\n";
+  else
+    out << "units: eSpace, the scene divided by the radii per axis (eSpace = world / " << radii
+        << "; world = eSpace * radii), for positions, moves and plane constants\n";
   out << "step  float trace (hexfloat); under a step: its exact re-evaluation (float | exact, ulps) and decisions\n";
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const int step = static_cast<int>(i);
+  // With `around`, only the steps near the first divergent step (else the earliest failure).
+  const int steps = static_cast<int>(trace.size());
+  int focus = divergent;
+  if (focus < 0)
+    for (const Failure& f : r.failures)
+      if (focus < 0 || f.where.step < focus) focus = f.where.step;
+  focus = std::min(focus, steps - 1);
+  const int first = around >= 0 && focus >= 0 ? std::max(0, focus - around) : 0;
+  const int last = around >= 0 && focus >= 0 ? std::min(steps - 1, focus + around) : steps - 1;
+  const auto left_out = [&](int from, int to) {
+    out << "   ... " << to - from + 1 << " steps left out (" << from << "-" << to << "): only the " << around
+        << " either side of step " << focus << " are shown\n";
+  };
+  if (first > 0) left_out(0, first - 1);
+  for (int step = first; step <= last; ++step) {
+    const std::size_t i = static_cast<std::size_t>(step);
     out << (step == divergent ? ">> " : "   ") << std::setw(4) << step << "  " << trace[i] << '\n';
     for (auto [it, end] = values.equal_range(step); it != end; ++it) {
       const StepValueError& v = *it->second;
@@ -120,6 +182,7 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
     for (auto [it, end] = failures.equal_range(step); it != end; ++it)
       out << "         FAILURE " << failure_text(*it->second, c) << '\n';
   }
+  if (last < steps - 1) left_out(last + 1, steps - 1);
   if (r.ideal) {
     const IdealSummary& s = *r.ideal;
     out << "ideal trajectory (level C): " << (s.fully_proven ? "every decision proven" : "NOT fully proven") << ", "

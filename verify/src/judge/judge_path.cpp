@@ -2,6 +2,7 @@
 #include <slidecheck/verify/judge/judge_path.hpp>
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/verify/judge/judge_sweeps.hpp>
 #include <slidecheck/verify/level_a/invariants.hpp>
 #include <slidecheck/verify/level_a/recovery.hpp>
@@ -48,8 +49,11 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   const Query& q = r.query;
   const CulledMesh part = index.culled_mesh(query_reach_box(q));
   const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
+  io.numbers.field_stage = options.level_c_options.field_stage;
+  io.numbers.identity_stage = options.level_c_options.identity_stage;
   io.frames = q.frames;
   const std::size_t per_frame = (n - 1) / static_cast<std::size_t>(q.frames);
   std::vector<Vec3<double>> frame_ends;
@@ -58,10 +62,37 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
   IdealSummary s = summarize_ideal(ideal);
   judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back());
+  // The wall time of level C, as verify records it (ideal run and comparison).
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   r.ideal = std::move(s);
 }
 
+/// What resting position i of a judged path is, from the record's pass ends.
+std::string position_label(const QueryRecord& r, std::size_t i) {
+  if (i == 0) return "start";
+  std::size_t previous = 0;
+  for (std::size_t k = 0; k < r.pass_ends.size(); ++k) {
+    if (i == r.pass_ends[k]) return "pass " + std::to_string(k) + " end";
+    if (i < r.pass_ends[k]) return "pass " + std::to_string(k) + " waypoint " + std::to_string(i - previous);
+    previous = r.pass_ends[k];
+  }
+  return "position";
+}
+
 }  // namespace
+
+std::string judged_path_text(const QueryRecord& r) {
+  std::string out = "The judged path of " + r.algorithm.name() + " (" + std::string(precision_name(r.precision)) +
+                    "), positions in scene units (the start, each pass's reported waypoints and its end), then "
+                    "failures:\n";
+  for (std::size_t i = 0; i < r.resting_positions.size(); ++i) {
+    const Vec3<double>& p = r.resting_positions[i];
+    out += "  " + std::to_string(i) + " " + position_label(r, i) + ": (" + to_hex(p.x) + ", " + to_hex(p.y) + ", " +
+           to_hex(p.z) + ")\n";
+  }
+  for (const Failure& f : r.failures) out += std::string(to_string(f.kind)) + ": " + f.detail + "\n";
+  return out;
+}
 
 std::size_t expected_positions(const Query& q) {
   const std::size_t passes_per_frame = is_zero_vector(q.gravity) ? 1 : 2;
@@ -82,32 +113,13 @@ Query rounded_query(const Query& query, Precision p) {
   return q;
 }
 
-QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::string& query_file,
-                       const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
-                       Precision precision, const JudgeOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  QueryRecord r;
-  r.query_id = query.id;
-  r.query_file = query_file;
-  r.scene_file = sc.file;
-  r.algorithm = implementation;
-  r.precision = precision;
-  r.query = rounded_query(query, precision);
-  const Query& q = r.query;
+void check_path_fits(const SceneContext& sc, const Query& query, const std::string& query_file,
+                     const formats::PathRecord& path, const std::string& paths_file, Precision precision) {
+  if (path.error) return;  // the implementation's own fault: a record, not bad input
+  const Query q = rounded_query(query, precision);
   const auto bad = [&](const std::string& problem) {
     throw InputError(paths_file, path.line, "path of query '" + query.id + "' (" + query_file + "): " + problem);
   };
-
-  if (path.error) {
-    Failure f;
-    f.kind = FailureClass::implementation_error;
-    f.detail = *path.error;
-    r.failures.push_back(std::move(f));
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return r;
-  }
-
-  // The path must be a path of this query.
   const std::size_t n = expected_positions(q);
   if (path.positions.size() != n)
     bad(std::to_string(path.positions.size()) + " positions where the query asks for " + std::to_string(n) +
@@ -123,9 +135,36 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
           " is not a triangle of the scene (it has " + std::to_string(index.triangle_count()) + ")");
   if (!path.iterations.empty() && path.iterations.size() != n - 1)
     bad(std::to_string(path.iterations.size()) + " iteration counts for " + std::to_string(n - 1) + " passes");
-
   if (!path.waypoints.empty() && path.waypoints.size() != n - 1)
     bad(std::to_string(path.waypoints.size()) + " lists of waypoints for " + std::to_string(n - 1) + " passes");
+}
+
+QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::string& query_file,
+                       const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
+                       Precision precision, const JudgeOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  QueryRecord r;
+  r.query_id = query.id;
+  r.query_file = query_file;
+  r.scene_file = sc.file;
+  r.algorithm = implementation;
+  r.precision = precision;
+  r.query = rounded_query(query, precision);
+  const Query& q = r.query;
+
+  if (path.error) {
+    Failure f;
+    f.kind = FailureClass::implementation_error;
+    f.detail = *path.error;
+    r.failures.push_back(std::move(f));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return r;
+  }
+
+  // The path must be a path of this query.
+  check_path_fits(sc, query, query_file, path, paths_file, precision);
+  const std::size_t n = expected_positions(q);
+  const TriangleIndex& index = sc.index(precision);
 
   // The travelled polyline: the start, then per pass its waypoints and its end.
   r.resting_positions.push_back(path.positions.front());
@@ -142,6 +181,7 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
     where.push_back(StepLocation{pass, path.waypoints.empty() ? 0 : static_cast<int>(path.waypoints[k].size()),
                                  static_cast<int>(where.size())});
     pass_start_step.push_back(where.back().step);
+    r.pass_ends.push_back(r.resting_positions.size() - 1);
   }
   r.final_position = path.positions.back();
   for (const int k : path.iterations) r.iterations += k;

@@ -76,6 +76,12 @@ std::shared_ptr<const ExternalSubject> paths_subject(const std::vector<std::stri
                            "has no path for query '" + in.query.id + "' (" + in.file + ":" +
                                std::to_string(in.line) + "): every query of the corpus needs one");
     }
+    // Every path must fit its query before the first is judged: bad input runs nothing.
+    for (const auto& [key, c] : data->columns)
+      for (const QueryInput& in : inputs) {
+        check_runnable(in, key.second);
+        check_path_fits(*in.scene, in.query, in.file, c.by_id.at(in.query.id), c.file, key.second);
+      }
   };
   subject->run = [data, options](const QueryInput& in, const Algorithm& a, Precision p) {
     const PathsColumns::Column& c = data->columns.at({a.name(), p});

@@ -31,12 +31,23 @@ struct CaseReplay {
   bool reproduced() const { return same_classes && same_divergent; }
 };
 
-/// Re-runs the case (level C too when it was recorded with it, or when `level_c`).
+/// InputError naming `file` when the case cannot be replayed here, saying what to run instead:
+/// it holds another program's reported positions (judge, exec, peers: that program cannot be
+/// re-run step by step; `slidecheck view` draws them, its README's command runs it again), or
+/// its algorithm is not registered in this program.
+void require_replayable(const CaseFile& c, const std::string& file);
+
+/// Re-runs the case (level C too when it was recorded with it, or when `level_c`);
+/// require_replayable first.
 CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c = false);
 
 /// The replay for people: the float trace with the exact re-evaluation under every step
 /// that differs (every step with `all_steps`), the first divergent step marked `>>`, the
 /// level C comparison, the failures and the verdict ("-> reproduced" or "-> NOT reproduced").
-std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps);
+/// Its header says the trace's units (eSpace: the scene divided by the radii per axis). With
+/// `around` >= 0 only the steps within `around` of the first divergent step (else of the first
+/// failure) are listed, with a line per run of steps left out; < 0: every step.
+std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps,
+                        int around = -1);
 
 }  // namespace slidecheck::verify

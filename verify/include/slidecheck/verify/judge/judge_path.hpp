@@ -33,14 +33,24 @@ std::size_t expected_positions(const Query& query);
 /// std::invalid_argument when a number overflows or a radius rounds to zero.
 Query rounded_query(const Query& query, Precision precision);
 
+/// Throws InputError naming `paths_file` and the path's line when `path` does not fit `query`
+/// in `precision`: a count of positions other than expected_positions, a start other than the
+/// query's start rounded to the precision, a sweep naming a triangle the scene does not have,
+/// iterations or lists of waypoints not one per pass. A path that carries an error fits. Run
+/// on every path before anything is judged, so that bad input stops a run before it starts.
+void check_path_fits(const SceneContext& scene, const Query& query, const std::string& query_file,
+                     const formats::PathRecord& path, const std::string& paths_file, Precision precision);
+
 /// Judges `path` (what `implementation` reported for `query` in `precision`) against the scene.
-/// Throws InputError naming `paths_file` and the path's line when the path does not fit the
-/// query: a count of positions other than expected_positions, a start other than the query's
-/// start rounded to the precision, a sweep naming a triangle the scene does not have, or
-/// iterations not one per pass. A path that carries an error gives an `implementation_error`
+/// Throws check_path_fits's InputError when the path does not fit the query. A path that carries an error gives an `implementation_error`
 /// record.
 QueryRecord judge_path(const SceneContext& scene, const Query& query, const std::string& query_file,
                        const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
                        Precision precision, const JudgeOptions& options = {});
+
+/// A judged path for people (the trace.txt of another implementation's minimal case): each
+/// position in hexfloat, scene units, labelled "start", "pass K end" or "pass K waypoint J" (a
+/// waypoint the implementation reported), then the failures.
+std::string judged_path_text(const QueryRecord& record);
 
 }  // namespace slidecheck::verify

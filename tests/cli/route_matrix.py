@@ -101,7 +101,7 @@ run("verify", *common, "--algorithm", "fauerby", "--precision", "float", "--out"
 run("verify", *common, "--algorithm", "fauerby", "--precision", "float", "--implementation", "fast",
     "--out", f"{work}/fast")
 run("verify", *common, "--implementation", EXEC, "--out", f"{work}/exec")
-run("judge", "--quiet", "--corpus", corpus, "--paths", f"{work}/paths/fauerby-float.paths.jsonl", "--out", f"{work}/judge")
+run("judge", *common, "--paths", f"{work}/paths/fauerby-float.paths.jsonl", "--out", f"{work}/judge")
 builtin = records(f"{work}/builtin")
 if not any(level_a(r)[0] for r in builtin.values()):
     fail("no query of the corpus fails at level A: the comparison would prove nothing")

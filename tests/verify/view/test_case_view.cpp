@@ -60,6 +60,26 @@ BOOST_AUTO_TEST_CASE(penetration_case_has_its_trace_paths_and_divergence) {
   BOOST_TEST(!first_query);
 }
 
+BOOST_AUTO_TEST_CASE(robust_steps_are_drawn_where_its_local_trace_places_them) {
+  // robust traces in eSpace around the query's start (trace_origin); far from the origin its
+  // first traced sphere must be drawn at the start, not near the scene's origin.
+  const std::string file =
+      kRegressions + "robust-float-far-walk-lost-motion/cases/q-s1o1e4-floor_s1_o10000_float_walk-s1-w0-f3-robust-float.case";
+  const verify::CaseFile c = verify::read_case_file(file);
+  BOOST_TEST_REQUIRE(std::fabs(c.query.start.x) >= 1000.0);
+  BOOST_TEST((verify::trace_origin(c) == c.query.start));
+  const auto j = nlohmann::ordered_json::parse(verify::case_view_json(c, file, {.level_c = false}));
+  bool found = false;
+  for (const auto& s : j["steps"])
+    if (s.contains("sphere")) {
+      found = true;
+      for (int k = 0; k < 3; ++k)
+        BOOST_TEST(std::fabs(s["sphere"][k].get<double>() - j["case"]["start"][k].get<double>()) <= 1e-6, "axis " << k);
+      break;
+    }
+  BOOST_TEST(found);
+}
+
 BOOST_AUTO_TEST_CASE(exact_points_are_level_b_values) {
   // A case whose steps re-evaluate points (near_point, touch_point ...): each exact pair's
   // distance is that of the values level B recorded, scaled back from eSpace.

@@ -121,6 +121,10 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   return out;
 }
 
+Vec3<double> trace_origin(const CaseFile& c) {
+  return c.algorithm == Algorithm::robust ? c.query.start : Vec3<double>{};
+}
+
 std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps,
                         int around) {
   const QueryRecord& r = replay.record;
@@ -140,7 +144,7 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
   const int divergent = r.first_divergent ? r.first_divergent->where.step : -1;
   // The trace's units: eSpace, and for robust its local eSpace around the start (local_espace.hpp).
   const std::string radii = vec_text(c.query.radii.radii);
-  if (c.algorithm == Algorithm::robust)
+  if (trace_origin(c) != Vec3<double>{})
     out << "units: local eSpace, the scene relative to the query's start divided by the radii per axis (eSpace = "
            "(world - start) / "
         << radii << ", start " << vec_text(c.query.start)

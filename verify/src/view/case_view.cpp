@@ -1,6 +1,8 @@
 // The data of one case's view (case_view.hpp).
 #include <slidecheck/verify/view/case_view.hpp>
 
+#include <slidecheck/verify/cases/case_replay.hpp>
+
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
@@ -25,8 +27,13 @@ using ojson = nlohmann::ordered_json;
 
 ojson vec(const Vec3<double>& v) { return ojson::array({v.x, v.y, v.z}); }
 
-/// eSpace to scene units: a point or a move scales by the radii, a normal by their inverse.
-Vec3<double> from_espace_point(const Vec3<double>& p, const Vec3<double>& r) { return {p.x * r.x, p.y * r.y, p.z * r.z}; }
+/// eSpace to scene units: a move scales by the radii, a point too and is then placed from the
+/// trace's origin (trace_origin: robust traces around the query's start), a normal scales by
+/// the radii's inverse.
+Vec3<double> from_espace_move(const Vec3<double>& p, const Vec3<double>& r) { return {p.x * r.x, p.y * r.y, p.z * r.z}; }
+Vec3<double> from_espace_point(const Vec3<double>& p, const Vec3<double>& r, const Vec3<double>& origin) {
+  return origin + from_espace_move(p, r);
+}
 Vec3<double> from_espace_normal(const Vec3<double>& n, const Vec3<double>& r) {
   const Vec3<double> m{n.x / r.x, n.y / r.y, n.z / r.z};
   const double len = std::sqrt(m.x * m.x + m.y * m.y + m.z * m.z);
@@ -168,7 +175,7 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   detail_options.step_shapes = &shapes;
   const QueryRecord detail = verify_query(scene, c.query, file, c.algorithm, c.precision, detail_options);
 
-  const Vec3<double> radii = c.query.radii.radii;
+  const Vec3<double> radii = c.query.radii.radii, origin = trace_origin(c);
   ojson j;
   j["format"] = "slidecheck-view 1";
   j["title"] = std::string(algorithm_name(c.algorithm)) + " in " + std::string(precision_name(c.precision)) + ": " +
@@ -244,11 +251,11 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
     s["name"] = line.substr(0, line.find(' '));
     s["text"] = line;
     const StepShape shape = i < shapes.size() ? shapes[i] : StepShape{};
-    if (shape.sphere) s["sphere"] = vec(from_espace_point(*shape.sphere, radii));
-    if (shape.point) s["point"] = vec(from_espace_point(*shape.point, radii));
-    if (shape.move) s["move"] = vec(from_espace_point(*shape.move, radii));
+    if (shape.sphere) s["sphere"] = vec(from_espace_point(*shape.sphere, radii, origin));
+    if (shape.point) s["point"] = vec(from_espace_point(*shape.point, radii, origin));
+    if (shape.move) s["move"] = vec(from_espace_move(*shape.move, radii));
     if (shape.plane_origin)
-      s["plane"] = {{"origin", vec(from_espace_point(*shape.plane_origin, radii))},
+      s["plane"] = {{"origin", vec(from_espace_point(*shape.plane_origin, radii, origin))},
                     {"normal", vec(from_espace_normal(*shape.plane_normal, radii))}};
     if (shape.crease) s["crease"] = vec(from_espace_normal(*shape.crease, {1 / radii.x, 1 / radii.y, 1 / radii.z}));
     if (shape.triangle) s["triangle"] = case_triangle(*shape.triangle);
@@ -279,7 +286,7 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
     ojson point_pairs = ojson::array();
     for (const auto& [base, fe] : points) {
       if (components[base] != 3) continue;
-      const Vec3<double> f = from_espace_point(fe.first, radii), e = from_espace_point(fe.second, radii);
+      const Vec3<double> f = from_espace_point(fe.first, radii, origin), e = from_espace_point(fe.second, radii, origin);
       const double d = std::sqrt((f.x - e.x) * (f.x - e.x) + (f.y - e.y) * (f.y - e.y) + (f.z - e.z) * (f.z - e.z));
       if (std::isfinite(d)) divergence = std::max(divergence, d);
       point_pairs.push_back({{"quantity", base}, {"float", vec(f)}, {"exact", vec(e)}, {"apart", d}});

@@ -37,6 +37,11 @@ struct CaseReplay {
 /// its algorithm is not registered in this program.
 void require_replayable(const CaseFile& c, const std::string& file);
 
+/// The world point a case's trace measures its eSpace from: the origin, or for robust, which
+/// traces in a local eSpace around the query's start (local_espace.hpp), that start. A traced
+/// position p is at world point origin + p * radii (per axis); a move is p * radii.
+Vec3<double> trace_origin(const CaseFile& c);
+
 /// Re-runs the case (level C too when it was recorded with it, or when `level_c`);
 /// require_replayable first.
 CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c = false);

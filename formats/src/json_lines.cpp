@@ -108,6 +108,7 @@ std::string string_value(const JsonLine& at, const json& j, const std::string& f
   if (!j.is_string()) at.fail_field(field, "expected a string, got " + describe(j));
   std::string s = j.get<std::string>();
   if (s.empty()) at.fail_field(field, "must not be empty");
+  if (s.find('\0') != std::string::npos) at.fail_field(field, "must not contain a NUL character (\\u0000)");
   return s;
 }
 

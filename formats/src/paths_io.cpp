@@ -159,7 +159,7 @@ PathsFile read_paths(const std::string& path) {
   const std::string_view text = detail::text_without_bom(whole, path);
   std::map<std::string, std::size_t> id_lines;
   bool header = false;
-  detail::for_each_json_line(text, [&](std::string_view content, std::size_t line) {
+  detail::for_each_json_line(text, path, [&](std::string_view content, std::size_t line) {
     if (!header) {
       out.header = parse_paths_header(content, path, line);
       header = true;

@@ -394,7 +394,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
           if (o.external) c.positions = r.resting_positions;
           write_case_file((out / "cases" / case_file_name(r)).string(), c);
         }
-        done_lines[k] = to_json(r).dump() + "\n";
+        done_lines[k] = record_line(r) + "\n";
       } catch (...) {
         errors[k] = std::current_exception();
       }

@@ -186,6 +186,7 @@ std::string ExecProcess::reap(bool killed) {
     for (int i = 0; i < 50; ++i) {
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) return ended(status);
+      drain_stderr();  // a process blocked on a full stderr pipe could not end
       usleep(10000);
     }
   }

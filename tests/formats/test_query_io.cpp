@@ -215,6 +215,14 @@ BOOST_AUTO_TEST_CASE(endless_and_special_files_are_refused) {
   BOOST_CHECK_EXCEPTION(formats::read_queries(long_line), InputError, [&](const InputError& e) {
     return e.line() == 2 && e.problem().find("longer than 64 MiB") != std::string::npos;
   });
+  // The same for the line readers (scene, OBJ, OFF), even in a comment.
+  {
+    std::ofstream out(long_line, std::ios::binary);
+    out << "# " << std::string(formats::kMaxLineBytes, 'x') << "\n";
+  }
+  BOOST_CHECK_EXCEPTION(formats::read_scene(long_line), InputError, [&](const InputError& e) {
+    return e.line() == 1 && e.problem().find("longer than 64 MiB") != std::string::npos;
+  });
   std::filesystem::remove_all(dir);
 }
 

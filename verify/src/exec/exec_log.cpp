@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -30,6 +31,9 @@ void ExecLog::start() {
   std::lock_guard lock(mutex_);
   if (started_) return;
   started_ = true;
+  std::error_code ignored;  // a folder that cannot be made shows as the open's error
+  if (const auto folder = std::filesystem::path(path_).parent_path(); !folder.empty())
+    std::filesystem::create_directories(folder, ignored);
   fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) std::fprintf(stderr, "slidecheck: cannot write %s: %s\n", path_.c_str(), std::strerror(errno));
   put(held_);

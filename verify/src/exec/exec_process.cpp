@@ -119,7 +119,8 @@ bool ExecProcess::start(ExecFault& fault) {
   const pid_t pid = SpawnThread::instance().run([&]() -> pid_t {
     const pid_t child = fork();
     if (child == 0) process::become_supervisor(parent, cmd, fds[0][0], fds[1][1], fds[2][1]);
-    if (child > 0) setpgid(child, child);  // both sides: no race with the first kill
+    // A group of its own on both sides (no race): the terminal's SIGINT is slidecheck's to handle.
+    if (child > 0) setpgid(child, child);
     return child;
   });
   close(fds[0][0]);

@@ -61,6 +61,18 @@ for sig in INT TERM KILL; do
   fi
   echo "SIG$sig: no client process left"
 done
+# eps-sweep names the cells it kept.
+sed 's/"tolerances":{}/"tolerances":{"skin":0.001}/' "$work/busy.sh" >"$work/busy-skin.sh"
+"$slidecheck" eps-sweep --corpus "$corpus" --implementation "exec:sh $work/busy-skin.sh" --out "$work/sweep" \
+  --threads 1 --quiet --no-views >/dev/null 2>"$work/sweep.err" &
+pid=$!
+wait_for_client
+kill -INT "$pid"
+wait "$pid" 2>/dev/null && fail "eps-sweep ended normally after SIGINT" || true
+none_left "eps-sweep SIGINT"
+grep -q "^slidecheck: interrupted: 0 of [0-9]* cells kept in $work/sweep; resume with the same command and --resume$" \
+  "$work/sweep.err" || fail "eps-sweep SIGINT: no line saying what was kept: $(cat "$work/sweep.err")"
+echo "eps-sweep SIGINT: no client process left, the kept cells named"
 set +m
 
 # 2. A grandchild that calls setsid survives neither the client nor a completed run.

@@ -15,6 +15,7 @@ namespace {
 // Read by the signal handler: only lock-free atomics and a buffer written before `active`.
 std::atomic<bool> active{false};
 std::atomic<std::size_t> total_tasks{0}, kept_tasks{0};
+std::atomic<const char*> unit_name{"tasks"};
 char out_folder[4096];
 
 void put(char*& p, char* end, const char* s) {
@@ -41,7 +42,9 @@ extern "C" void on_interruption(int sig) {
     put_number(p, end, kept_tasks.load());
     put(p, end, " of ");
     put_number(p, end, total_tasks.load());
-    put(p, end, " tasks kept in ");
+    put(p, end, " ");
+    put(p, end, unit_name.load());
+    put(p, end, " kept in ");
     put(p, end, out_folder);
     put(p, end, "; resume with the same command and --resume");
   }
@@ -66,8 +69,9 @@ void install_interruption_notice() {
   }
 }
 
-void interruption_run_started(const std::string& out, std::size_t total, std::size_t kept) {
+void interruption_run_started(const std::string& out, std::size_t total, std::size_t kept, const char* units) {
   active.store(false);
+  unit_name.store(units);
   const std::size_t n = std::min(out.size(), sizeof out_folder - 1);
   std::memcpy(out_folder, out.data(), n);
   out_folder[n] = '\0';
@@ -79,5 +83,7 @@ void interruption_run_started(const std::string& out, std::size_t total, std::si
 void interruption_tasks_kept(std::size_t kept) { kept_tasks.store(kept); }
 
 void interruption_run_ended() { active.store(false); }
+
+InterruptionRunScope::~InterruptionRunScope() { interruption_run_ended(); }
 
 }  // namespace slidecheck::verify

@@ -353,9 +353,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   SyncedAppender records_file(records_path);
   // What SIGINT or SIGTERM reports: the tasks synced so far (interruption.hpp).
   interruption_run_started(o.out, tasks.size(), result.records.size());
-  const struct RunEnd {
-    ~RunEnd() { interruption_run_ended(); }
-  } run_end;
+  const InterruptionRunScope interruption_scope;
   // Chunks bound what a kill can lose (the tasks of one chunk) and amortise the fsync.
   const std::size_t chunk = std::max<std::size_t>(128, 64 * static_cast<std::size_t>(threads));
   const auto started = std::chrono::steady_clock::now();

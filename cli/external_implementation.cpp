@@ -117,7 +117,6 @@ std::shared_ptr<const verify::ExternalSubject> make_external_subject(
                                                                  formats::Precision::double_float}
                                 : precisions;
   std::vector<std::shared_ptr<const verify::ExternalSubject>> parts;
-  fs::create_directories(out);
   for (const formats::Precision p : groups) {
     verify::ExecSubjectOptions o;
     o.settings.command = *external_command(spec, p);

@@ -9,12 +9,14 @@
 #include <slidecheck/reference/config.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/verify/run/interruption.hpp>
 
 #include <iostream>
 
 namespace slidecheck::verify {
 
 int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
+  install_interruption_notice();
   for (AlgorithmEntry& e : algorithms) {
     const std::string name = e.algorithm.name();
     try {

@@ -63,7 +63,10 @@ PathSweep parse_sweep(const JsonLine& at, const json& j, const std::string& fiel
   return s;
 }
 
-PathRecord parse_record_object(const JsonLine& at, const json& j, Precision p, bool id_required) {
+/// A record; `points`, when given, holds its positions and waypoints already read (j then has
+/// `true` in their place).
+PathRecord parse_record_object(const JsonLine& at, const json& j, Precision p, bool id_required,
+                               detail::PointObject* points = nullptr) {
   detail::only_fields(at, j, {"query_id", "positions", "waypoints", "sweeps", "iterations", "error"});
   PathRecord r;
   r.line = at.line;
@@ -81,11 +84,24 @@ PathRecord parse_record_object(const JsonLine& at, const json& j, Precision p, b
     return r;
   }
   const json& positions = detail::required_field(at, j, "positions");
-  if (!positions.is_array() || positions.empty())
-    at.fail_field("positions", "expected a non-empty array of [x, y, z] positions");
-  for (std::size_t i = 0; i < positions.size(); ++i)
-    r.positions.push_back(detail::vec3_value(at, positions[i], "positions[" + std::to_string(i) + "]", p, true));
-  if (j.contains("waypoints")) {
+  if (points) {
+    if (points->flat.points.empty()) at.fail_field("positions", "expected a non-empty array of [x, y, z] positions");
+    r.positions = std::move(points->flat.points);
+  } else {
+    if (!positions.is_array() || positions.empty())
+      at.fail_field("positions", "expected a non-empty array of [x, y, z] positions");
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      r.positions.push_back(detail::vec3_value(at, positions[i], "positions[" + std::to_string(i) + "]", p, true));
+  }
+  if (points && points->nested.present) {
+    std::size_t begin = 0;
+    for (const std::size_t end : points->nested.list_ends) {
+      r.waypoints.emplace_back(points->nested.points.begin() + static_cast<std::ptrdiff_t>(begin),
+                               points->nested.points.begin() + static_cast<std::ptrdiff_t>(end));
+      begin = end;
+    }
+    points->nested.points = {};
+  } else if (j.contains("waypoints")) {
     const json& w = j["waypoints"];
     if (!w.is_array()) at.fail_field("waypoints", std::string("expected an array (one list per pass), got ") + w.type_name());
     for (std::size_t k = 0; k < w.size(); ++k) {
@@ -142,14 +158,27 @@ PathsHeader parse_paths_header(std::string_view text, const std::string& file, s
   return h;
 }
 
-PathRecord parse_path_record(std::string_view text, Precision precision, const std::string& file, std::size_t line) {
+namespace {
+
+/// A record line: its positions and waypoints read straight to coordinates (a path may hold
+/// millions), the rest as a document; a line the fast reader does not take is read strictly
+/// as a whole, which names what is wrong.
+PathRecord parse_record_line(std::string_view text, Precision precision, const std::string& file, std::size_t line,
+                             bool id_required) {
   const JsonLine at{file, line};
-  return parse_record_object(at, object_line(at, text), precision, true);
+  if (auto points = detail::parse_point_object(text, "positions", "waypoints", precision))
+    return parse_record_object(at, points->rest, precision, id_required, &*points);
+  return parse_record_object(at, object_line(at, text), precision, id_required);
+}
+
+}  // namespace
+
+PathRecord parse_path_record(std::string_view text, Precision precision, const std::string& file, std::size_t line) {
+  return parse_record_line(text, precision, file, line, true);
 }
 
 PathRecord parse_exec_answer(std::string_view text, Precision precision, const std::string& file, std::size_t line) {
-  const JsonLine at{file, line};
-  return parse_record_object(at, object_line(at, text), precision, false);
+  return parse_record_line(text, precision, file, line, false);
 }
 
 PathsFile read_paths(const std::string& path) {
@@ -159,7 +188,7 @@ PathsFile read_paths(const std::string& path) {
   const std::string_view text = detail::text_without_bom(whole, path);
   std::map<std::string, std::size_t> id_lines;
   bool header = false;
-  detail::for_each_json_line(text, [&](std::string_view content, std::size_t line) {
+  detail::for_each_json_line(text, path, [&](std::string_view content, std::size_t line) {
     if (!header) {
       out.header = parse_paths_header(content, path, line);
       header = true;

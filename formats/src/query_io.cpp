@@ -60,6 +60,8 @@ std::string string_field(const LineContext& ctx, const json& obj, const std::str
   if (!it->is_string()) ctx.fail_field(field, std::string("expected a string, got ") + it->type_name());
   std::string s = it->get<std::string>();
   if (s.empty()) ctx.fail_field(field, "must not be empty");
+  // A file name or id ends at a NUL when it reaches the system: refused rather than cut.
+  if (s.find('\0') != std::string::npos) ctx.fail_field(field, "must not contain a NUL character (\\u0000)");
   return s;
 }
 
@@ -183,7 +185,7 @@ std::vector<Query> parse_queries(std::string_view text, const std::string& file)
   if (!text.empty()) text = detail::text_without_bom(text, file);
   std::vector<Query> out;
   std::map<std::string, std::size_t> id_lines;
-  detail::for_each_json_line(text, [&](std::string_view content, std::size_t line) {
+  detail::for_each_json_line(text, file, [&](std::string_view content, std::size_t line) {
     Query q = parse_query_line(content, file, line);
     if (const auto [it, inserted] = id_lines.emplace(q.id, line); !inserted)
       throw InputError(file, line, "field 'id': '" + q.id + "' already used on line " + std::to_string(it->second));

@@ -6,8 +6,10 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace slidecheck::formats::detail {
 
@@ -16,16 +18,49 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' |
 }  // namespace
 
 std::string read_whole_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "cannot read: is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "read error");
-  std::string text = std::move(ss).str();
+  // Opened without blocking (a FIFO would wait for a writer), then judged by what it is.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot read: is a directory");
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : "a special file";
+    throw InputError(path, 0, std::string("cannot read: is ") + kind + ", not a regular file (slidecheck reads files, not devices or pipes)");
+  }
+  const auto too_large = [&] {
+    return InputError(path, 0, "is larger than " + std::to_string(kMaxInputFileBytes >> 20) +
+                                   " MiB, the limit of an input file (kMaxInputFileBytes, docs/formats.md)");
+  };
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxInputFileBytes) throw too_large();
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {
+      if (text.size() > kMaxInputFileBytes) throw too_large();
+      text.resize(std::max<std::size_t>(text.size() * 2, 65536));  // it grew since fstat
+    }
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path, 0, std::string("read error: ") + std::strerror(errno));
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  text.resize(got);
+  if (text.size() > kMaxInputFileBytes) throw too_large();
   if (text.empty()) throw InputError(path, 0, "empty file");
   return text;
+}
+
+void check_line_length(std::size_t bytes, const std::string& file, std::size_t line) {
+  if (bytes > kMaxLineBytes)
+    throw InputError(file, line, "the line is longer than " + std::to_string(kMaxLineBytes >> 20) +
+                                     " MiB, the limit of a line (kMaxLineBytes, docs/formats.md)");
 }
 
 std::string_view text_without_bom(std::string_view text, const std::string& file) {
@@ -72,6 +107,7 @@ bool LineCursor::next() {
     std::string_view line = text_.substr(pos_, end - pos_);
     pos_ = end + 1;
     ++line_;
+    check_line_length(line.size(), file_, line_);
     if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     content_ = trim(line);
     if (content_.empty()) continue;

@@ -127,6 +127,35 @@ BOOST_AUTO_TEST_CASE(malformed_records_name_line_and_field) {
                "sweeps[0].radius");
   expect_error(R"({"query_id":"a","positions":[[0,0,0]],"iterations":[1.5]})", "iterations[0]");
   expect_error(R"({"query_id":"a","error":"x","positions":[[0,0,0]]})", "'error'");
+  // Positions and waypoints are read straight to coordinates; whatever that reader does not
+  // take is read again strictly, with the same messages.
+  expect_error(R"({"query_id":"a","positions":[[0,0,0]],"positions":[[0,0,0]]})", "field 'positions' given twice");
+  expect_error(R"({"query_id":"a","positions":[[0,0,0],[0,0,0,0]]})", "field 'positions[1]': expected an array of 3");
+  expect_error(R"({"query_id":"a","positions":[[0,0,0]],"waypoints":[[[0,0,true]]]})", "field 'waypoints[0][0][2]'");
+  expect_error(R"({"query_id":"a","positions":[[0,0,0]],"waypoints":[[0,0,0]]})", "field 'waypoints[0][0]'");
+  expect_error(R"({"query_id":"a","positions":[[0,0,0]],"waypoints":{}})", "field 'waypoints'");
+  expect_error(R"({"query_id":"a","positions":[[0,0,0]]} x)", "invalid JSON");
+}
+
+BOOST_AUTO_TEST_CASE(positions_and_waypoints_read_in_every_form) {
+  const PathRecord r = formats::parse_path_record(
+      R"({"waypoints":[[],[[1,"0.1","nan"]],[["-inf",2.5,"0x1p-3"],[0,-0.0,1e2]]],"query_id":"a",)"
+      R"("positions":[[0,0,0],["inf",1,2],[3,4,5],[6,7,8]],"iterations":[1,2,3]})",
+      Precision::double_float, "p.jsonl", 4);
+  BOOST_REQUIRE(r.positions.size() == 4u);
+  BOOST_TEST(std::isinf(r.positions[1].x));
+  BOOST_TEST(r.positions[3].z == 8.0);
+  BOOST_REQUIRE(r.waypoints.size() == 3u);
+  BOOST_TEST(r.waypoints[0].empty());
+  BOOST_REQUIRE(r.waypoints[1].size() == 1u);
+  BOOST_TEST(r.waypoints[1][0].y == 0.1);
+  BOOST_TEST(std::isnan(r.waypoints[1][0].z));
+  BOOST_REQUIRE(r.waypoints[2].size() == 2u);
+  BOOST_TEST(r.waypoints[2][0].x == -std::numeric_limits<double>::infinity());
+  BOOST_TEST(r.waypoints[2][0].z == 0.125);
+  BOOST_TEST(std::signbit(r.waypoints[2][1].y));
+  BOOST_TEST(r.waypoints[2][1].z == 100.0);
+  BOOST_TEST(r.iterations.size() == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(files_refuse_bad_headers_and_repeated_ids) {

@@ -4,8 +4,11 @@
 
 #include <slidecheck/reference/geometry/closest_point.hpp>
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/mesh_import.hpp>
+#include <slidecheck/formats/paths_io.hpp>
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/formats/scene_io.hpp>
+#include <slidecheck/formats/text_lines.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
@@ -16,6 +19,9 @@
 #include <limits>
 #include <set>
 #include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace slidecheck;
 using formats::Algorithm;
@@ -118,6 +124,8 @@ SLIDECHECK_BAD_QUERY(tolerance_not_number, edit("0.005", R"("small")"), "field '
 SLIDECHECK_BAD_QUERY(zero_frames, edit(R"("radius")", R"("frames":0,"radius")"), "field 'frames': must be from 1 to 10000, got 0")
 SLIDECHECK_BAD_QUERY(too_many_frames, edit(R"("radius")", R"("frames":10001,"radius")"), "field 'frames': must be from 1 to 10000")
 SLIDECHECK_BAD_QUERY(fractional_frames, edit(R"("radius")", R"("frames":1.5,"radius")"), "field 'frames': expected an integer, got 1.5")
+SLIDECHECK_BAD_QUERY(nul_in_scene, edit("floor.scene", R"(floor.scene\u0000x)"), "field 'scene': must not contain a NUL character")
+SLIDECHECK_BAD_QUERY(nul_in_id, edit(R"("id":"q1")", R"("id":"q\u00001")"), "field 'id': must not contain a NUL character")
 SLIDECHECK_BAD_QUERY(string_frames, edit(R"("radius")", R"("frames":"3","radius")"), "field 'frames': expected an integer, got string")
 
 BOOST_AUTO_TEST_CASE(algorithm_is_optional_and_written_only_when_given) {
@@ -177,6 +185,45 @@ BOOST_AUTO_TEST_CASE(file_level_errors) {
                         [](const InputError& e) { return e.problem().find("encoded as UTF-16 LE") != std::string::npos; });
   BOOST_CHECK_EXCEPTION(formats::parse_queries(valid + "\n" + std::string("{\0}", 3), "q.jsonl"), InputError,
                         [](const InputError& e) { return e.line() == 2 && e.problem().find("NUL byte") != std::string::npos; });
+}
+
+BOOST_AUTO_TEST_CASE(endless_and_special_files_are_refused) {
+  // A symlink to /dev/zero would grow without end and a FIFO would wait for a writer: every
+  // reader refuses both at once, naming the file and what it is.
+  const auto dir = std::filesystem::temp_directory_path() / ("slidecheck-special-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string zero = (dir / "zero.jsonl").string(), fifo = (dir / "fifo.jsonl").string();
+  std::filesystem::create_symlink("/dev/zero", zero);
+  BOOST_REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  for (const std::string& f : {zero, fifo}) {
+    const std::string kind = f == zero ? "is a character device, not a regular file" : "is a FIFO (named pipe), not a regular file";
+    const auto names_it = [&](const InputError& e) {
+      return e.file() == f && e.line() == 0 && e.problem().find(kind) != std::string::npos;
+    };
+    BOOST_CHECK_EXCEPTION(formats::read_queries(f), InputError, names_it);
+    BOOST_CHECK_EXCEPTION(formats::read_scene(f), InputError, names_it);
+    BOOST_CHECK_EXCEPTION(formats::import_obj(f), InputError, names_it);
+    BOOST_CHECK_EXCEPTION(formats::read_paths(f), InputError, names_it);
+  }
+  // A line past kMaxLineBytes is refused naming its line, before it is parsed.
+  const std::string long_line = (dir / "long.jsonl").string();
+  {
+    std::ofstream out(long_line, std::ios::binary);
+    out << valid << "\n" << std::string(formats::kMaxLineBytes + 1, ' ') << "\n";
+  }
+  BOOST_CHECK_EXCEPTION(formats::read_queries(long_line), InputError, [&](const InputError& e) {
+    return e.line() == 2 && e.problem().find("longer than 64 MiB") != std::string::npos;
+  });
+  // The same for the line readers (scene, OBJ, OFF), even in a comment.
+  {
+    std::ofstream out(long_line, std::ios::binary);
+    out << "# " << std::string(formats::kMaxLineBytes, 'x') << "\n";
+  }
+  BOOST_CHECK_EXCEPTION(formats::read_scene(long_line), InputError, [&](const InputError& e) {
+    return e.line() == 1 && e.problem().find("longer than 64 MiB") != std::string::npos;
+  });
+  std::filesystem::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_CASE(writes_hexfloat_strings_in_a_fixed_order) {

@@ -5,6 +5,8 @@
 #include <slidecheck/verify/exec/exec_implementation.hpp>
 #include <slidecheck/verify/exec/exec_process.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
@@ -13,6 +15,7 @@
 #include <fstream>
 
 #include <signal.h>
+#include <unistd.h>
 
 using namespace slidecheck;
 using namespace slidecheck::verify;
@@ -129,6 +132,81 @@ BOOST_AUTO_TEST_CASE(a_timed_out_process_group_is_killed) {
   BOOST_TEST(!p.exchange("x", std::chrono::duration<double>(0.2), fault));
   sleep(2);
   BOOST_TEST(!std::filesystem::exists(marker));
+}
+
+/// True when `text` can go into a JSON record (nlohmann refuses invalid UTF-8 when dumping).
+bool valid_utf8(const std::string& text) {
+  try {
+    (void)nlohmann::json(text).dump();
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_answers_are_errors_with_escaped_excerpts) {
+  // A 0xFF byte inside a string, then one outside any string: each an error, never an abort.
+  for (const std::string body : {R"(printf '{"query_id":"q1","positions":"\377"}\n')", R"(printf '{"query_id":"q1",\377}\n')"}) {
+    const ExecImplementation impl = implementation(body);
+    const formats::PathRecord r = impl.run("/tmp/floor.scene", query(), Precision::single_float, {});
+    BOOST_REQUIRE(r.error);
+    BOOST_TEST(valid_utf8(*r.error), *r.error);
+    BOOST_TEST(r.error->find("\\xFF") != std::string::npos, *r.error);
+  }
+  // An excerpt cut at 200 bytes falls inside a two-byte character: cut before it instead.
+  const ExecImplementation cut = implementation("printf '{\"query_id\":\"q1\",\"x\":\"" + std::string(177, 'a') +
+                                                "\303\251\303\251\303\251\303\251\303\251\303\251\"}\\n'");
+  const formats::PathRecord r = cut.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(r.error);
+  BOOST_TEST(valid_utf8(*r.error), *r.error);
+  // A describe answer of invalid bytes is refused with a message that is valid text.
+  ExecSettings s;
+  s.command = R"(read l; printf '{"format":"\377"}\n')";
+  try {
+    describe_exec(s);
+    BOOST_FAIL("the describe answer was accepted");
+  } catch (const formats::InputError& e) {
+    BOOST_TEST(valid_utf8(e.what()), e.what());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_answer_past_the_limit_is_an_error_and_the_process_restarts) {
+  // 1 MiB past kMaxAnswerBytes without a newline, then silence: refused for its length at once,
+  // not after the timeout.
+  const std::string bytes = std::to_string(kMaxAnswerBytes + (1u << 20));
+  const ExecImplementation endless = implementation("head -c " + bytes + " /dev/zero | tr '\\0' x; sleep 100", 20);
+  const auto started = std::chrono::steady_clock::now();
+  const formats::PathRecord r = endless.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(r.error);
+  BOOST_TEST(r.error->find("longer than 64 MiB") != std::string::npos, *r.error);
+  BOOST_TEST(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < 15);
+}
+
+BOOST_AUTO_TEST_CASE(timeouts_are_worded_as_sentences) {
+  const ExecImplementation hanging = implementation("sleep 100", 0.2);
+  const formats::PathRecord r = hanging.run("/tmp/floor.scene", query(), Precision::single_float, {});
+  BOOST_REQUIRE(r.error);
+  BOOST_TEST(*r.error == "the process gave no answer within 0.2 s");
+}
+
+BOOST_AUTO_TEST_CASE(a_setsid_grandchild_dies_with_its_process) {
+  // The client starts a grandchild in a session of its own, out of its process group; stopping
+  // the process must still end it.
+  const auto marker = std::filesystem::temp_directory_path() / ("slidecheck-exec-test-setsid-" + std::to_string(getpid()));
+  std::filesystem::remove(marker);
+  ExecProcess p("setsid sh -c 'echo $$ > " + marker.string() + "; exec sleep 100' </dev/null >/dev/null 2>&1 & read l; echo done; sleep 100");
+  ExecFault fault;
+  BOOST_TEST(p.exchange("x", std::chrono::duration<double>(5), fault).value_or("") == "done");
+  for (int i = 0; i < 500 && !(std::filesystem::exists(marker) && std::filesystem::file_size(marker) > 0); ++i)
+    usleep(10000);
+  pid_t grandchild = 0;
+  std::ifstream(marker) >> grandchild;
+  BOOST_REQUIRE(grandchild > 0);
+  BOOST_TEST(kill(grandchild, 0) == 0);
+  p.stop();
+  BOOST_TEST(kill(grandchild, 0) != 0, "the setsid grandchild " << grandchild << " outlived its process");
+  if (kill(grandchild, 0) == 0) kill(grandchild, SIGKILL);
+  std::filesystem::remove(marker);
 }
 
 BOOST_AUTO_TEST_CASE(requests_carry_the_scene_query_precision_and_tolerances) {

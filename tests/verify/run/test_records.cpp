@@ -97,6 +97,18 @@ BOOST_AUTO_TEST_CASE(record_json_round_trip_is_bit_exact) {
   BOOST_TEST(!to_json(r).contains("ideal"));  // written only when level C ran
 }
 
+BOOST_AUTO_TEST_CASE(record_lines_are_the_records_json) {
+  // record_line writes the positions as text instead of through a JSON document: same bytes,
+  // also for no positions, non-finite ones and an id that imitates the placeholder.
+  QueryRecord r = sample_record();
+  BOOST_TEST(record_line(r) == to_json(r).dump());
+  r.resting_positions.push_back({std::nan(""), HUGE_VAL, -0.0});
+  BOOST_TEST(record_line(r) == to_json(r).dump());
+  r.resting_positions.clear();
+  r.query.id = "x\",\"resting_positions\":\"\u0001";
+  BOOST_TEST(record_line(r) == to_json(r).dump());
+}
+
 BOOST_AUTO_TEST_CASE(level_c_summary_round_trips) {
   QueryRecord r = sample_record();
   IdealSummary s;

@@ -7,6 +7,8 @@
 #include "eps_sweep/sweep_cell.hpp"
 #include "run/run_json.hpp"
 
+#include <slidecheck/verify/run/interruption.hpp>
+
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep_report.hpp>
@@ -301,6 +303,9 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   SyncedAppender cells_file(cells_path);
+  // What SIGINT or SIGTERM reports: the cells synced so far (interruption.hpp).
+  interruption_run_started(o.out, cells.size(), result.cells.size(), "cells");
+  const InterruptionRunScope interruption_scope;
   const auto started = std::chrono::steady_clock::now();
   for (std::size_t i = result.cells.size(); i < cells.size(); ++i) {
     const CellKey& key = cells[i];
@@ -320,6 +325,7 @@ EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
                 << " s\n";
     }
     result.cells.push_back(std::move(cell));
+    interruption_tasks_kept(result.cells.size());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!o.shard.whole()) {

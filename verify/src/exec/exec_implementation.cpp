@@ -2,6 +2,8 @@
 #include <slidecheck/verify/exec/exec_implementation.hpp>
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/excerpt.hpp>
+#include <slidecheck/verify/exec/exec_log.hpp>
 #include <slidecheck/verify/exec/exec_process.hpp>
 
 #include <nlohmann/json.hpp>
@@ -24,7 +26,7 @@ std::string where_of(const ExecSettings& s) { return "exec:" + s.command; }
 ExecDescription parse_description(const std::string& text, const ExecSettings& s) {
   const std::string where = where_of(s);
   const auto bad = [&](const std::string& problem) -> void {
-    throw InputError(where, 0, "the describe answer " + problem + " (got: " + text.substr(0, 200) + ")");
+    throw InputError(where, 0, "the describe answer " + problem + " (got: " + printable_excerpt(text) + ")");
   };
   ojson j;
   try {
@@ -34,11 +36,11 @@ ExecDescription parse_description(const std::string& text, const ExecSettings& s
   }
   if (!j.is_object()) bad("is not a JSON object");
   if (j.contains("error") && j["error"].is_string())
-    throw InputError(where, 0, "refused to describe itself: " + j["error"].get<std::string>());
+    throw InputError(where, 0, "refused to describe itself: " + printable_excerpt(j["error"].get<std::string>(), 4 * kExcerptBytes));
   for (const auto& item : j.items())
     if (item.key() != "format" && item.key() != "implementation" && item.key() != "precisions" &&
         item.key() != "tolerances" && item.key() != "description")
-      bad("has an unknown field '" + item.key() + "'");
+      bad("has an unknown field '" + printable_excerpt(item.key()) + "'");
   if (!j.contains("format") || j["format"] != std::string(exec_format))
     bad("must have \"format\": \"" + std::string(exec_format) + "\"");
   ExecDescription d;
@@ -85,11 +87,16 @@ ExecDescription parse_description(const std::string& text, const ExecSettings& s
 
 ExecDescription describe_exec(const ExecSettings& settings) {
   if (settings.command.empty()) throw InputError("--implementation", 0, "exec: needs a command, e.g. exec:'python3 mine.py'");
-  ExecProcess p(settings.command, settings.stderr_path);
+  // Its stderr is held in memory, not written, until the run starts.
+  const auto log = settings.stderr_path.empty() ? nullptr : std::make_shared<ExecLog>(settings.stderr_path);
+  ExecProcess p(settings.command, log);
   ExecFault fault;
   const auto answer = p.exchange(R"({"describe":true})", timeout_of(settings), fault);
   if (!answer) throw InputError(where_of(settings), 0, "did not answer the describe request: " + fault.what);
-  return parse_description(*answer, settings);
+  ExecDescription d = parse_description(*answer, settings);
+  p.stop();
+  if (log) d.describe_stderr = log->held();
+  return d;
 }
 
 std::string exec_request(const std::string& scene_file, const Query& query, Precision precision,
@@ -112,7 +119,12 @@ std::string exec_request(const std::string& scene_file, const Query& query, Prec
 }
 
 ExecImplementation::ExecImplementation(ExecSettings settings, ExecDescription description)
-    : settings_(std::move(settings)), description_(std::move(description)) {}
+    : settings_(std::move(settings)), description_(std::move(description)) {
+  if (!settings_.stderr_path.empty()) {
+    log_ = std::make_shared<ExecLog>(settings_.stderr_path);
+    log_->write(description_.describe_stderr);
+  }
+}
 
 ExecImplementation::~ExecImplementation() = default;
 
@@ -125,7 +137,7 @@ std::unique_ptr<ExecProcess> ExecImplementation::take() const {
       return p;
     }
   }
-  return std::make_unique<ExecProcess>(settings_.command, settings_.stderr_path);
+  return std::make_unique<ExecProcess>(settings_.command, log_);
 }
 
 void ExecImplementation::give_back(std::unique_ptr<ExecProcess> p) const {
@@ -135,6 +147,7 @@ void ExecImplementation::give_back(std::unique_ptr<ExecProcess> p) const {
 
 formats::PathRecord ExecImplementation::run(const std::string& scene_file, const Query& query, Precision precision,
                                             const std::map<std::string, double>& tolerances) const {
+  if (log_) log_->start();  // a query is asked: the run has started
   std::unique_ptr<ExecProcess> process = take();
   formats::PathRecord r;
   ExecFault fault;
@@ -160,7 +173,10 @@ formats::PathRecord ExecImplementation::run(const std::string& scene_file, const
     } catch (const InputError& e) {
       r = formats::PathRecord{};
       r.query_id = query.id;
-      r.error = "malformed answer: " + e.problem() + " (got: " + answer->substr(0, 200) + ")";
+      // Both the parser's message (it quotes the token it stopped at) and the answer are the
+      // client's bytes: escaped, so that the record is valid UTF-8 whatever the client wrote.
+      r.error = "malformed answer: " + printable_excerpt(e.problem(), 2 * kExcerptBytes) +
+                " (got: " + printable_excerpt(*answer) + ")";
       process->stop();
     }
   }

@@ -1,6 +1,10 @@
 // One external process spoken to in lines, under deadlines (exec_process.hpp).
 #include <slidecheck/verify/exec/exec_process.hpp>
 
+#include <slidecheck/verify/exec/exec_log.hpp>
+
+#include "process/subtree_supervisor.hpp"
+
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -14,7 +18,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,11 +27,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// The longest answer line accepted: far beyond any path, short of exhausting memory when a
-/// process writes without end.
-constexpr std::size_t kMaxAnswerBytes = std::size_t(1) << 28;
-
-/// Runs jobs on one thread that lives until the program exits. Processes are forked there, so
+/// Runs jobs on one thread that lives until the program exits. Supervisors are forked there, so
 /// that PR_SET_PDEATHSIG (which fires when the forking thread ends) fires only when slidecheck
 /// itself ends, never when a worker thread of a pool retires.
 class SpawnThread {
@@ -96,110 +95,121 @@ int poll_ms(Clock::time_point deadline) {
 
 }  // namespace
 
-ExecProcess::ExecProcess(std::string command, std::string stderr_path)
-    : command_(std::move(command)), stderr_path_(std::move(stderr_path)) {}
+ExecProcess::ExecProcess(std::string command, std::shared_ptr<ExecLog> log)
+    : command_(std::move(command)), log_(std::move(log)) {}
 
 ExecProcess::~ExecProcess() { stop(); }
 
 bool ExecProcess::start(ExecFault& fault) {
   ignore_sigpipe_once();
-  int in[2], out[2];
-  if (pipe2(in, O_CLOEXEC) != 0) {
-    fault.what = std::string("cannot create a pipe: ") + std::strerror(errno);
-    return false;
-  }
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    fault.what = std::string("cannot create a pipe: ") + std::strerror(errno);
-    close(in[0]);
-    close(in[1]);
-    return false;
-  }
-  int err = -1;
-  if (!stderr_path_.empty()) {
-    err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (err < 0) {
-      fault.what = "cannot open " + stderr_path_ + ": " + std::strerror(errno);
-      for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+  int fds[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // stdin, stdout, stderr
+  const auto close_all = [&] {
+    for (auto& pair : fds)
+      for (int& fd : pair)
+        if (fd >= 0) close(fd);
+  };
+  for (int i = 0; i < (log_ ? 3 : 2); ++i)
+    if (pipe2(fds[i], O_CLOEXEC) != 0) {
+      fault.what = std::string("cannot create a pipe: ") + std::strerror(errno);
+      close_all();
       return false;
     }
-  }
   const pid_t parent = getpid();
   const char* cmd = command_.c_str();
   const pid_t pid = SpawnThread::instance().run([&]() -> pid_t {
     const pid_t child = fork();
-    if (child == 0) {
-      // Only async-signal-safe calls until exec.
-      setpgid(0, 0);
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(127);
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      if (err >= 0) dup2(err, 2);
-      struct sigaction sa {};
-      sa.sa_handler = SIG_DFL;
-      sigemptyset(&sa.sa_mask);
-      sigaction(SIGPIPE, &sa, nullptr);
-      sigset_t none;
-      sigemptyset(&none);
-      sigprocmask(SIG_SETMASK, &none, nullptr);
-      execl("/bin/sh", "sh", "-c", cmd, static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    if (child > 0) setpgid(child, child);  // both sides: no race with the first kill
+    if (child == 0) process::become_supervisor(parent, cmd, fds[0][0], fds[1][1], fds[2][1]);
+    // A group of its own on both sides (no race): the terminal's SIGINT is slidecheck's to handle.
+    if (child > 0) setpgid(child, child);
     return child;
   });
-  close(in[0]);
-  close(out[1]);
-  if (err >= 0) close(err);
+  close(fds[0][0]);
+  close(fds[1][1]);
+  if (fds[2][1] >= 0) close(fds[2][1]);
   if (pid < 0) {
     fault.what = std::string("cannot start a process: ") + std::strerror(errno);
-    close(in[1]);
-    close(out[0]);
+    close(fds[0][1]);
+    close(fds[1][0]);
+    if (fds[2][0] >= 0) close(fds[2][0]);
     return false;
   }
   pid_ = pid;
-  to_child_ = in[1];
-  from_child_ = out[0];
-  fcntl(to_child_, F_SETFL, fcntl(to_child_, F_GETFL) | O_NONBLOCK);
-  fcntl(from_child_, F_SETFL, fcntl(from_child_, F_GETFL) | O_NONBLOCK);
+  to_child_ = fds[0][1];
+  from_child_ = fds[1][0];
+  stderr_ = fds[2][0];
+  for (const int fd : {to_child_, from_child_, stderr_})
+    if (fd >= 0) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   pending_.clear();
   return true;
 }
 
+void ExecProcess::drain_stderr() {
+  if (stderr_ < 0) return;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(stderr_, buf, sizeof buf);
+    if (n > 0) {
+      log_->write(std::string_view(buf, static_cast<std::size_t>(n)));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) {  // every writer closed it
+      close(stderr_);
+      stderr_ = -1;
+    }
+    return;
+  }
+}
+
+bool ExecProcess::wait_for(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    pollfd p[2] = {{fd, events, 0}, {stderr_, POLLIN, 0}};
+    const int n = poll(p, stderr_ >= 0 ? 2 : 1, poll_ms(deadline));
+    if (n < 0 && errno != EINTR) return true;  // let the read or write report the error
+    if (stderr_ >= 0 && p[1].revents) drain_stderr();
+    if (p[0].revents) return true;
+    if (seconds_left(deadline) <= 0) return false;
+  }
+}
+
 std::string ExecProcess::reap(bool killed) {
   if (pid_ <= 0) return "not running";
+  const auto ended = [&](int status) {
+    pid_ = -1;
+    drain_stderr();
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "killed by signal " + signal_text(WTERMSIG(status));
+    return std::string("ended");
+  };
   if (!killed) {
     // The output closed: the process is ending, or closed it and lives on. Give it a moment.
+    // The supervisor ends as the command's shell ended, after killing what it left behind.
     for (int i = 0; i < 50; ++i) {
       int status = 0;
-      const pid_t r = waitpid(pid_, &status, WNOHANG);
-      if (r == pid_) {
-        kill(-pid_, SIGKILL);  // what it started, if anything outlives it
-        pid_ = -1;
-        if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-        if (WIFSIGNALED(status)) return "killed by signal " + signal_text(WTERMSIG(status));
-        return "ended";
-      }
+      if (waitpid(pid_, &status, WNOHANG) == pid_) return ended(status);
+      drain_stderr();  // a process blocked on a full stderr pipe could not end
       usleep(10000);
     }
   }
-  kill(-pid_, SIGKILL);
-  kill(pid_, SIGKILL);
+  drain_stderr();
+  kill(pid_, SIGTERM);  // the supervisor kills the command's whole subtree, then exits
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+  drain_stderr();
   return killed ? "killed" : "closed its output and was killed";
 }
 
 void ExecProcess::stop() {
   if (pid_ > 0) reap(true);
-  for (int* fd : {&to_child_, &from_child_})
+  for (int* fd : {&to_child_, &from_child_, &stderr_})
     if (*fd >= 0) {
       close(*fd);
       *fd = -1;
     }
   pending_.clear();
+  pending_.shrink_to_fit();
 }
 
 std::optional<std::string> ExecProcess::exchange(const std::string& line, std::chrono::duration<double> timeout,
@@ -213,7 +223,7 @@ std::optional<std::string> ExecProcess::exchange(const std::string& line, std::c
     return std::nullopt;
   };
   std::ostringstream timeout_text_stream;
-  timeout_text_stream << "no answer within " << timeout.count() << " s";
+  timeout_text_stream << "gave no answer within " << timeout.count() << " s";
   const std::string timeout_text = timeout_text_stream.str();
 
   // The request.
@@ -228,20 +238,26 @@ std::optional<std::string> ExecProcess::exchange(const std::string& line, std::c
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EPIPE) return fail("closed its input", false);
     if (n < 0 && errno != EAGAIN) return fail(std::string("cannot write the request: ") + std::strerror(errno), true);
-    pollfd p{to_child_, POLLOUT, 0};
-    if (poll(&p, 1, poll_ms(deadline)) == 0 && seconds_left(deadline) <= 0) return fail(timeout_text, true);
+    if (!wait_for(to_child_, POLLOUT, deadline)) return fail(timeout_text, true);
   }
 
-  // The answer: everything up to the next newline.
+  // The answer: everything up to the next newline. Only the bytes read since the last look are
+  // searched for it, so that a long answer costs linear time.
+  std::size_t searched = 0;
   for (;;) {
-    const std::size_t nl = pending_.find('\n');
+    const std::size_t nl = pending_.find('\n', searched);
     if (nl != std::string::npos) {
-      std::string answer = pending_.substr(0, nl);
-      pending_.erase(0, nl + 1);
+      // The answer keeps the buffer (no copy); what followed its newline is kept for the next.
+      std::string rest = pending_.substr(nl + 1);
+      std::string answer = std::move(pending_);
+      answer.resize(nl);
+      pending_ = std::move(rest);
       if (!answer.empty() && answer.back() == '\r') answer.pop_back();
       return answer;
     }
-    if (pending_.size() > kMaxAnswerBytes) return fail("wrote an answer longer than 256 MiB", true);
+    searched = pending_.size();
+    if (pending_.size() > kMaxAnswerBytes)
+      return fail("wrote an answer longer than " + std::to_string(kMaxAnswerBytes >> 20) + " MiB (the limit)", true);
     char buf[65536];
     const ssize_t n = read(from_child_, buf, sizeof buf);
     if (n > 0) {
@@ -251,8 +267,7 @@ std::optional<std::string> ExecProcess::exchange(const std::string& line, std::c
     if (n == 0) return fail("closed its output", false);
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return fail(std::string("cannot read the answer: ") + std::strerror(errno), true);
-    pollfd p{from_child_, POLLIN, 0};
-    if (poll(&p, 1, poll_ms(deadline)) == 0 && seconds_left(deadline) <= 0) return fail(timeout_text, true);
+    if (!wait_for(from_child_, POLLIN, deadline)) return fail(timeout_text, true);
   }
 }
 

@@ -43,7 +43,10 @@ nlohmann::ordered_json to_json(const Failure& f) {
   return o;
 }
 
-nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
+namespace {
+
+/// to_json's document; without the positions, a placeholder stands for them (record_line).
+ojson record_object(const QueryRecord& r, bool with_timing, bool with_positions) {
   ojson j;
   j["query_id"] = r.query_id;
   j["query_file"] = r.query_file;
@@ -69,9 +72,13 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
     j["first_divergent"] = nullptr;
   }
   j["final_position"] = vec(r.final_position);
-  ojson path = ojson::array();
-  for (const auto& p : r.resting_positions) path.push_back(vec(p));
-  j["resting_positions"] = path;
+  if (with_positions) {
+    ojson path = ojson::array();
+    for (const auto& p : r.resting_positions) path.push_back(vec(p));
+    j["resting_positions"] = std::move(path);
+  } else {
+    j["resting_positions"] = std::string(1, '\x01');  // record_line writes the text in its place
+  }
   j["iterations"] = r.iterations;
   j["stop_reasons"] = r.stop_reasons;
   j["min_clearance"] = metric(r.min_clearance);
@@ -138,6 +145,33 @@ nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) {
   if (with_timing) j["seconds"] = r.seconds;
   // ordered_json keeps the documented key order; convert for the public type.
   return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing) { return record_object(r, with_timing, true); }
+
+std::string record_line(const QueryRecord& r) {
+  // The record without its positions, then the positions' text written where their
+  // placeholder is: the same bytes as to_json(r).dump(), without a document of every position
+  // (a path of millions of positions would take ten times its text).
+  std::string text = record_object(r, false, false).dump();
+  static const std::string placeholder = R"("resting_positions":"\u0001")";
+  const std::size_t at = text.find(placeholder);  // a quote followed by ": is never inside a string
+  std::string positions = "[";
+  for (std::size_t i = 0; i < r.resting_positions.size(); ++i) {
+    const Vec3<double>& p = r.resting_positions[i];
+    positions += i ? ",[\"" : "[\"";
+    positions += exact_text(p.x);
+    positions += "\",\"";
+    positions += exact_text(p.y);
+    positions += "\",\"";
+    positions += exact_text(p.z);
+    positions += "\"]";
+  }
+  positions += "]";
+  text.replace(at + placeholder.size() - 8, 8, positions);
+  return text;
 }
 
 QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, std::size_t line) {

@@ -14,6 +14,9 @@ namespace slidecheck::verify {
 /// strings, metrics as JSON numbers, `seconds` left out when `with_timing` is false so that
 /// records are byte-identical across runs.
 nlohmann::ordered_json to_json(const QueryRecord& r, bool with_timing = false);
+/// The record's line (without its newline): to_json(r).dump(), made without a JSON document of
+/// its resting positions, so that its memory stays near its size however long the path.
+std::string record_line(const QueryRecord& r);
 /// One failure as records.jsonl writes it ({class, where, triangle, depth, [back_face], detail}):
 /// shared with the peers' records (peers/bullet), so both read alike.
 nlohmann::ordered_json to_json(const Failure& f);

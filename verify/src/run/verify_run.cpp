@@ -3,6 +3,8 @@
 // case files and record lines before the next starts, and the summaries and reports at the end.
 #include <slidecheck/verify/run/verify_run.hpp>
 
+#include <slidecheck/verify/run/interruption.hpp>
+
 #include <slidecheck/formats/paths_io.hpp>
 
 #include "run/record_json.hpp"
@@ -350,6 +352,9 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   SyncedAppender records_file(records_path);
+  // What SIGINT or SIGTERM reports: the tasks synced so far (interruption.hpp).
+  interruption_run_started(o.out, tasks.size(), result.records.size());
+  const InterruptionRunScope interruption_scope;
   // Chunks bound what a kill can lose (the tasks of one chunk) and amortise the fsync.
   const std::size_t chunk = std::max<std::size_t>(128, 64 * static_cast<std::size_t>(threads));
   const auto started = std::chrono::steady_clock::now();
@@ -388,7 +393,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
           if (o.external) c.positions = r.resting_positions;
           write_case_file((out / "cases" / case_file_name(r)).string(), c);
         }
-        done_lines[k] = to_json(r).dump() + "\n";
+        done_lines[k] = record_line(r) + "\n";
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -421,6 +426,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     records_file.append(lines);
     result.tasks_run += done.size();
     for (QueryRecord& r : done) result.records.push_back(std::move(r));
+    interruption_tasks_kept(result.records.size());
     const auto now = std::chrono::steady_clock::now();
     if (o.progress && !o.on_progress && (now - last_progress > std::chrono::seconds(1) || end == tasks.size())) {
       const double secs = std::chrono::duration<double>(now - started).count();

@@ -11,10 +11,30 @@
 #include <string_view>
 #include <vector>
 
+namespace slidecheck::formats {
+
+/// The largest input file read (scene, OBJ, OFF, query, paths and case files): a file is read
+/// whole, and parsing takes a few times its size, so past this a file is refused instead of
+/// exhausting memory (e.g. a symlink to /dev/zero is refused as not a regular file, and a
+/// file that grows while it is read stops here).
+inline constexpr std::size_t kMaxInputFileBytes = std::size_t(1) << 30;
+
+/// The longest line of an input file: one JSON record (a query, a path of a million
+/// positions) or one line of a scene, OBJ or OFF file fits far inside; longer is refused
+/// naming the file and line. The same as the exec protocol's longest answer.
+inline constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;
+
+}  // namespace slidecheck::formats
+
 namespace slidecheck::formats::detail {
 
-/// The whole file; InputError(file, 0, ...) when it cannot be read or is empty.
+/// The whole file; InputError(file, 0, ...) when it cannot be read, is empty, is not a
+/// regular file (after symlinks: devices, FIFOs and sockets are refused, so that /dev/zero or
+/// a pipe never makes a reader grow or hang) or is larger than kMaxInputFileBytes.
 std::string read_whole_file(const std::string& path);
+
+/// InputError(file, line, ...) when a line is longer than kMaxLineBytes.
+void check_line_length(std::size_t bytes, const std::string& file, std::size_t line);
 
 /// The text to parse: `text` without a UTF-8 byte-order mark (editors on Windows write one).
 /// Throws InputError(file, 0, ...) for text these readers cannot mean to parse, instead of a
@@ -29,13 +49,15 @@ std::vector<std::string_view> split_blanks(std::string_view s);
 std::string_view trim(std::string_view s);
 
 /// Calls f(content, line) for every non-blank line of a JSON-lines text, trimmed, with its
-/// 1-based number (JSON lines have no comments).
+/// 1-based number (JSON lines have no comments); a line longer than kMaxLineBytes is an
+/// InputError naming `file`.
 template <class F>
-void for_each_json_line(std::string_view text, F&& f) {
+void for_each_json_line(std::string_view text, const std::string& file, F&& f) {
   std::size_t line = 0, pos = 0;
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
+    check_line_length(end - pos, file, line + 1);
     const std::string_view content = trim(text.substr(pos, end - pos));
     pos = end + 1;
     ++line;

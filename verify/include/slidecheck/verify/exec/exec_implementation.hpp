@@ -20,6 +20,7 @@ namespace slidecheck::verify {
 
 using namespace slidecheck::formats;  // verify is built on the formats layer
 
+class ExecLog;
 class ExecProcess;
 
 /// The protocol's version, the describe answer's "format".
@@ -29,7 +30,7 @@ inline constexpr std::string_view exec_format = "slidecheck-exec 1";
 struct ExecSettings {
   std::string command;          ///< run by /bin/sh -c
   double timeout_seconds = 30;  ///< per request (the describe request too)
-  std::string stderr_path;      ///< where the processes' stderr goes (appended); empty: inherited
+  std::string stderr_path;      ///< where the processes' stderr goes (appended, capped: exec_log.hpp); empty: inherited
 };
 
 /// The describe answer.
@@ -40,6 +41,9 @@ struct ExecDescription {
   /// Every setting of the implementation that acts as a tolerance, with its default, in the
   /// order the implementation listed them (eps-sweep sweeps them by name).
   std::vector<std::pair<std::string, double>> tolerances;
+  /// What the process wrote to stderr while describing itself: written to the log when the
+  /// run starts (a refused run writes no log).
+  std::string describe_stderr;
 };
 
 /// Starts the command once and asks it to describe itself. Throws InputError naming the
@@ -74,6 +78,7 @@ class ExecImplementation {
 
   ExecSettings settings_;
   ExecDescription description_;
+  std::shared_ptr<ExecLog> log_;  ///< null when stderr is inherited
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<ExecProcess>> idle_;
 };

@@ -8,12 +8,14 @@
 
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/report/report.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -23,6 +25,21 @@
 namespace slidecheck::cli {
 
 namespace {
+
+/// "very_close_distance (fauerby, linahan), ...": each registered algorithm's default swept
+/// tolerance, for --help.
+std::string default_tolerances_text() {
+  std::vector<std::pair<std::string, std::string>> groups;  // tolerance, algorithms
+  for (const formats::Algorithm& a : verify::all_algorithms()) {
+    const std::string t = verify::default_swept_tolerance(a);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == t; });
+    if (it == groups.end()) groups.emplace_back(t, a.name());
+    else it->second += ", " + a.name();
+  }
+  std::string out;
+  for (const auto& [t, names] : groups) out += (out.empty() ? "" : ", ") + t + " (" + names + ")";
+  return out;
+}
 
 struct EpsSweepArgs : CommonArgs, ExternalArgs {
   std::string implementation = "reference";
@@ -184,8 +201,7 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
       ->capture_default_str();
   add_external_options(*cmd, *args);
   cmd->add_option("--tolerance", args->tolerances,
-                  "The tolerance swept: NAME (one algorithm) or ALGORITHM=NAME,...; default very_close_distance "
-                  "(fauerby, linahan), push_out_distance (monter), contact_distance (pseudo_distance), skin_factor (robust)");
+                  "The tolerance swept: NAME (one algorithm) or ALGORITHM=NAME,...; default " + default_tolerances_text());
   cmd->add_option("--grid", args->grid, "LO:HI[:STEP]: the values 2^LO ... 2^HI (and 0)")->capture_default_str();
   cmd->add_flag("--no-zero", args->no_zero, "Leave 0 out of the grid");
   cmd->add_option("--values", args->values, "Explicit values instead of --grid (comma-separated; 2^K allowed)");

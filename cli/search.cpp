@@ -7,6 +7,7 @@
 #include "external_implementation.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/report/report.hpp>
 #include <slidecheck/verify/search/constructions.hpp>
@@ -243,7 +244,7 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       "given precision, shrink the failure to a minimal case (same class at the same first divergent step) and write "
       "it, with its trace and a README, to OUT/NAME/. Exit 1 when a failure was found, 0 when none was within the "
       "budget, 2 on a bad command line.");
-  cmd->add_option("--algorithm", args->algorithm, "fauerby, linahan, monter, pseudo_distance or robust");
+  cmd->add_option("--algorithm", args->algorithm, "One of " + verify::algorithm_names());
   cmd->add_option("--implementation", args->implementation,
                   "reference (slidecheck's --algorithm), or another implementation searched instead: exec:'COMMAND "
                   "ARGS' (docs/judge.md) or peer:NAME (" + peer_names() + "); its failures are shrunk through it")

@@ -11,6 +11,8 @@
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
+#include <slidecheck/verify/run/registry.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
 #include <slidecheck/verify/run/verify_run.hpp>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +24,14 @@
 namespace slidecheck::cli {
 
 namespace {
+
+/// The registered algorithms fast/ implements, for --help.
+std::string fast_algorithm_names() {
+  std::string out;
+  for (const formats::Algorithm& a : verify::all_algorithms())
+    if (verify::has_fast_implementation(a)) out += (out.empty() ? "" : ", ") + a.name();
+  return out;
+}
 
 struct VerifyArgs : CommonArgs, ExternalArgs {
   bool precision_given = false;
@@ -135,12 +145,12 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
   cmd->add_option("--corpus", args->corpus, "Query files (.jsonl) or directories searched for them (repeatable)")
       ->required();
   cmd->add_option("--algorithm", args->algorithms,
-                  "all, a comma list (fauerby,linahan,monter,pseudo_distance,robust), or 'query' (each query's own)")
+                  "all, a comma list (" + verify::algorithm_names() + "), or 'query' (each query's own)")
       ->capture_default_str();
   add_precisions(*cmd, *args, "float,double", "verify in each");
   cmd->add_option("--implementation", args->implementation,
                   "reference, or fast: also run fast/ (the BVH implementation) on every task and compare it bit for "
-                  "bit with the reference run (failure class fast_mismatch; fauerby, linahan, monter, robust); or "
+                  "bit with the reference run (failure class fast_mismatch; " + fast_algorithm_names() + "); or "
                   "another implementation judged exactly: exec:'COMMAND ARGS' (a process speaking the exec protocol, "
                   "docs/judge.md) or peer:NAME (" + peer_names() + "; docs/peers.md). With exec: and peer:, "
                   "--precision defaults to every precision the implementation has")

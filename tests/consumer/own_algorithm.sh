@@ -21,7 +21,12 @@ header=$(sed -n 's/^#include <\(slidecheck\/cli\.hpp\)>.*/\1/p' "$source/example
 grep -q "and \`$target\`" "$source/docs/judge.md" || fail "docs/judge.md does not say to link $target"
 grep -q "#include <$header>" "$source/docs/judge.md" || fail "docs/judge.md does not say to include <$header>"
 
-# The registered algorithm is listed beside slidecheck's own and runs at every level.
+# The registered algorithm is listed beside slidecheck's own in every command's help (the lists
+# come from the registry) and runs at every level.
+for command in verify search eps-sweep; do
+  "$own" "$command" --help >"$work/help.txt" 2>&1 || fail "$command --help"
+  grep -q "face_slide" "$work/help.txt" || fail "$command --help does not list face_slide"
+done
 run 2 verify --corpus "$source/corpora/builtin" --algorithm no_such_algorithm
 grep -q "face_slide" "$work/err.txt" || fail "the unknown-algorithm message does not list face_slide"
 rc=0

@@ -1,18 +1,16 @@
-# Build step of the Node engine peers (peers/jolt, peers/rapier: slidecheck-exec clients): copies
-# each client with peers/node-common beside it into DIR and installs its locked npm package there
-# with `npm ci`, which checks every package against the sha512 in package-lock.json. A failure (no
-# node or npm, no network) is not fatal to the build: it is written to DIR/<engine>/status and
-# whoever starts the client reports it.
-# Usage: cmake -DSRC=peers -DDIR=build/peers/node -DNPM=npm [-DNODE=node] [-DENGINES=jolt;rapier] -P node_peers.cmake
-# Then: node DIR/jolt/client.mjs, node DIR/rapier/client.mjs. Wiring, as viewer/CMakeLists.txt does:
-#   find_program(SLIDECHECK_NPM npm)
-#   find_program(SLIDECHECK_NODE node)
-#   add_custom_command(OUTPUT ${dir}/jolt/status ${dir}/rapier/status
-#     COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/peers -DDIR=${dir} "-DNPM=${SLIDECHECK_NPM}"
-#             "-DNODE=${SLIDECHECK_NODE}" -P ${CMAKE_SOURCE_DIR}/peers/node_peers.cmake
-#     DEPENDS <the package.json, package-lock.json and *.mjs files below> COMMENT "npm ci for the Node peers")
+# Build step of the Node engine peers (the entries of peers/engines.json whose client is node:
+# slidecheck-exec clients in peers/<folder>/): copies each client with peers/node-common beside it
+# into DIR/<engine>/ and installs its locked npm package there with `npm ci`, which checks every
+# package against the sha512 in package-lock.json. A failure (no node or npm, no network) is not
+# fatal to the build: it is written to DIR/<engine>/status and whoever starts the client reports it.
+# Usage: cmake -DSRC=peers -DDIR=build/peers/node -DNPM=npm [-DNODE=node] [-DENGINES=a;b] -P node_peers.cmake
+# (ENGINES: some of the list's Node engines; all of them unless given). peers/CMakeLists.txt runs
+# it as a build step. Then: node DIR/<engine>/client.mjs.
+cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/engines.cmake)
+slidecheck_read_engines(${SRC}/engines.json)
 if(NOT ENGINES)
-  set(ENGINES jolt rapier)
+  set(ENGINES ${SLIDECHECK_NODE_ENGINES})
 endif()
 
 # Shared modules, imported by relative path (../node-common/...): copied once.
@@ -37,11 +35,15 @@ if(NODE)
 endif()
 
 foreach(engine ${ENGINES})
+  if(NOT engine IN_LIST SLIDECHECK_NODE_ENGINES)
+    message(FATAL_ERROR "${engine} is not a Node engine of ${SRC}/engines.json (${SLIDECHECK_NODE_ENGINES})")
+  endif()
+  set(folder ${SLIDECHECK_ENGINE_${engine}_FOLDER})
   set(dir ${DIR}/${engine})
   file(MAKE_DIRECTORY ${dir})
-  set(_files client.mjs ${engine}_peer.mjs)
+  set(_files client.mjs ${folder}_peer.mjs)
   foreach(f package.json package-lock.json ${_files})
-    configure_file(${SRC}/${engine}/${f} ${dir}/${f} COPYONLY)
+    configure_file(${SRC}/${folder}/${f} ${dir}/${f} COPYONLY)
   endforeach()
   set(status "ok")
   if(NOT NPM)

@@ -14,11 +14,19 @@ if(NOT ENGINES)
 endif()
 
 # Shared modules, imported by relative path (../node-common/...): copied once.
-set(_common hexfloat.mjs peer_conformance.mjs peer_process.mjs protocol.mjs scene.mjs)
+set(_common hexfloat.mjs limits.mjs peer_conformance.mjs peer_process.mjs protocol.mjs scene.mjs)
 file(MAKE_DIRECTORY ${DIR}/node-common)
 foreach(f ${_common})
   configure_file(${SRC}/node-common/${f} ${DIR}/node-common/${f} COPYONLY)
 endforeach()
+# The request limits, from the one place they are set (formats::max_frames), as limits.json for
+# limits.mjs.
+set(_limits_header ${SRC}/../formats/include/slidecheck/formats/query_io.hpp)
+file(READ ${_limits_header} _text)
+if(NOT _text MATCHES "inline constexpr int max_frames = ([0-9]+);")
+  message(FATAL_ERROR "${_limits_header}: no 'inline constexpr int max_frames = N;' (peers/node-common/limits.mjs reads it)")
+endif()
+file(CONFIGURE OUTPUT ${DIR}/node-common/limits.json CONTENT "{\"max_frames\": ${CMAKE_MATCH_1}}\n")
 
 # Node itself: the clients use ES modules, top-level await and node:test (Node 18 or newer).
 set(_node_problem "")

@@ -23,7 +23,7 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-/// The folder of the running executable (Bullet's clients are built beside slidecheck).
+/// The folder of the running executable (native clients are built beside slidecheck).
 fs::path executable_dir() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -39,35 +39,56 @@ fs::path node_peers_dir() {
 #endif
 }
 
-std::string node_peer(const std::string& engine) {
-  const fs::path client = node_peers_dir() / engine / "client.mjs";
+/// "jolt/ and rapier/": the folders SLIDECHECK_PEERS_DIR holds, one per Node engine of `engines`.
+std::string node_folders(const EngineList& engines) {
+  std::vector<std::string> folders;
+  for (const Engine& e : engines)
+    if (e.client == Engine::Client::node) folders.push_back(e.name + "/");
+  std::string out;
+  for (std::size_t i = 0; i < folders.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == folders.size() ? " and " : ", ") + folders[i];
+  return out;
+}
+
+std::string node_peer(const Engine& engine, const EngineList& engines) {
+  const fs::path client = node_peers_dir() / engine.name / "client.mjs";
   if (!fs::is_regular_file(client))
     throw formats::InputError("--implementation", 0,
-                              "peer:" + engine + " is not installed: " + client.string() +
+                              "peer:" + engine.name + " is not installed: " + client.string() +
                                   " is missing (the build installs it with npm; set SLIDECHECK_PEERS_DIR to the "
-                                  "folder holding jolt/ and rapier/)");
-  const fs::path status = node_peers_dir() / engine / "status";
+                                  "folder holding " + node_folders(engines) + ")");
+  const fs::path status = node_peers_dir() / engine.name / "status";
   if (fs::exists(status)) {
     std::ifstream in(status);
     std::string line;
     std::getline(in, line);
     if (line.rfind("ok", 0) != 0)
-      throw formats::InputError("--implementation", 0, "peer:" + engine + " is not usable: " + line);
+      throw formats::InputError("--implementation", 0, "peer:" + engine.name + " is not usable: " + line);
   }
   return "node " + shell_quote(client.string());
 }
 
-std::string bullet_peer(const std::string& mode, formats::Precision p) {
-  const std::string name = "slidecheck_bullet_" + std::string(formats::precision_name(p));
+/// A native client's command: its program built for `p` (beside slidecheck) and its arguments.
+std::string native_peer(const Engine& engine, formats::Precision p) {
+  std::string name = engine.program;
+  const std::string slot = "{precision}";
+  if (const auto at = name.find(slot); at != std::string::npos)
+    name.replace(at, slot.size(), formats::precision_name(p));
   std::vector<fs::path> places{executable_dir() / name};
 #ifdef SLIDECHECK_BINARY_DIR
   places.push_back(fs::path(SLIDECHECK_BINARY_DIR) / name);
 #endif
   for (const fs::path& f : places)
-    if (fs::is_regular_file(f)) return shell_quote(f.string()) + " --mode " + mode;
+    if (fs::is_regular_file(f)) {
+      std::string command = shell_quote(f.string());
+      for (const std::string& a : engine.args) command += " " + shell_word(a);
+      return command;
+    }
   throw formats::InputError("--implementation", 0,
-                            "peer:bullet_" + mode + " needs " + name +
-                                ", which this build does not have (install libbullet-dev and rebuild)");
+                            "peer:" + engine.name + " needs " + name + ", which this build does not have (" +
+                                (engine.needs.empty() ? "its client was not built"
+                                                      : "install " + engine.needs + " and rebuild") +
+                                ")");
 }
 
 }  // namespace
@@ -76,11 +97,16 @@ std::string shell_word(const std::string& s) {
   return s.find_first_of(" \t'\"\\$`!*?;&|<>()") == std::string::npos ? s : shell_quote(s);
 }
 
-std::string peer_names() { return "jolt, rapier, bullet (= bullet_kcc), bullet_kcc, bullet_sweep"; }
+std::string peer_names() { return engine_names(builtin_engines()); }
 
 bool is_external(const std::string& spec) { return spec.rfind("exec:", 0) == 0 || spec.rfind("peer:", 0) == 0; }
 
 std::optional<std::string> external_command(const std::string& spec, formats::Precision precision) {
+  return external_command(spec, precision, builtin_engines());
+}
+
+std::optional<std::string> external_command(const std::string& spec, formats::Precision precision,
+                                            const EngineList& engines) {
   if (spec.rfind("exec:", 0) == 0) {
     const std::string command = spec.substr(5);
     if (command.find_first_not_of(" \t") == std::string::npos)
@@ -89,10 +115,10 @@ std::optional<std::string> external_command(const std::string& spec, formats::Pr
   }
   if (spec.rfind("peer:", 0) != 0) return std::nullopt;
   const std::string name = spec.substr(5);
-  if (name == "jolt" || name == "rapier") return node_peer(name);
-  if (name == "bullet" || name == "bullet_kcc") return bullet_peer("kcc", precision);
-  if (name == "bullet_sweep") return bullet_peer("sweep", precision);
-  throw formats::InputError("--implementation", 0, "unknown peer '" + name + "' (" + peer_names() + ")");
+  const Engine* engine = find_engine(engines, name);
+  if (!engine)
+    throw formats::InputError("--implementation", 0, "unknown peer '" + name + "' (" + engine_names(engines) + ")");
+  return engine->client == Engine::Client::node ? node_peer(*engine, engines) : native_peer(*engine, precision);
 }
 
 void add_external_options(CLI::App& cmd, ExternalArgs& a) {
@@ -109,20 +135,19 @@ void add_external_options(CLI::App& cmd, ExternalArgs& a) {
 std::shared_ptr<const verify::ExternalSubject> make_external_subject(
     const std::string& spec, const std::vector<formats::Precision>& precisions, const verify::JudgeOptions& judge,
     const ExternalArgs& args, const std::string& out, const std::map<std::string, double>& tolerances) {
-  const bool bullet = spec.rfind("peer:bullet", 0) == 0;
-  // Bullet is built once per precision: one process kind per precision asked (both unless told).
+  const Engine* engine = spec.rfind("peer:", 0) == 0 ? find_engine(builtin_engines(), spec.substr(5)) : nullptr;
+  // A native client is built once per precision: one process kind per precision asked (every
+  // precision of its entry unless told).
+  const bool per_precision = engine && engine->client == Engine::Client::native;
   std::vector<formats::Precision> groups{formats::Precision::single_float};
-  if (bullet)
-    groups = precisions.empty() ? std::vector<formats::Precision>{formats::Precision::single_float,
-                                                                 formats::Precision::double_float}
-                                : precisions;
+  if (per_precision) groups = precisions.empty() ? engine->precisions : precisions;
   std::vector<std::shared_ptr<const verify::ExternalSubject>> parts;
   for (const formats::Precision p : groups) {
     verify::ExecSubjectOptions o;
     o.settings.command = *external_command(spec, p);
     o.settings.timeout_seconds = args.exec_timeout;
     o.settings.stderr_path = args.exec_log.empty() ? (fs::path(out) / "exec-stderr.log").string() : args.exec_log;
-    if (bullet)
+    if (per_precision)
       o.precisions = {p};
     else
       o.precisions = precisions;

@@ -156,6 +156,7 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
                   "--precision defaults to every precision the implementation has")
       ->capture_default_str();
   add_external_options(*cmd, *args);
+  cmd->footer("Engines for --implementation peer:NAME (peers/engines.json):\n" + engine_descriptions(builtin_engines()));
   cmd->add_option("--write-paths", args->write_paths,
                   "Also write the paths of every run into this folder, one paths file per algorithm and precision "
                   "(docs/formats.md), for `slidecheck judge`");

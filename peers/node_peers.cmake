@@ -1,26 +1,32 @@
-# Build step of the Node engine peers (peers/jolt, peers/rapier: slidecheck-exec clients): copies
-# each client with peers/node-common beside it into DIR and installs its locked npm package there
-# with `npm ci`, which checks every package against the sha512 in package-lock.json. A failure (no
-# node or npm, no network) is not fatal to the build: it is written to DIR/<engine>/status and
-# whoever starts the client reports it.
-# Usage: cmake -DSRC=peers -DDIR=build/peers/node -DNPM=npm [-DNODE=node] [-DENGINES=jolt;rapier] -P node_peers.cmake
-# Then: node DIR/jolt/client.mjs, node DIR/rapier/client.mjs. Wiring, as viewer/CMakeLists.txt does:
-#   find_program(SLIDECHECK_NPM npm)
-#   find_program(SLIDECHECK_NODE node)
-#   add_custom_command(OUTPUT ${dir}/jolt/status ${dir}/rapier/status
-#     COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/peers -DDIR=${dir} "-DNPM=${SLIDECHECK_NPM}"
-#             "-DNODE=${SLIDECHECK_NODE}" -P ${CMAKE_SOURCE_DIR}/peers/node_peers.cmake
-#     DEPENDS <the package.json, package-lock.json and *.mjs files below> COMMENT "npm ci for the Node peers")
+# Build step of the Node engine peers (the entries of peers/engines.json whose client is node:
+# slidecheck-exec clients in peers/<folder>/): copies each client with peers/node-common beside it
+# into DIR/<engine>/ and installs its locked npm package there with `npm ci`, which checks every
+# package against the sha512 in package-lock.json. A failure (no node or npm, no network) is not
+# fatal to the build: it is written to DIR/<engine>/status and whoever starts the client reports it.
+# Usage: cmake -DSRC=peers -DDIR=build/peers/node -DNPM=npm [-DNODE=node] [-DENGINES=a;b] -P node_peers.cmake
+# (ENGINES: some of the list's Node engines; all of them unless given). peers/CMakeLists.txt runs
+# it as a build step. Then: node DIR/<engine>/client.mjs.
+cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/engines.cmake)
+slidecheck_read_engines(${SRC}/engines.json)
 if(NOT ENGINES)
-  set(ENGINES jolt rapier)
+  set(ENGINES ${SLIDECHECK_NODE_ENGINES})
 endif()
 
 # Shared modules, imported by relative path (../node-common/...): copied once.
-set(_common hexfloat.mjs peer_conformance.mjs peer_process.mjs protocol.mjs scene.mjs)
+set(_common hexfloat.mjs limits.mjs peer_conformance.mjs peer_process.mjs protocol.mjs scene.mjs)
 file(MAKE_DIRECTORY ${DIR}/node-common)
 foreach(f ${_common})
   configure_file(${SRC}/node-common/${f} ${DIR}/node-common/${f} COPYONLY)
 endforeach()
+# The request limits, from the one place they are set (formats::max_frames), as limits.json for
+# limits.mjs.
+set(_limits_header ${SRC}/../formats/include/slidecheck/formats/query_io.hpp)
+file(READ ${_limits_header} _text)
+if(NOT _text MATCHES "inline constexpr int max_frames = ([0-9]+);")
+  message(FATAL_ERROR "${_limits_header}: no 'inline constexpr int max_frames = N;' (peers/node-common/limits.mjs reads it)")
+endif()
+file(CONFIGURE OUTPUT ${DIR}/node-common/limits.json CONTENT "{\"max_frames\": ${CMAKE_MATCH_1}}\n")
 
 # Node itself: the clients use ES modules, top-level await and node:test (Node 18 or newer).
 set(_node_problem "")
@@ -37,11 +43,15 @@ if(NODE)
 endif()
 
 foreach(engine ${ENGINES})
+  if(NOT engine IN_LIST SLIDECHECK_NODE_ENGINES)
+    message(FATAL_ERROR "${engine} is not a Node engine of ${SRC}/engines.json (${SLIDECHECK_NODE_ENGINES})")
+  endif()
+  set(folder ${SLIDECHECK_ENGINE_${engine}_FOLDER})
   set(dir ${DIR}/${engine})
   file(MAKE_DIRECTORY ${dir})
-  set(_files client.mjs ${engine}_peer.mjs)
+  set(_files client.mjs ${folder}_peer.mjs)
   foreach(f package.json package-lock.json ${_files})
-    configure_file(${SRC}/${engine}/${f} ${dir}/${f} COPYONLY)
+    configure_file(${SRC}/${folder}/${f} ${dir}/${f} COPYONLY)
   endforeach()
   set(status "ok")
   if(NOT NPM)

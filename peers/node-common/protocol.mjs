@@ -2,6 +2,7 @@
 // stdout. Shared by the engine clients: request checking, the loop, and the answer's shape.
 import { createInterface } from 'node:readline';
 import { FLOAT, parseNumber, toHex, vecToHex, NumberError } from './hexfloat.mjs';
+import { MAX_FRAMES } from './limits.mjs';
 
 export const FORMAT = 'slidecheck-exec 1';
 
@@ -77,8 +78,8 @@ export function parseRequest(req, engine) {
   }
   let frames = 1;
   if (q.frames !== undefined) {
-    if (!Number.isInteger(q.frames) || q.frames < 1 || q.frames > 10000)
-      fail(`field 'frames': expected an integer from 1 to 10000, got ${JSON.stringify(q.frames)}`);
+    if (!Number.isInteger(q.frames) || q.frames < 1 || q.frames > MAX_FRAMES)
+      fail(`field 'frames': expected an integer from 1 to ${MAX_FRAMES}, got ${JSON.stringify(q.frames)}`);
     frames = q.frames;
   }
   if (q.algorithm !== undefined && typeof q.algorithm !== 'string') fail("field 'algorithm': expected a string");

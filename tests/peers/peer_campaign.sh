@@ -3,9 +3,13 @@
 # --implementation peer:NAME` on the whole canonical movement corpus (13,560 queries), robust
 # beside them; prints each summary's head and checks that every task has a record and that
 # robust fails nothing but recovery. A few minutes per engine: ctest label campaign.
-# Usage: peer_campaign.sh SLIDECHECK WORK_DIR   (SLIDECHECK_PEERS_DIR set by ctest)
+# Usage: peer_campaign.sh SLIDECHECK WORK_DIR NAME:K...   (SLIDECHECK_PEERS_DIR set by ctest)
+# NAME:K, one per engine of peers/engines.json (tests/peers/CMakeLists.txt): peer:NAME answers each
+# query K times (once per precision it is built in).
 set -euo pipefail
 slidecheck=$1 work=$2
+shift 2
+[ $# -gt 0 ] || { echo "usage: peer_campaign.sh SLIDECHECK WORK_DIR NAME:K..." >&2; exit 2; }
 rm -rf "$work"; mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 "$slidecheck" corpus build --out "$work/canon" --movements --seed 1 >/dev/null 2>&1
@@ -18,10 +22,9 @@ run() {  # NAME EXPECTED_RECORDS ARGS...
   [ "$(wc -l <"$work/$name/records.jsonl")" -eq "$want" ] || fail "$name: not every task has a record"
   grep -E '^[a-z_]+ (float|double):' "$work/$name.out"
 }
-run jolt "$queries" --implementation peer:jolt
-run rapier "$queries" --implementation peer:rapier
-run bullet $((2 * queries)) --implementation peer:bullet
-run bullet_sweep $((2 * queries)) --implementation peer:bullet_sweep
+for engine in "$@"; do
+  run "${engine%%:*}" $((${engine#*:} * queries)) --implementation "peer:${engine%%:*}"
+done
 run robust $((2 * queries)) --algorithm robust
 python3 - "$work/robust/records.jsonl" <<'PY'
 import json, sys

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { parseRequest, runProtocol, describeAnswer, passesOf, upOf, sweepRecord, RequestError } from '../protocol.mjs';
+import { MAX_FRAMES } from '../limits.mjs';
 
 const engine = { name: 'Stub', precisions: ['float'], tolerances: { padding: Math.fround(0.02), speed: 1 } };
 /** A request; a field given as undefined is left out. */
@@ -20,6 +21,8 @@ test('parseRequest converts every number to float and fills defaults', () => {
   assert.deepEqual(r.tolerances, { padding: Math.fround(0.02), speed: 0.5 });
   const d = parseRequest(base({ algorithm: 'robust', scene: 'rel.scene', tolerances: { eps: 1 } }), engine);
   assert.equal(d.frames, 1);
+  // The most frames slidecheck writes (formats::max_frames) is taken.
+  assert.equal(parseRequest(base({ frames: MAX_FRAMES }), engine).frames, MAX_FRAMES);
   assert.deepEqual(d.gravity, [0, 0, 0]);
   assert.equal(d.gravityNonZero, false);
   assert.equal(d.scene, '/s.scene'); // the request's absolute path wins over the query's own
@@ -49,7 +52,7 @@ test('parseRequest refuses what slidecheck would not send', () => {
   refuses(base({ displacement: [0, 0, 1e39] }), /overflows float/);
   refuses(base({ gravity: [0, 0] }), /'gravity'/);
   refuses(base({ frames: 0 }), /'frames'/);
-  refuses(base({ frames: 10001 }), /'frames'/);
+  refuses(base({ frames: MAX_FRAMES + 1 }), new RegExp(`'frames': expected an integer from 1 to ${MAX_FRAMES}, got`));
   refuses(base({ frames: 1.5 }), /'frames'/);
   refuses(base({ color: 'red' }), /unknown query field 'color'/);
   refuses(base({ algorithm: 3 }), /'algorithm'/);

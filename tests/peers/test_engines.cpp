@@ -1,0 +1,121 @@
+// The engines list (cli/engines.hpp): the CLI's compiled-in list is peers/engines.json, and
+// peer:NAME is resolved through the list it is given, so an entry the build does not have (a
+// test-only engine) reaches the resolver as data, and its names reach the messages.
+#include <boost/test/unit_test.hpp>
+
+#include "engines.hpp"
+#include "external_implementation.hpp"
+
+#include <slidecheck/formats/errors.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+using namespace slidecheck;
+using namespace slidecheck::cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string source_list() {
+  std::ifstream in(fs::path(SLIDECHECK_SOURCE_DIR) / "peers" / "engines.json");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// peers/engines.json with two test-only engines added: a Node one with an alias and a native one.
+std::string list_with_test_engines() {
+  nlohmann::json doc = nlohmann::json::parse(source_list());
+  doc["engines"].push_back({{"name", "toy"}, {"aliases", {"toy_alias"}}, {"client", "node"}, {"folder", "toy"},
+                            {"precisions", {"float"}}, {"shapes", {"sphere"}}, {"description", "a test engine"}});
+  doc["engines"].push_back({{"name", "toy_native"}, {"client", "native"}, {"folder", "toy"},
+                            {"program", "slidecheck_toy_{precision}"}, {"args", {"--mode", "a b"}},
+                            {"needs", "libtoy-dev"}, {"precisions", {"float", "double"}},
+                            {"description", "a native test engine"}});
+  return doc.dump();
+}
+
+std::string input_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const formats::InputError& e) {
+    return e.what();
+  }
+  BOOST_FAIL("no InputError");
+  return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_compiled_in_list_is_peers_engines_json) {
+  BOOST_TEST(std::string(builtin_engines_json()) == source_list());
+  const nlohmann::json doc = nlohmann::json::parse(source_list());
+  const EngineList& list = builtin_engines();
+  BOOST_REQUIRE_EQUAL(list.size(), doc["engines"].size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string name = doc["engines"][i]["name"];
+    BOOST_TEST(list[i].name == name);
+    BOOST_TEST(find_engine(list, name) == &list[i]);
+    BOOST_TEST(peer_names().find(name) != std::string::npos);
+    BOOST_TEST(engine_descriptions(list).find("peer:" + name + " ") != std::string::npos);
+  }
+  BOOST_TEST(peer_names() == engine_names(list));
+}
+
+BOOST_AUTO_TEST_CASE(a_test_only_engine_reaches_the_resolver_and_its_messages) {
+  const EngineList list = parse_engines(list_with_test_engines(), "test list");
+  BOOST_TEST(engine_names(list).find("toy_alias (= toy), toy, toy_native") != std::string::npos);
+
+  // The Node engine: its client in SLIDECHECK_PEERS_DIR/<name>/, by its name and by its alias.
+  const fs::path dir = fs::temp_directory_path() / ("slidecheck-engines-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "toy");
+  std::ofstream(dir / "toy" / "client.mjs") << "// test\n";
+  std::ofstream(dir / "toy" / "status") << "ok\n";
+  ::setenv("SLIDECHECK_PEERS_DIR", dir.c_str(), 1);
+  const std::string want = "node '" + (dir / "toy" / "client.mjs").string() + "'";
+  BOOST_TEST(*external_command("peer:toy", formats::Precision::single_float, list) == want);
+  BOOST_TEST(*external_command("peer:toy_alias", formats::Precision::single_float, list) == want);
+  // A status other than ok is reported, not run.
+  std::ofstream(dir / "toy" / "status") << "npm ci failed\n";
+  BOOST_TEST(input_error([&] { external_command("peer:toy", formats::Precision::single_float, list); })
+                 .find("peer:toy is not usable: npm ci failed") != std::string::npos);
+  ::unsetenv("SLIDECHECK_PEERS_DIR");
+  fs::remove_all(dir);
+
+  // The native engine: its program for the precision asked, which this build lacks.
+  BOOST_TEST(input_error([&] { external_command("peer:toy_native", formats::Precision::double_float, list); })
+                 .find("peer:toy_native needs slidecheck_toy_double, which this build does not have (install "
+                       "libtoy-dev and rebuild)") != std::string::npos);
+
+  // The built-in list has neither: unknown, with the built-in names in the message.
+  const std::string unknown =
+      input_error([] { external_command("peer:toy", formats::Precision::single_float); });
+  BOOST_TEST(unknown.find("unknown peer 'toy' (" + peer_names() + ")") != std::string::npos);
+  BOOST_TEST(input_error([&] { external_command("peer:nosuch", formats::Precision::single_float, list); })
+                 .find(engine_names(list)) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_lists_are_input_errors) {
+  const auto problem = [](const std::string& text) { return input_error([&] { parse_engines(text, "l.json"); }); };
+  BOOST_TEST(problem("[").find("l.json: is not valid JSON") == 0);
+  BOOST_TEST(problem("{}").find("needs an \"engines\" array") != std::string::npos);
+  const std::string one = R"({"name": "a", "client": "node", "folder": "a", "precisions": ["float"], "description": "d"})";
+  BOOST_TEST(parse_engines("{\"engines\": [" + one + "]}", "l.json").size() == 1u);
+  BOOST_TEST(problem("{\"engines\": [" + one + ", " + one + "]}").find("'a' is given twice") != std::string::npos);
+  BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "wasm", "folder": "a", "precisions": ["float"], "description": "d"}]})")
+                 .find("client must be node or native, not 'wasm'") != std::string::npos);
+  BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "native", "folder": "a", "precisions": ["float"], "description": "d"}]})")
+                 .find("needs \"program\"") != std::string::npos);
+  BOOST_TEST(problem(R"({"engines": [{"name": "A", "client": "node", "folder": "a", "precisions": ["float"], "description": "d"}]})")
+                 .find("lower-case") != std::string::npos);
+  BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "node", "folder": "a", "precisions": ["half"], "description": "d"}]})")
+                 .find("precision 'half'") != std::string::npos);
+}

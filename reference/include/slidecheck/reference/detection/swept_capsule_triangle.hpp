@@ -33,9 +33,10 @@
 /// edges along h against vertex i). The nearest point of P is unique, but it may lie on several
 /// of P's triangles (on an edge they share, or on a flat quad when the axis is parallel to an
 /// edge): of the triangles with the earliest time, one that names the side wins (the cylinder
-/// touches: a lying capsule on a ledge's edge is "side", not an arbitrary end), else the first
-/// in the order cap A, cap B, the sides of edges 0, 1, 2; each triangle's own feature follows
-/// the sphere sweep's rule. `normal` is, as for the sphere, from the touched point to the
+/// touches: a lying capsule on a ledge's edge is "side", not an arbitrary end), and so does a
+/// tie of both caps (every axis point between them touches), else the first in the order cap
+/// A, cap B, the sides of edges 0, 1, 2; each triangle's own feature follows the sphere
+/// sweep's rule. `normal` is, as for the sphere, from the touched point to the
 /// nearest axis point.
 ///
 /// Back-face culling, when asked, is the mesh triangle's (n . v > 0: moving along its normal),
@@ -209,6 +210,10 @@ CapsuleDetection<T> sweep_capsule_triangle(const SweptCapsule<T>& capsule, const
       best_k = k;
       o = here;
       nearest = d2;
+    } else if (closer == 0 && o.part != CapsulePart::side && here.part != o.part) {
+      // Both caps hold the contact (the axis parallel to the face): so does every axis point
+      // between them, the side.
+      o.part = CapsulePart::side;
     }
   }
   // Exactly, a start contact outside P is a start contact of P's nearest boundary triangle; a

@@ -236,6 +236,26 @@ BOOST_AUTO_TEST_CASE(a_capsule_parallel_to_a_ledge_edge_touches_with_its_side) {
   BOOST_TEST(std::fabs(*f.contact.time_value - (1 - 0.5 / std::sqrt(2.0)) / 2) <= 1e-15);
 }
 
+// The axis parallel to the face (here also to edge 0): both caps of the prism hold the contact
+// point, so the whole axis touches: the side, whichever way the axis points.
+BOOST_AUTO_TEST_CASE(an_axis_parallel_to_the_face_touches_with_its_side_both_ways) {
+  Case k;
+  k.tri = {-0x1.8p+1, -0x1.6p+1, -0x1p+2, 0, 2, 0.5, -4, -4, -1};
+  k.c = {-1.25, 0.5, -1};
+  k.h = {-0.75, -1.1875, -1.125};
+  k.v = {-1.25, -8, -8};
+  k.r = 0.25;
+  const CapsuleDetection<Rational> a = run<Rational>(k);
+  for (double& x : k.h) x = -x;
+  const CapsuleDetection<Rational> b = run<Rational>(k);
+  BOOST_TEST_REQUIRE(a.contact.hit);
+  BOOST_TEST_REQUIRE(b.contact.hit);
+  BOOST_TEST(compare(a.contact.time, b.contact.time) == 0);
+  BOOST_TEST((a.part == CapsulePart::side));
+  BOOST_TEST((b.part == CapsulePart::side));
+  BOOST_TEST((a.contact.feature == Feature::face));
+}
+
 // A zero half axis is the sphere sweep: the same time (and feature kind) in rationals.
 BOOST_AUTO_TEST_CASE(a_zero_half_axis_is_the_sphere_sweep) {
   check_with(500, [] {

@@ -6,6 +6,7 @@
 // farther, and a miss has no sampled contact; a zero half axis is the sphere sweep; h and -h
 // give the same time with the ends swapped; Rational and Real agree.
 #include <support/number_types.hpp>
+#include <support/rapidcheck_runs.hpp>
 
 #include <slidecheck/reference/detection/swept_capsule_triangle.hpp>
 
@@ -19,6 +20,7 @@
 #include <sstream>
 
 using namespace slidecheck;
+using slidecheck::test::check_with;
 
 namespace {
 
@@ -122,20 +124,6 @@ int contact_sign_at(const Case& k, const Rational& q) {
 bool culled(const Case& k) {
   return k.cull &&
          num::sign(dot(triangle_of<Rational>(k).normal_unnormalized(), capsule_of<Rational>(k).velocity)) > 0;
-}
-
-template <class Testable>
-void check_with(int runs, Testable&& testable) {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = runs;
-  rc::detail::TestMetadata metadata;
-  metadata.id = boost::unit_test::framework::current_test_case().full_name();
-  metadata.description = boost::unit_test::framework::current_test_case().p_name;
-  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  std::ostringstream ss;
-  rc::detail::printResultMessage(result, ss);
-  const bool ok = result.template is<rc::detail::SuccessResult>();
-  BOOST_TEST(ok, ss.str());
 }
 
 /// A floor z = 0 from -8 to 8, its normal up.

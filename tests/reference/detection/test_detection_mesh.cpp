@@ -1,6 +1,7 @@
 // Mesh-level detection: first hit over all triangles, the tie rule, the conservative box
 // filter against brute force, ellipsoids, and Fauerby's nearest-hit loop.
 #include <support/number_types.hpp>
+#include <support/rapidcheck_runs.hpp>
 
 #include <slidecheck/reference/detection/fauerby.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
@@ -16,6 +17,7 @@
 #include <sstream>
 
 using namespace slidecheck;
+using slidecheck::test::check_with;
 
 namespace {
 
@@ -59,20 +61,6 @@ bool same(const DetectionResult<T>& a, const DetectionResult<T>& b) {
   if (!a.hit) return true;
   return a.triangle == b.triangle && a.feature == b.feature && a.feature_index == b.feature_index &&
          compare(a.time, b.time) == 0;
-}
-
-template <class Testable>
-void check_with(int runs, Testable&& testable) {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = runs;
-  rc::detail::TestMetadata metadata;
-  metadata.id = boost::unit_test::framework::current_test_case().full_name();
-  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  std::ostringstream ss;
-  rc::detail::printResultMessage(result, ss);
-  const bool ok = result.template is<rc::detail::SuccessResult>();
-  BOOST_TEST(ok, ss.str());
-  if (ok) BOOST_TEST_MESSAGE(metadata.id << ": " << ss.str());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // representable translations, agreement of the two exact paths (Rational sign analysis,
 // Real evaluation), and float/double within a stated bound of exact.
 #include <support/number_types.hpp>
+#include <support/rapidcheck_runs.hpp>
 
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
@@ -17,6 +18,7 @@
 #include <sstream>
 
 using namespace slidecheck;
+using slidecheck::test::check_with;
 
 namespace {
 
@@ -133,22 +135,6 @@ Case reordered(Case k, int rotation, bool reverse) {
     for (int j = 0; j < 3; ++j) k.tri[3 * i + j] = t[3 * from + j];
   }
   return k;
-}
-
-/// Runs a property with its own number of cases (the suite must stay well under a minute).
-template <class Testable>
-void check_with(int runs, Testable&& testable) {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = runs;
-  rc::detail::TestMetadata metadata;
-  metadata.id = boost::unit_test::framework::current_test_case().full_name();
-  metadata.description = boost::unit_test::framework::current_test_case().p_name;
-  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  std::ostringstream ss;
-  rc::detail::printResultMessage(result, ss);
-  const bool ok = result.template is<rc::detail::SuccessResult>();
-  BOOST_TEST(ok, ss.str());
-  if (ok) BOOST_TEST_MESSAGE(metadata.id << ": " << ss.str());
 }
 
 }  // namespace

@@ -155,6 +155,47 @@ std::optional<Vec3<T>> mesh_point(const Triangle<T>& tri, const Vec3<T>& h, cons
   return Vec3<T>(x - h * u);
 }
 
+/// A contact at t = 0 through the capsule's side against the face: the axis reaches the
+/// triangle (the centre is inside P, where no boundary triangle of P is the nearest).
+template <Number T>
+void embedded(CapsuleDetection<T>& out) {
+  out.contact.hit = true;
+  out.contact.time = QuadraticRoot<T>::value(T(0));
+  out.contact.time_value = T(0);
+  out.contact.feature = Feature::face;
+  out.contact.feature_index = 0;
+  out.part = CapsulePart::side;
+}
+
+/// Of P's triangles whose sweep hit at `best`'s time, the one to report (see the file
+/// comment): at t = 0 the nearest to the centre (the sphere sweep's own start rule across the
+/// eight); among equals one that names the side, and both caps together make the side.
+/// Returns its index (-1 for none) and sets `o` to what it is on the capsule and the mesh.
+template <Number T>
+int chosen_triangle(const std::array<DetectionResult<T>, 8>& sweeps, const detail::Best<T>& best, const Vec3<T>& center,
+                    const Triangle<T>& tri, const Vec3<T>& h, Origin& o) {
+  int chosen = -1;
+  T nearest{};
+  for (int k = 0; k < 8 && best.found; ++k) {
+    if (!sweeps[k].hit || compare(sweeps[k].time, best.time) != 0) continue;
+    const Origin here = origin_of(k, sweeps[k].feature, sweeps[k].feature_index);
+    int closer = 0;  // < 0: this triangle is nearer to the centre at t = 0 than the chosen one
+    T d2{};
+    if (best.at_start()) {
+      d2 = slidecheck::point_triangle_squared_distance(center, prism_triangle(tri, h, k));
+      if (chosen >= 0) closer = num::sign(T(d2 - nearest));
+    }
+    if (chosen < 0 || closer < 0 || (closer == 0 && here.part == CapsulePart::side && o.part != CapsulePart::side)) {
+      chosen = k;
+      o = here;
+      nearest = d2;
+    } else if (closer == 0 && o.part != CapsulePart::side && here.part != o.part) {
+      o.part = CapsulePart::side;  // both caps hold the contact: so does every axis point between
+    }
+  }
+  return chosen;
+}
+
 }  // namespace capsule_detail
 
 /// The first contact of `capsule` with `tri` in t in [0, 1] (see the file comment). `index` is
@@ -167,64 +208,29 @@ CapsuleDetection<T> sweep_capsule_triangle(const SweptCapsule<T>& capsule, const
   const Vec3<T>& h = capsule.half_axis;
   if (options.cull_back_faces && detail::sign_positive(dot(tri.normal_unnormalized(), capsule.velocity))) return out;
 
-  SweepOptions sides = options;
-  sides.cull_back_faces = false;
-  const SweptSphere<T> point{capsule.center, capsule.velocity, capsule.radius};
   const T r2 = capsule.radius * capsule.radius;
   const T axis_d2 = segment_triangle_squared_distance(Vec3<T>(capsule.center - h), Vec3<T>(capsule.center + h), tri);
-  const bool start_contact = detail::sign_not_positive(T(axis_d2 - r2));
   if (detail::sign_zero(axis_d2)) {
-    // The axis reaches the triangle at t = 0: the centre is in P, not outside it, and no
-    // boundary triangle of P is the nearest; the capsule is embedded through its side.
-    out.contact.hit = true;
-    out.contact.time = QuadraticRoot<T>::value(T(0));
-    out.contact.time_value = T(0);
-    out.contact.feature = Feature::face;
-    out.contact.feature_index = 0;
-    out.part = CapsulePart::side;
+    capsule_detail::embedded(out);
     return out;
   }
 
-  // The earliest of P's eight triangles; of those tied with it, one that names the side.
+  // The earliest of P's eight triangles, each swept from both sides.
+  SweepOptions sides = options;
+  sides.cull_back_faces = false;
+  const SweptSphere<T> point{capsule.center, capsule.velocity, capsule.radius};
   std::array<DetectionResult<T>, 8> sweeps;
   detail::Best<T> best;
   for (int k = 0; k < 8; ++k) {
     sweeps[k] = sweep_sphere_triangle(point, capsule_detail::prism_triangle(tri, h, k), sides);
     if (sweeps[k].hit) best.offer(sweeps[k].time, sweeps[k].feature, sweeps[k].feature_index);
   }
-  // At t = 0 every triangle within r reports 0: there the nearest of them holds P's nearest
-  // point (the sphere sweep's own start rule, applied across the eight).
-  int best_k = -1;
   capsule_detail::Origin o;
-  T nearest{};
-  for (int k = 0; k < 8 && best.found; ++k) {
-    if (!sweeps[k].hit || compare(sweeps[k].time, best.time) != 0) continue;
-    const capsule_detail::Origin here = capsule_detail::origin_of(k, sweeps[k].feature, sweeps[k].feature_index);
-    int closer = 0;  // < 0: this triangle is nearer to the centre at t = 0 than the chosen one
-    T d2{};
-    if (best.at_start()) {
-      d2 = slidecheck::point_triangle_squared_distance(capsule.center, capsule_detail::prism_triangle(tri, h, k));
-      if (best_k >= 0) closer = num::sign(T(d2 - nearest));
-    }
-    if (best_k < 0 || closer < 0 || (closer == 0 && here.part == CapsulePart::side && o.part != CapsulePart::side)) {
-      best_k = k;
-      o = here;
-      nearest = d2;
-    } else if (closer == 0 && o.part != CapsulePart::side && here.part != o.part) {
-      // Both caps hold the contact (the axis parallel to the face): so does every axis point
-      // between them, the side.
-      o.part = CapsulePart::side;
-    }
-  }
+  const int best_k = capsule_detail::chosen_triangle(sweeps, best, capsule.center, tri, h, o);
   // Exactly, a start contact outside P is a start contact of P's nearest boundary triangle; a
-  // rounded type may disagree, and then has no impact at 0 to report.
-  if (start_contact && !best.at_start() && best.found) {
-    out.contact.hit = true;
-    out.contact.time = QuadraticRoot<T>::value(T(0));
-    out.contact.time_value = T(0);
-    out.contact.feature = Feature::face;
-    out.contact.feature_index = 0;
-    out.part = CapsulePart::side;
+  // rounded type may disagree, and then reports the start contact through the side.
+  if (best.found && !best.at_start() && detail::sign_not_positive(T(axis_d2 - r2))) {
+    capsule_detail::embedded(out);
     return out;
   }
   if (best_k < 0) return out;

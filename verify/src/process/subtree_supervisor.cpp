@@ -1,6 +1,8 @@
 // The supervisor of one command's process subtree (subtree_supervisor.hpp).
 #include "process/subtree_supervisor.hpp"
 
+#include "process/signal_safe_text.hpp"
+
 #include <cerrno>
 
 #include <fcntl.h>
@@ -16,30 +18,19 @@ namespace slidecheck::process {
 
 namespace {
 
-/// Decimal digits of a non-negative number, for /proc paths without snprintf.
-char* put_number(char* p, long v) {
-  char digits[24];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v > 0);
-  while (n > 0) *p++ = digits[--n];
-  return p;
-}
-
 /// SIGKILL to every current child of this process and to its process group. The children are
 /// listed in /proc/PID/task/PID/children (this process has one thread). Returns false when that
 /// list cannot be read.
 bool kill_children() {
-  char path[64] = "/proc/";
-  char* p = put_number(path + 6, getpid());
-  const char middle[] = "/task/";
-  for (const char c : middle)
-    if (c) *p++ = c;
-  p = put_number(p, getpid());
-  const char tail[] = "/children";
-  for (const char c : tail) *p++ = c;
+  // /proc/PID/task/PID/children, built without snprintf (async-signal-safe).
+  char path[64] = {};
+  char* p = path;
+  char* const end = path + sizeof path - 1;
+  put_text(p, end, "/proc/");
+  put_decimal(p, end, static_cast<unsigned long>(getpid()));
+  put_text(p, end, "/task/");
+  put_decimal(p, end, static_cast<unsigned long>(getpid()));
+  put_text(p, end, "/children");
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   static char buf[1 << 16];

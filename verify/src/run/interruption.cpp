@@ -1,6 +1,8 @@
 // The line an interrupted run writes before it ends (interruption.hpp).
 #include <slidecheck/verify/run/interruption.hpp>
 
+#include "process/signal_safe_text.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -18,35 +20,24 @@ std::atomic<std::size_t> total_tasks{0}, kept_tasks{0};
 std::atomic<const char*> unit_name{"tasks"};
 char out_folder[4096];
 
-void put(char*& p, char* end, const char* s) {
-  while (*s && p < end) *p++ = *s++;
-}
-
-void put_number(char*& p, char* end, std::size_t v) {
-  char digits[24];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v > 0);
-  while (n > 0 && p < end) *p++ = digits[--n];
-}
+using process::put_decimal;
+using process::put_text;
 
 extern "C" void on_interruption(int sig) {
   char line[sizeof out_folder + 200];
   char* p = line;
   char* const end = line + sizeof line - 1;
-  put(p, end, "slidecheck: interrupted");
+  put_text(p, end, "slidecheck: interrupted");
   if (active.load()) {
-    put(p, end, ": ");
-    put_number(p, end, kept_tasks.load());
-    put(p, end, " of ");
-    put_number(p, end, total_tasks.load());
-    put(p, end, " ");
-    put(p, end, unit_name.load());
-    put(p, end, " kept in ");
-    put(p, end, out_folder);
-    put(p, end, "; resume with the same command and --resume");
+    put_text(p, end, ": ");
+    put_decimal(p, end, kept_tasks.load());
+    put_text(p, end, " of ");
+    put_decimal(p, end, total_tasks.load());
+    put_text(p, end, " ");
+    put_text(p, end, unit_name.load());
+    put_text(p, end, " kept in ");
+    put_text(p, end, out_folder);
+    put_text(p, end, "; resume with the same command and --resume");
   }
   *p++ = '\n';
   (void)!write(STDERR_FILENO, line, static_cast<std::size_t>(p - line));

@@ -55,6 +55,9 @@ progress)
   ! grep -q $'\r' "$work/err.txt" || fail "verify wrote \\r to a file"
   grep -q "^writing 5 views in $work/v/views/" "$work/err.txt" || { cat "$work/err.txt"; fail "views not announced"; }
   [ "$(ls "$work/v/views" | grep -c '\.html$')" -eq 5 ] || fail "expected 5 views by default"
+  # The README and docs/verify.md say how many views verify writes by default.
+  grep -qE "3D pages of the first 5([^0-9]|$)" "$source/README.md" || fail "README.md does not say 5 views by default"
+  grep -q "the first 5 unless \`--views N\`" "$source/docs/verify.md" || fail "docs/verify.md does not say 5 views by default"
   [ "$(grep -o 'href="views/[^"]*"' "$work/v/report.html" | sort -u | wc -l)" -eq 5 ] || fail "report links other than 5 views"
   run 1 verify --corpus "$builtin" --out "$work/v2" --views 2 --threads 2
   [ "$(ls "$work/v2/views" | grep -c '\.html$')" -eq 2 ] || fail "--views 2 did not write 2 views"

@@ -60,19 +60,25 @@ bool kill_children() {
   return true;
 }
 
+/// Reaps every child that has ended, without waiting; records the shell's status in `status`
+/// when it is among them. Returns waitpid's last answer (< 0 with ECHILD: no child left).
+pid_t reap_ended(pid_t shell, bool& shell_done, int& status) {
+  int s = 0;
+  pid_t r;
+  while ((r = waitpid(-1, &s, WNOHANG)) > 0)
+    if (r == shell) {
+      shell_done = true;
+      status = s;
+    }
+  return r;
+}
+
 /// Kills the command's group and then every descendant, reaping all; records the shell's
 /// status in `status` when it is reaped here.
 void kill_subtree(pid_t shell, bool& shell_done, int& status) {
   kill(-shell, SIGKILL);
   for (;;) {
-    int s = 0;
-    pid_t r;
-    while ((r = waitpid(-1, &s, WNOHANG)) > 0)
-      if (r == shell) {
-        shell_done = true;
-        status = s;
-      }
-    if (r < 0 && errno == ECHILD) return;  // no descendant left
+    if (reap_ended(shell, shell_done, status) < 0 && errno == ECHILD) return;  // no descendant left
     // Processes whose parents died were re-parented here: kill them and their groups, then
     // look again shortly (one re-parented meanwhile may not be listed yet). Without /proc the
     // command's group is all that can be killed.
@@ -141,13 +147,7 @@ void become_supervisor(pid_t parent, const char* command, int in, int out, int e
       kill_subtree(shell, shell_done, status);
       _exit(125);
     }
-    int s = 0;
-    pid_t r;
-    while ((r = waitpid(-1, &s, WNOHANG)) > 0)
-      if (r == shell) {
-        shell_done = true;
-        status = s;
-      }
+    reap_ended(shell, shell_done, status);
     if (shell_done) break;
   }
   kill_subtree(shell, shell_done, status);

@@ -4,6 +4,9 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exec/exec_implementation.hpp>
 #include <slidecheck/verify/exec/exec_process.hpp>
+#include <slidecheck/verify/judge/subjects.hpp>
+#include <slidecheck/verify/run/scene_context.hpp>
+#include <slidecheck/formats/scene_io.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -215,6 +218,26 @@ BOOST_AUTO_TEST_CASE(requests_carry_the_scene_query_precision_and_tolerances) {
   BOOST_TEST(r.find(R"("id":"q1")") != std::string::npos, r);
   BOOST_TEST(r.find(R"("precision":"double")") != std::string::npos, r);
   BOOST_TEST(r.find(R"("tolerances":{"skin":"0x1p-2"})") != std::string::npos, r);
+}
+
+BOOST_AUTO_TEST_CASE(a_moved_scene_that_rounding_collapses_still_reads) {
+  // A thin triangle moved to 16384 (eps-sweep --offsets), whose float rounding has zero area:
+  // the scene written for a float client must say so, or the client cannot read it.
+  formats::Scene s;
+  s.name = "thin";
+  s.units = "meter";
+  s.source = "test";
+  s.licence = "CC0-1.0";
+  s.mesh.vertices = {{16384, 0, 0}, {16384 + 0x1p-12, 0, 0}, {16384, 0x1p-12, 0}};
+  s.mesh.triangles = {{0, 1, 2}};
+  const verify::SceneContext moved("thin.scene", s);
+  const auto dir = std::filesystem::temp_directory_path() / ("slidecheck-exec-test-scenes-" + std::to_string(::getpid()));
+  const std::string file = verify::scene_file_for_exec(moved, Precision::single_float, dir.string());
+  formats::Scene back;
+  BOOST_CHECK_NO_THROW(back = formats::read_scene(file));
+  BOOST_TEST(back.mesh.triangle_count() == 1u);
+  BOOST_TEST(back.degenerate_allowed);
+  std::filesystem::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_CASE(a_request_s_query_names_neither_a_scene_file_nor_an_algorithm) {

@@ -308,7 +308,7 @@ nlohmann::ordered_json query_stats(const std::string& file, bool json) {
     const Vec3<Rational> d{formats::to_rational(q.displacement.x), formats::to_rational(q.displacement.y),
                            formats::to_rational(q.displacement.z)};
     lengths.push_back(num::sqrt(formats::round_to_nearest<double>(length_squared(d))));
-    for (const double r : {q.radii.radii.x, q.radii.radii.y, q.radii.radii.z}) radii.insert(r);
+    for (std::size_t i = 0; i < length_count(q.shape); ++i) radii.insert(length(q.shape, i));
     // The generator is the id's first word after any "scene/" prefix ("walk", "script", ...).
     std::string_view id = q.id;
     if (const std::size_t slash = id.rfind('/'); slash != std::string_view::npos) id.remove_prefix(slash + 1);

@@ -52,7 +52,7 @@ const Workload<F>& workload(double offset) {
     it->second.meshes.push_back(std::move(mesh));
     for (const formats::Query& q : corpora::place_canonical_moves(corpora::canonical_unit_moves(shape), placed, 1.0,
                                                                   offset, p, "bench.scene")) {
-      SlideInput<F> in{to_f<F>(q.start), to_f<F>(q.displacement), {to_f<F>(q.radii.radii)}, to_f<F>(q.gravity)};
+      SlideInput<F> in{to_f<F>(q.start), to_f<F>(q.displacement), {to_f<F>(espace_radii(q.shape).radii)}, to_f<F>(q.gravity)};
       it->second.items.push_back({in, q.frames, it->second.meshes.size() - 1});
     }
   }

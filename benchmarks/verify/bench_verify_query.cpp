@@ -103,7 +103,7 @@ void BM_bare_float_run(benchmark::State& state) {
     mesh.triangles = part.sub.triangles;
     for (const auto& v : part.sub.vertices) mesh.vertices.push_back({float(v.x), float(v.y), float(v.z)});
     auto f = [](const Vec3<double>& v) { return Vec3<float>{float(v.x), float(v.y), float(v.z)}; };
-    const SlideInput<float> in{f(q.start), f(q.displacement), EllipsoidRadii<float>{f(q.radii.radii)}, f(q.gravity)};
+    const SlideInput<float> in{f(q.start), f(q.displacement), EllipsoidRadii<float>{f(espace_radii(q.shape).radii)}, f(q.gravity)};
     benchmark::DoNotOptimize(run_slide<float>(tolerances_for(q, algorithm()), in, mesh));
   });
 }

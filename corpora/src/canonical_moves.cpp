@@ -96,7 +96,7 @@ Query place_query(const Query& unit, double scale, double offset, formats::Preci
   q.start = point(unit.start);
   q.displacement = vector(unit.displacement);
   q.gravity = vector(unit.gravity);
-  q.radii.radii = vector(unit.radii.radii);
+  q.shape = map_lengths(unit.shape, [&](double r) { return round(formats::to_rational(r) * s); });
   return q;
 }
 
@@ -128,7 +128,7 @@ namespace detail {
 void tag_construction(Query& q, const ExactClearance& clearance) {
   const std::optional<MovementId> id = parse_movement_id(q.id);
   if (!id || id->generator == Generator::walk) return;
-  const double r = q.radii.radii.x;
+  const double r = espace_radii(q.shape).radii.x;  // the moves are made for spheres
   // Parallelism survives rounding (tangent moves are only made on axis-aligned faces: a zero
   // component scales to zero and the face's vertices share their rounded coordinate), so
   // tangency is the distance alone.

@@ -43,7 +43,7 @@ Query place_rotated_query(const Query& unit, const ExactRotation& rotation, doub
   q.displacement = place_point(rotation, unit.displacement, s, zero, precision);
   q.gravity = place_point(rotation, unit.gravity, s, zero, precision);
   // Radii are lengths along the ellipsoid's own axes: scaled, not rotated.
-  q.radii.radii = place_point(ExactRotation{}, unit.radii.radii, s, zero, precision);
+  q.shape = map_lengths(unit.shape, [&](double r) { return round_to(precision, formats::to_rational(r) * s); });
   return q;
 }
 

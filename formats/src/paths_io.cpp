@@ -5,6 +5,7 @@
 #include <slidecheck/formats/text_lines.hpp>
 
 #include "json_lines.hpp"
+#include "shape_fields.hpp"
 
 #include <cmath>
 #include <limits>
@@ -31,24 +32,19 @@ PathSweep parse_sweep(const JsonLine& at, const json& j, const std::string& fiel
   if (!j.is_object()) at.fail_field(field, std::string("expected an object, got ") + j.type_name());
   for (const auto& item : j.items()) {
     const std::string& k = item.key();
-    if (k != "start" && k != "displacement" && k != "radius" && k != "radii" && k != "hit" && k != "time" &&
+    if (k != "start" && k != "displacement" && !detail::is_shape_field(k) && k != "hit" && k != "time" &&
         k != "triangle")
       at.fail_field(field, "unknown field '" + k + "'");
   }
   PathSweep s;
   s.start = detail::vec3_value(at, detail::required_field(at, j, "start"), field + ".start", p);
   s.displacement = detail::vec3_value(at, detail::required_field(at, j, "displacement"), field + ".displacement", p);
-  const bool radius = j.contains("radius"), radii = j.contains("radii");
-  if (radius == radii) at.fail_field(field, "give exactly one of 'radius' (sphere) and 'radii' (ellipsoid)");
-  if (radius) {
-    const double r = detail::coordinate_value(at, j["radius"], field + ".radius", p);
-    s.radii = {r, r, r};
-  } else {
-    s.radii = detail::vec3_value(at, j["radii"], field + ".radii", p);
-    s.ellipsoid = true;
-  }
-  for (const double r : {s.radii.x, s.radii.y, s.radii.z})
-    if (!(r > 0)) at.fail_field(field + (radius ? ".radius" : ".radii"), "must be > 0");
+  const std::string one_shape = "give exactly one of " + detail::shape_fields_text();
+  s.shape = detail::read_shape(
+      j, field + ".", [&](const json& v, const std::string& f) { return detail::coordinate_value(at, v, f, p); },
+      [&](const json& v, const std::string& f) { return detail::vec3_value(at, v, f, p); },
+      [&](const std::string& problem) { at.fail_field(field, problem); }, one_shape, one_shape);
+  if (const auto problem = detail::shape_problem(s.shape)) at.fail_field(field + "." + problem->first, problem->second);
   const json& hit = detail::required_field(at, j, "hit");
   if (!hit.is_boolean()) at.fail_field(field + ".hit", std::string("expected true or false, got ") + hit.type_name());
   s.hit = hit.get<bool>();
@@ -236,10 +232,7 @@ std::string path_record_to_json_line(const PathRecord& r) {
       ojson o;
       o["start"] = vec_json(s.start);
       o["displacement"] = vec_json(s.displacement);
-      if (s.ellipsoid)
-        o["radii"] = vec_json(s.radii);
-      else
-        o["radius"] = to_hex(s.radii.x);
+      detail::write_shape(o, s.shape);
       o["hit"] = s.hit;
       if (s.hit) {
         o["time"] = to_hex(s.time);

@@ -3,6 +3,7 @@
 
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
+#include "shape_fields.hpp"
 
 #include <slidecheck/formats/text_lines.hpp>
 
@@ -18,8 +19,9 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::string_view known_fields[] = {"id",     "scene",   "algorithm", "start",     "displacement",
-                                             "radius", "radii",   "gravity",   "tolerances", "frames"};
+/// The fields besides the shape's (shape_fields.hpp).
+constexpr std::string_view known_fields[] = {"id",      "scene",      "algorithm", "start",
+                                             "displacement", "gravity", "tolerances", "frames"};
 
 /// Reports problems of one line as InputError(file, line, "field 'x': problem").
 struct LineContext {
@@ -102,12 +104,7 @@ std::optional<std::pair<std::string, std::string>> range_problem(const Query& q)
   if (!finite(q.start)) return {{"start", "must be finite"}};
   if (!finite(q.displacement)) return {{"displacement", "must be finite"}};
   if (!finite(q.gravity)) return {{"gravity", "must be finite"}};
-  const Vec3<double>& r = q.radii.radii;
-  const char* field = q.ellipsoid ? "radii" : "radius";
-  for (const double c : {r.x, r.y, r.z}) {
-    if (!num::is_finite(c)) return {{field, "must be finite"}};
-    if (!(c > 0.0)) return {{field, "must be > 0, got " + to_hex(c) + " (" + to_decimal(c) + ")"}};
-  }
+  if (auto problem = detail::shape_problem(q.shape)) return problem;
   if (q.frames < 1 || q.frames > max_frames)
     return {{"frames", "must be an integer from 1 to " + std::to_string(max_frames) + ", got " + std::to_string(q.frames)}};
   for (const auto& [name, value] : q.tolerances) {
@@ -137,6 +134,7 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
   for (const auto& [key, value] : j.items()) {
     bool known = false;
     for (const std::string_view f : known_fields) known = known || key == f;
+    known = known || detail::is_shape_field(key);
     if (!known) ctx.fail("unknown field '" + key + "'");
   }
   Query q;
@@ -152,14 +150,11 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
   }
   q.start = vec_field(ctx, required(ctx, j, "start"), "start");
   q.displacement = vec_field(ctx, required(ctx, j, "displacement"), "displacement");
-  const bool has_radius = j.contains("radius"), has_radii = j.contains("radii");
-  if (has_radius && has_radii) ctx.fail("give either 'radius' (sphere) or 'radii' (ellipsoid), not both");
-  if (!has_radius && !has_radii) ctx.fail("missing field 'radius' (sphere) or 'radii' (ellipsoid)");
-  if (has_radius) q.set_radius(number_field(ctx, j["radius"], "radius"));
-  else {
-    q.radii.radii = vec_field(ctx, j["radii"], "radii");
-    q.ellipsoid = true;
-  }
+  q.shape = detail::read_shape(
+      j, "", [&](const json& v, const std::string& f) { return number_field(ctx, v, f); },
+      [&](const json& v, const std::string& f) { return vec_field(ctx, v, f); },
+      [&](const std::string& problem) { ctx.fail(problem); },
+      "give only one of " + detail::shape_fields_text(), "missing field " + detail::shape_fields_text());
   if (j.contains("gravity")) q.gravity = vec_field(ctx, j["gravity"], "gravity");
   if (j.contains("tolerances")) {
     const json& t = j["tolerances"];
@@ -206,9 +201,6 @@ std::string query_to_json_line(const Query& q) {
     throw std::invalid_argument("query '" + q.id + "': tolerances without an algorithm");
   if (const auto problem = range_problem(q))
     throw std::invalid_argument("query '" + q.id + "': " + problem->first + " " + problem->second);
-  const Vec3<double>& r = q.radii.radii;
-  if (!q.ellipsoid && !(r.x == r.y && r.y == r.z))
-    throw std::invalid_argument("query '" + q.id + "': a sphere needs three equal radii");
   // Fixed key order so that files diff well.
   nlohmann::ordered_json j;
   j["id"] = q.id;
@@ -216,8 +208,7 @@ std::string query_to_json_line(const Query& q) {
   if (q.algorithm_given) j["algorithm"] = std::string(algorithm_name(q.algorithm));
   j["start"] = hex_vec(q.start);
   j["displacement"] = hex_vec(q.displacement);
-  if (q.ellipsoid) j["radii"] = hex_vec(r);
-  else j["radius"] = to_hex(r.x);
+  detail::write_shape(j, q.shape);
   j["gravity"] = hex_vec(q.gravity);
   if (!q.tolerances.empty()) {
     nlohmann::ordered_json t = nlohmann::ordered_json::object();

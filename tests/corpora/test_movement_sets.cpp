@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(walk_starts_never_penetrate_and_frames_follow_the_character
       const Rational r2 = square(0.5);
       for (const Query& q : frames) {
         BOOST_TEST(min_point_distance2(shape.unit_mesh, q.start) >= r2, q.id);
-        BOOST_TEST(q.radii.radii.x == 0.5);
+        BOOST_TEST(espace_radii(q.shape).radii.x == 0.5);
         BOOST_TEST(q.displacement.z == 0.0);
         BOOST_TEST((q.gravity == Vec3<double>{0, 0, -(9.80665 / 60.0)}));
         // |displacement| is the walking step 1.5 / 60 up to a few rounding errors.
@@ -242,7 +242,7 @@ BOOST_AUTO_TEST_CASE(placement_rounds_each_coordinate_once) {
   // 0.5 * 0.01 + 1e6 rounded once to float: the exact sum is 1000000.005 (with 0.01's double
   // error), whose nearest float is 1e6 (floats are 1/16 apart there).
   BOOST_TEST(f.start.z == 1e6);
-  BOOST_TEST(f.radii.radii.x == double(formats::round_to_nearest<float>(Rational(1, 2) * formats::to_rational(1e-2))));
+  BOOST_TEST(espace_radii(f.shape).radii.x == double(formats::round_to_nearest<float>(Rational(1, 2) * formats::to_rational(1e-2))));
   BOOST_TEST(f.displacement.x == double(formats::round_to_nearest<float>(formats::to_rational(1e-2))));
   const Query d = place_query(unit, 10, 1e4, formats::Precision::double_float);
   BOOST_TEST(d.start.z == 10005.0);
@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(placed_exact_moves_are_tagged_and_the_tags_are_true) {
             if (!id || id->generator == Generator::walk) continue;
             const bool tagged_exact = q.id.ends_with("-exact");
             BOOST_TEST((tagged_exact || q.id.ends_with("-rounded")), q.id);
-            const Rational r2 = square(q.radii.radii.x);
+            const Rational r2 = square(espace_radii(q.shape).radii.x);
             const bool really = id->generator == Generator::tangent
                                     ? min_point_distance2(mesh, q.start) == r2
                                     : min_point_distance2(mesh, q.start) > r2 &&

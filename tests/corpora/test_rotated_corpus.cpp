@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(moves_of_a_rotated_scene) {
     for (const Query& q : moves) {
       BOOST_TEST(q.scene == "room_corner_r2_s1_o0.scene");
       for (const double x : {q.start.x, q.start.y, q.start.z, q.displacement.x, q.displacement.y, q.displacement.z,
-                             q.gravity.x, q.gravity.y, q.gravity.z, q.radii.radii.x})
+                             q.gravity.x, q.gravity.y, q.gravity.z, espace_radii(q.shape).radii.x})
         BOOST_TEST((p == Precision::double_float || double(float(x)) == x), q.id);
       scripted += q.id.rfind("script-", 0) == 0;
       walks += q.id.rfind("walk-", 0) == 0;
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(moves_of_a_rotated_scene) {
       const bool tagged_exact = q.id.size() > 6 && q.id.substr(q.id.size() - 6) == "-exact";
       BOOST_TEST((tagged_exact || q.id.substr(q.id.size() - 8) == "-rounded"), q.id);
       // Independently: the swept segment's least squared distance to the mesh is exactly r^2.
-      const Rational r2 = exact({q.radii.radii.x, 0, 0}).x * exact({q.radii.radii.x, 0, 0}).x;
+      const Rational r2 = exact({espace_radii(q.shape).radii.x, 0, 0}).x * exact({espace_radii(q.shape).radii.x, 0, 0}).x;
       const Vec3<Rational> a = exact(q.start), b = a + exact(q.displacement);
       Rational least = segment_triangle_squared_distance(a, b, tris.front());
       for (const auto& t : tris) least = std::min(least, segment_triangle_squared_distance(a, b, t));
@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(scripted_moves_rotate_with_the_shape) {
     BOOST_TEST(nearest(q.start.x, s.x, Precision::double_float));
     BOOST_TEST(nearest(q.displacement.y, d.y, Precision::double_float));
     BOOST_TEST(nearest(q.gravity.z, g.z, Precision::double_float));
-    BOOST_TEST(q.radii.radii.x == unit.radii.radii.x);
+    BOOST_TEST(espace_radii(q.shape).radii.x == espace_radii(unit.shape).radii.x);
     BOOST_TEST(q.id == unit.id);
   }
 }

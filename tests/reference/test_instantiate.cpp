@@ -14,6 +14,7 @@ namespace slidecheck {
   template struct Plane<T>;                                                        \
   template struct Triangle<T>;                                                     \
   template struct Sphere<T>;                                                       \
+  template struct Ellipsoid<T>;                                                    \
   template struct EllipsoidRadii<T>;                                               \
   template struct IndexedMesh<T>;                                                  \
   template T dot<T>(const Vec3<T>&, const Vec3<T>&);                               \

@@ -12,9 +12,12 @@
 #include <slidecheck/reference/detection/linahan.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/detection/quadratic_root.hpp>
+#include <slidecheck/reference/detection/shape_sweep.hpp>
 #include <slidecheck/reference/detection/sweep_decisions.hpp>
+#include <slidecheck/reference/detection/swept_capsule_triangle.hpp>
 #include <slidecheck/reference/detection/swept_sphere_triangle.hpp>
 #include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
+#include <slidecheck/reference/geometry/body/shape.hpp>
 #include <slidecheck/reference/geometry/closest_point.hpp>
 #include <slidecheck/reference/geometry/ellipsoid_space.hpp>
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>

@@ -75,7 +75,7 @@ PathSweep sweep(Vec3<double> start, Vec3<double> d, bool hit, double time = 0, s
   PathSweep s;
   s.start = start;
   s.displacement = d;
-  s.radii = {0.5, 0.5, 0.5};
+  s.shape = Sphere<double>{0.5};
   s.hit = hit;
   s.time = time;
   s.triangle = tri;

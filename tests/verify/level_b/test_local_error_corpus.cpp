@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(canonical_walks, F, IeeeTypes) {
       for (const auto& v : placed.vertices) mesh.vertices.push_back(narrow<F>(v));
       for (const formats::Query& q : walk) {
         const SlideInput<F> in{narrow<F>(q.start), narrow<F>(q.displacement),
-                               EllipsoidRadii<F>{narrow<F>(q.radii.radii)}, narrow<F>(q.gravity)};
+                               EllipsoidRadii<F>{narrow<F>(espace_radii(q.shape).radii)}, narrow<F>(q.gravity)};
         const auto t0 = Clock::now();
         const verify::TracedRun<F> run = verify::run_traced<F>(algorithms[a], in, mesh);
         const auto t1 = Clock::now();

@@ -91,7 +91,7 @@ Query sphere_query(const std::string& id, Vec3<double> start, Vec3<double> displ
   q.algorithm = Algorithm::robust;
   q.start = start;
   q.displacement = displacement;
-  q.radii.radii = {r, r, r};
+  q.set_radius(r);
   q.gravity = gravity;
   return q;
 }
@@ -206,8 +206,7 @@ BOOST_AUTO_TEST_CASE(level_a_judges_a_fast_run_that_rests_elsewhere) {
 BOOST_AUTO_TEST_CASE(ellipsoids_and_pseudo_distance) {
   const SceneContext floor("grid", grid_floor(20));
   Query q = sphere_query("ellipsoid", {0.25, 0.25, 2}, {1, 0, -2}, 0.5, {0, 0, -0.5});
-  q.radii.radii = {0.5, 0.5, 0.75};
-  q.ellipsoid = true;
+  q.shape = Ellipsoid<double>{{0.5, 0.5, 0.75}};
   for (const Precision p : precisions) {
     const QueryRecord lin = verify_query(floor, q, "test", Algorithm::linahan, p, fast_options());
     BOOST_TEST(lin.implementation == Implementation::fast);

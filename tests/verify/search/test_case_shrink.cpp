@@ -101,8 +101,8 @@ BOOST_AUTO_TEST_CASE(candidate_numbers_sizes_and_triangle_subsets) {
   BOOST_TEST(number(c, 15) == 0.375);  // start.x
   BOOST_TEST(is_radius_number(c, 24));
   const Candidate r = with_number(c, 24, 0.25);
-  BOOST_TEST(r.query.radii.radii.x == 0.25);
-  BOOST_TEST(r.query.radii.radii.z == 0.25);
+  BOOST_TEST(espace_radii(r.query.shape).radii.x == 0.25);
+  BOOST_TEST(espace_radii(r.query.shape).radii.z == 0.25);
   BOOST_TEST(with_number(c, 0, 0.1).scene.mesh.vertices[0].x == static_cast<double>(0.1f));  // rounded to float
   const CandidateSize s = size_of(c);
   BOOST_TEST(s.triangles == 2u);
@@ -131,7 +131,7 @@ RC_BOOST_PROP(shrinks_stay_exact_in_the_precision, ()) {
       RC_ASSERT(std::isfinite(number(*s, i)));
       RC_ASSERT(round_to(number(*s, i), p) == number(*s, i));
     }
-    RC_ASSERT(s->query.radii.radii.x > 0);
+    RC_ASSERT(espace_radii(s->query.shape).radii.x > 0);
   }
   RC_ASSERT(seen > 0u);
 }

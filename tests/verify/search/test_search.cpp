@@ -38,7 +38,7 @@ RC_BOOST_PROP(generated_candidates_are_exact_in_their_precision, ()) {
     RC_ASSERT(std::isfinite(number(c, i)));
     RC_ASSERT(round_to(number(c, i), p) == number(c, i));
   }
-  RC_ASSERT(c.query.radii.radii.x > 0);
+  RC_ASSERT(espace_radii(c.query.shape).radii.x > 0);
 }
 
 // Rotated, every construction is still exact in its precision, and in general position: its

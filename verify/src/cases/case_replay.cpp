@@ -143,7 +143,7 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
   for (const auto& f : r.failures) failures.emplace(f.where.step, &f);
   const int divergent = r.first_divergent ? r.first_divergent->where.step : -1;
   // The trace's units: eSpace, and for robust its local eSpace around the start (local_espace.hpp).
-  const std::string radii = vec_text(c.query.radii.radii);
+  const std::string radii = vec_text(espace_radii(c.query.shape).radii);
   if (trace_origin(c) != Vec3<double>{})
     out << "units: local eSpace, the scene relative to the query's start divided by the radii per axis (eSpace = "
            "(world - start) / "

@@ -28,7 +28,8 @@ namespace {
 Vec3<double> scaled(const Vec3<double>& v, double s, double o) { return {v.x * s + o, v.y * s + o, v.z * s + o}; }
 
 double query_magnitude(const Query& q) {
-  double m = std::max({q.radii.radii.x, q.radii.radii.y, q.radii.radii.z});
+  double m = 0;
+  for (std::size_t i = 0; i < length_count(q.shape); ++i) m = std::max(m, length(q.shape, i));
   const Vec3<double> end = q.start + q.displacement, fall = end + q.gravity;
   for (const Vec3<double>& p : {q.start, end, fall}) m = std::max({m, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
   return m;
@@ -64,7 +65,7 @@ World make_world(const std::vector<QueryInput>& base, double scale, double offse
     q.query.start = scaled(in.query.start, scale, offset);
     q.query.displacement = scaled(in.query.displacement, scale, 0);
     q.query.gravity = scaled(in.query.gravity, scale, 0);
-    q.query.radii.radii = scaled(in.query.radii.radii, scale, 0);
+    q.query.shape = map_lengths(in.query.shape, [&](double r) { return r * scale; });
     w.inputs.push_back(std::move(q));
   }
   return w;

@@ -48,7 +48,7 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
                    const std::vector<StepLocation>& where, const JudgeOptions& options) {
   const Query& q = r.query;
   const CulledMesh part = index.culled_mesh(query_reach_box(q));
-  const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+  const SlideInput<double> in{q.start, q.displacement, espace_radii(q.shape), q.gravity};
   const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
@@ -103,11 +103,9 @@ Query rounded_query(const Query& query, Precision p) {
   Query q = query;
   q.start = rounded(query.start, p);
   q.displacement = rounded(query.displacement, p);
-  q.radii.radii = rounded(query.radii.radii, p);
+  q.shape = map_lengths(query.shape, [&](double r) { return rounded(Vec3<double>{r, r, r}, p).x; });
   q.gravity = rounded(query.gravity, p);
-  const Vec3<double>& r = q.radii.radii;
-  if (!is_finite(q.start) || !is_finite(q.displacement) || !is_finite(q.gravity) || !is_finite(r) ||
-      !(r.x > 0 && r.y > 0 && r.z > 0))
+  if (!is_finite(q.start) || !is_finite(q.displacement) || !is_finite(q.gravity) || !lengths_positive(q.shape))
     throw std::invalid_argument("query '" + query.id + "' is not representable in " + std::string(precision_name(p)) +
                                 " (a number overflows or a radius rounds to 0)");
   return q;
@@ -187,7 +185,7 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   for (const int k : path.iterations) r.iterations += k;
 
   // Level A, or recovery when the start overlaps.
-  const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
+  const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
   r.invalid_start = inv.invalid_start;
   r.failures = inv.failures;
@@ -201,7 +199,7 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
       break;  // every later position descends from it
     }
   if (inv.invalid_start)
-    if (auto f = judge_recovery(index, q.radii.radii, r.resting_positions, requested_motion(q), where.back()))
+    if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, requested_motion(q), where.back()))
       r.failures.push_back(std::move(*f));
 
   // The implementation's own sweeps: sweep i is placed at the start of pass i when there is one

@@ -1,7 +1,7 @@
 // Reported single sweeps against the exact first contact (judge_sweeps.hpp).
 #include <slidecheck/verify/judge/judge_sweeps.hpp>
 
-#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/detection/shape_sweep.hpp>
 #include <slidecheck/verify/level_b/surd.hpp>
 
 #include <string>
@@ -20,21 +20,21 @@ struct ExactSweep {
   DetectionResult<Q> hit;
   std::vector<std::size_t> original_index;
   IndexedMesh<Q> mesh;
-  EllipsoidRadii<Q> radii;
+  Shape<Q> shape;
   Vec3<Q> start, displacement;
 };
 
 ExactSweep exact_sweep(const TriangleIndex& index, const formats::PathSweep& s) {
   ExactSweep e;
-  const CulledMesh part = index.culled_mesh(exact::swept_box(s.start, s.displacement, s.radii));
+  const CulledMesh part = index.culled_mesh(exact::swept_box(s.start, s.displacement, extent(s.shape)));
   e.original_index = part.original_index;
   e.mesh = convert_mesh<Q>(part.sub, [](double x) { return to_rational(x); });
-  e.radii = EllipsoidRadii<Q>{to_q(s.radii)};
+  e.shape = convert_shape<Q>(s.shape, [](double x) { return to_rational(x); });
   e.start = to_q(s.start);
   e.displacement = to_q(s.displacement);
   exact::SweepOptions options;
   options.cull_back_faces = false;
-  e.hit = exact::sweep_ellipsoid_mesh(e.start, e.displacement, e.radii, e.mesh, options);
+  e.hit = exact::sweep_shape_mesh(e.shape, e.start, e.displacement, e.mesh, options);
   if (e.hit.hit) e.hit.triangle = e.original_index.at(e.hit.triangle);
   return e;
 }
@@ -47,7 +47,7 @@ DetectionResult<Q> exact_on(const TriangleIndex& index, const ExactSweep& e, std
   one.triangles = {{0, 1, 2}};
   exact::SweepOptions options;
   options.cull_back_faces = false;
-  return exact::sweep_ellipsoid_mesh(e.start, e.displacement, e.radii, one, options);
+  return exact::sweep_shape_mesh(e.shape, e.start, e.displacement, one, options);
 }
 
 /// The sweep meets the triangle from behind: it starts strictly behind the plane of the

@@ -50,8 +50,8 @@ double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const I
                     const LevelCOptions& options, double wanted) {
   if (!options.grid_allowance) return 0;
   return r.precision == Precision::single_float
-             ? grid_allowance<float>(ideal_end, r.query.radii.radii, exact_mesh, wanted)
-             : grid_allowance<double>(ideal_end, r.query.radii.radii, exact_mesh, wanted);
+             ? grid_allowance<float>(ideal_end, espace_radii(r.query.shape).radii, exact_mesh, wanted)
+             : grid_allowance<double>(ideal_end, espace_radii(r.query.shape).radii, exact_mesh, wanted);
 }
 
 /// Anchored frames (judge_travel): each frame against the ideal frame from the run's own start.

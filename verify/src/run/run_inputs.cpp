@@ -67,14 +67,14 @@ std::vector<QueryInput> load_query_inputs(const std::vector<std::string>& files)
 void check_runnable(const QueryInput& in, Precision p, const std::string& context) {
   if (p != Precision::single_float) return;
   (void)in.scene->index(p);  // rounds a double scene to float once; InputError if it cannot
-  const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity, &in.query.radii.radii};
-  for (const Vec3<double>* v : vs)
-    for (const double x : {v->x, v->y, v->z})
-      if (!std::isfinite(static_cast<float>(x)))
-        throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float" + context);
-  const Vec3<double>& r = in.query.radii.radii;
-  if (!(static_cast<float>(r.x) > 0 && static_cast<float>(r.y) > 0 && static_cast<float>(r.z) > 0))
-    throw InputError(in.file, in.line, "a radius rounds to 0 in float" + context);
+  const Vec3<double>* vs[] = {&in.query.start, &in.query.displacement, &in.query.gravity};
+  const auto overflows = [](double x) { return !std::isfinite(static_cast<float>(x)); };
+  bool overflow = false;
+  for (const Vec3<double>* v : vs) overflow = overflow || overflows(v->x) || overflows(v->y) || overflows(v->z);
+  for (std::size_t i = 0; i < length_count(in.query.shape); ++i) overflow = overflow || overflows(length(in.query.shape, i));
+  if (overflow) throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float" + context);
+  const Shape<float> in_float = convert_shape<float>(in.query.shape, [](double x) { return static_cast<float>(x); });
+  if (!lengths_positive(in_float)) throw InputError(in.file, in.line, "a radius rounds to 0 in float" + context);
 }
 
 SyncedAppender::SyncedAppender(const std::string& path) : path_(path) {

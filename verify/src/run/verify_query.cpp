@@ -79,13 +79,12 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   if (algorithm != query.algorithm) q.tolerances.clear();
   q.start = widen(narrow<F>(query.start));
   q.displacement = widen(narrow<F>(query.displacement));
-  q.radii.radii = widen(narrow<F>(query.radii.radii));
+  q.shape = map_lengths(query.shape, [](double r) { return static_cast<double>(static_cast<F>(r)); });
   q.gravity = widen(narrow<F>(query.gravity));
-  if (!finite(q.start) || !finite(q.displacement) || !finite(q.gravity) || !finite(q.radii.radii) ||
-      !(q.radii.radii.x > 0 && q.radii.radii.y > 0 && q.radii.radii.z > 0))
+  if (!finite(q.start) || !finite(q.displacement) || !finite(q.gravity) || !lengths_positive(q.shape))
     throw std::invalid_argument("query '" + query.id + "' is not representable in " +
                                 std::string(precision_name(precision)) + " (a number overflows or a radius rounds to 0)");
-  const SlideInput<F> in{narrow<F>(q.start), narrow<F>(q.displacement), EllipsoidRadii<F>{narrow<F>(q.radii.radii)},
+  const SlideInput<F> in{narrow<F>(q.start), narrow<F>(q.displacement), EllipsoidRadii<F>{narrow<F>(espace_radii(q.shape).radii)},
                          narrow<F>(q.gravity)};
 
   // The float run, on the reachable triangles when that is provably the same run.
@@ -125,7 +124,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       culled = culls_back_faces(algorithm)
                    ? seed_queries_inside<F>(framed.joined.events, in.radii, fast_world<F>(sc, precision, false),
                                             seed_region)
-                   : queries_inside(framed.joined.events, q.radii.radii, box);
+                   : queries_inside(framed.joined.events, espace_radii(q.shape).radii, box);
       if (culled) original_index = std::move(part.original_index);
     }
   }
@@ -169,14 +168,14 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   };
 
   // Level A.
-  const InvariantReport inv = check_invariants(index, q.radii.radii, r.resting_positions, where);
+  const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
   if (inv.invalid_start) {
     // The input's fault; what the algorithm made of it is still judged (recovery).
     r.invalid_start = true;
     add_nonfinite();
     const double motion = q.frames * (length(q.displacement) + length(q.gravity));
-    if (auto f = judge_recovery(index, q.radii.radii, r.resting_positions, motion, where.back()))
+    if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, motion, where.back()))
       r.failures.push_back(std::move(*f));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return r;
@@ -192,7 +191,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
         world.check_radii(in.radii);
       } catch (const std::invalid_argument&) {
         r.fast_skipped = "fast/ " + std::string(algorithm_name(algorithm)) + " refuses the ellipsoid " +
-                         position_text(q.radii.radii) + ": anisotropy above " +
+                         position_text(espace_radii(q.shape).radii) + ": anisotropy above " +
                          exact_text(world.slack.max_anisotropy) +
                          " is outside its BVH slack (fast::World::check_radii); not compared";
       }
@@ -228,7 +227,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       // The fast run has no trace: its rows are placed at the frame where it departs.
       const StepLocation at = fast_run->mismatch ? fast_run->mismatch->where : StepLocation{};
       const InvariantReport fast_inv =
-          check_invariants(index, q.radii.radii, fp, std::vector<StepLocation>(fp.size(), at));
+          check_invariants(index, espace_radii(q.shape).radii, fp, std::vector<StepLocation>(fp.size(), at));
       for (Failure f : fast_inv.failures) {
         f.detail = "fast/ run: " + f.detail;
         r.failures.push_back(std::move(f));
@@ -281,7 +280,7 @@ exact::Box query_reach_box(const Query& q) {
   const double path = q.frames * (length(q.displacement) + length(q.gravity));  // every frame's move
   double magnitude = 0;
   for (int j = 0; j < 3; ++j) magnitude = std::max({magnitude, std::fabs(b.lo[j]), std::fabs(b.hi[j])});
-  const double grow = path + 2 * max_abs(q.radii.radii) + cull_relative_margin * (magnitude + path);
+  const double grow = path + 2 * max_abs(espace_radii(q.shape).radii) + cull_relative_margin * (magnitude + path);
   for (int j = 0; j < 3; ++j) {
     b.lo[j] -= grow;
     b.hi[j] += grow;

@@ -74,11 +74,9 @@ std::vector<std::uint32_t> used_vertices(const Candidate& c) {
 double& axis(Vec3<double>& v, std::size_t k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
 double axis(const Vec3<double>& v, std::size_t k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
 
-std::size_t radius_numbers(const Candidate& c) { return c.query.ellipsoid ? 3 : 1; }
-
 }  // namespace
 
-std::size_t number_count(const Candidate& c) { return 3 * c.scene.mesh.vertices.size() + 9 + radius_numbers(c); }
+std::size_t number_count(const Candidate& c) { return 3 * c.scene.mesh.vertices.size() + 9 + length_count(c.query.shape); }
 
 double number(const Candidate& c, std::size_t i) {
   const std::size_t nv = 3 * c.scene.mesh.vertices.size();
@@ -87,7 +85,7 @@ double number(const Candidate& c, std::size_t i) {
   if (i < 3) return axis(c.query.start, i);
   if (i < 6) return axis(c.query.displacement, i - 3);
   if (i < 9) return axis(c.query.gravity, i - 6);
-  return axis(c.query.radii.radii, i - 9);
+  return length(c.query.shape, i - 9);
 }
 
 bool is_radius_number(const Candidate& c, std::size_t i) { return i >= 3 * c.scene.mesh.vertices.size() + 9; }
@@ -107,10 +105,8 @@ Candidate with_number(const Candidate& c, std::size_t i, double v) {
     axis(out.query.displacement, i - 3) = v;
   else if (i < 9)
     axis(out.query.gravity, i - 6) = v;
-  else if (out.query.ellipsoid)
-    axis(out.query.radii.radii, i - 9) = v;
   else
-    out.query.set_radius(v);
+    set_length(out.query.shape, i - 9, v);
   return out;
 }
 

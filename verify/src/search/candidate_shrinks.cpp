@@ -38,7 +38,7 @@ Candidate apply(const Candidate& c, const ShrinkOp& op) {
       out.query.start = rounded(out.query.start * op.value, p);
       out.query.displacement = rounded(out.query.displacement * op.value, p);
       out.query.gravity = rounded(out.query.gravity * op.value, p);
-      out.query.radii.radii = rounded(out.query.radii.radii * op.value, p);
+      out.query.shape = map_lengths(out.query.shape, [&](double r) { return round_to(r * op.value, p); });
       return out;
     }
     case ShrinkOp::translate: {
@@ -95,9 +95,11 @@ std::vector<ShrinkOp> shrink_ops(const Candidate& c) {
       ops.push_back({ShrinkOp::translate, a, 0, off});
     }
 
-  // Shorter moves, but not below 2^-8 of the smallest radius: halving forever would end in
-  // subnormal moves, which are smaller but not simpler (setting a component to 0 is).
-  const double shortest = std::ldexp(std::min({c.query.radii.radii.x, c.query.radii.radii.y, c.query.radii.radii.z}), -8);
+  // Shorter moves, but not below 2^-8 of the body's smallest length: halving forever would end
+  // in subnormal moves, which are smaller but not simpler (setting a component to 0 is).
+  double smallest = length(c.query.shape, 0);
+  for (std::size_t i = 1; i < length_count(c.query.shape); ++i) smallest = std::min(smallest, length(c.query.shape, i));
+  const double shortest = std::ldexp(smallest, -8);
   auto longer_than_shortest = [&](const Vec3<double>& v) {
     return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}) > 2 * shortest;
   };
@@ -145,7 +147,7 @@ void showValue(const Candidate& c, std::ostream& os) {
   };
   os << "candidate (" << algorithm_name(c.query.algorithm) << ", " << precision_name(c.scene.precision) << "): "
      << size_of(c) << "\n  start " << vec(c.query.start) << " displacement " << vec(c.query.displacement)
-     << " gravity " << vec(c.query.gravity) << " radii " << vec(c.query.radii.radii) << '\n';
+     << " gravity " << vec(c.query.gravity) << " radii " << vec(espace_radii(c.query.shape).radii) << '\n';
   for (std::size_t t = 0; t < c.scene.mesh.triangle_count(); ++t) {
     const Triangle<double> tri = c.scene.mesh.triangle(t);
     os << "  triangle " << t << ": " << vec(tri.p0) << " " << vec(tri.p1) << " " << vec(tri.p2) << '\n';

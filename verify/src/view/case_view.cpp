@@ -96,7 +96,8 @@ ojson external_case_view_data(const CaseFile& c, const std::string& file, const 
   info["algorithm"] = c.algorithm.name();
   info["precision"] = precision_name(c.precision);
   info["query"] = c.query.id;
-  info["radii"] = vec(q.radii.radii);
+  info["shape"] = std::string(shape_name(q.shape));
+  info["radii"] = vec(espace_radii(q.shape).radii);
   info["start"] = vec(q.start);
   info["move"] = vec(q.displacement);
   info["gravity"] = vec(q.gravity);
@@ -117,7 +118,7 @@ ojson external_case_view_data(const CaseFile& c, const std::string& file, const 
     IdealOptions io;
     io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
     io.frames = q.frames;
-    const SlideInput<double> in{q.start, q.displacement, EllipsoidRadii<double>{q.radii.radii}, q.gravity};
+    const SlideInput<double> in{q.start, q.displacement, espace_radii(q.shape), q.gravity};
     j["ideal"] = ideal_json(ideal_trajectory(make_tolerances(Algorithm::robust), in, scene.mesh(c.precision), io));
   }
   ojson steps = ojson::array();
@@ -175,7 +176,7 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   detail_options.step_shapes = &shapes;
   const QueryRecord detail = verify_query(scene, c.query, file, c.algorithm, c.precision, detail_options);
 
-  const Vec3<double> radii = c.query.radii.radii, origin = trace_origin(c);
+  const Vec3<double> radii = espace_radii(c.query.shape).radii, origin = trace_origin(c);
   ojson j;
   j["format"] = "slidecheck-view 1";
   j["title"] = std::string(algorithm_name(c.algorithm)) + " in " + std::string(precision_name(c.precision)) + ": " +

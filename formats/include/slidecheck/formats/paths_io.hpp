@@ -16,6 +16,7 @@
 /// judged (`nonfinite`), not refused.
 
 #include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/reference/geometry/body/shape.hpp>
 #include <slidecheck/reference/geometry/vec3.hpp>
 
 #include <cstddef>
@@ -36,14 +37,13 @@ struct PathsHeader {
   Precision precision = Precision::single_float;
 };
 
-/// One single sweep the implementation answered: the sphere (or ellipsoid) at `start` moved
+/// One single sweep the implementation answered: the body of shape `shape` at `start` moved
 /// by `displacement`, and its first contact, if any, at `time` (the fraction of the
 /// displacement) with scene triangle `triangle` (0-based, the scene file's order).
 struct PathSweep {
   Vec3<double> start;
   Vec3<double> displacement;
-  Vec3<double> radii;  ///< three equal values for "radius"
-  bool ellipsoid = false;
+  Shape<double> shape;
   bool hit = false;
   double time = 0;           ///< when hit
   std::size_t triangle = 0;  ///< when hit

@@ -11,7 +11,7 @@
 /// repeats the move; it is written only when N > 1. "algorithm" is optional. "scene" names a
 /// .scene, .obj or .off file.
 
-#include <slidecheck/reference/geometry/shapes.hpp>
+#include <slidecheck/reference/geometry/body/shape.hpp>
 
 #include <cstddef>
 #include <ostream>
@@ -62,11 +62,11 @@ inline constexpr int max_frames = 10000;
 struct Query {
   std::string id;     ///< unique within its file
   std::string scene;  ///< the scene file, as written: relative to the query file (or absolute)
-  Vec3<double> start;         ///< centre of the sphere or ellipsoid at the start
+  Vec3<double> start;         ///< centre of the body at the start
   Vec3<double> displacement;  ///< the requested move
-  /// Semi-axes. A sphere (`ellipsoid` false) has three equal radii and is written "radius".
-  EllipsoidRadii<double> radii;
-  bool ellipsoid = false;
+  /// The swept body: written as its shape's field ("radius" for a sphere, "radii" for an
+  /// ellipsoid).
+  Shape<double> shape;
   Vec3<double> gravity;  ///< the separate gravity move (zero by default)
   Algorithm algorithm = Algorithm::fauerby;
   /// False when the file names no algorithm: `algorithm` is then only a placeholder, and the
@@ -80,7 +80,7 @@ struct Query {
   int frames = 1;
 
   /// A sphere query of the given radius.
-  void set_radius(double r) { radii.radii = {r, r, r}; ellipsoid = false; }
+  void set_radius(double r) { shape = Sphere<double>{r}; }
 };
 
 /// Parses one JSON line; `file` and `line` name it in errors (InputError).
@@ -94,7 +94,7 @@ std::vector<Query> read_queries(const std::string& path);
 
 /// One query as a JSON object on one line (no newline), numbers as hexfloat strings.
 /// Throws std::invalid_argument for a query the reader would reject (non-finite numbers,
-/// non-positive radii, a sphere with unequal radii, an empty id or scene).
+/// a shape's non-positive size, an empty id or scene).
 std::string query_to_json_line(const Query& q);
 
 /// Writes one line per query.

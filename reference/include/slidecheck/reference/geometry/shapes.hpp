@@ -1,6 +1,6 @@
 #pragma once
-/// Geometric primitives shared by every algorithm: planes, triangles, spheres,
-/// ellipsoid radii and indexed meshes, all templated on the number type.
+/// Geometric primitives shared by every algorithm: planes, triangles, eSpace radii and
+/// indexed meshes, all templated on the number type. The swept body's shapes are in body/.
 
 #include <slidecheck/reference/geometry/vec3.hpp>
 
@@ -37,12 +37,6 @@ struct Triangle {
   /// (in an exact type; in float it may round to zero or away from it).
   Vec3<T> normal_unnormalized() const { return cross(p1 - p0, p2 - p0); }
   bool is_degenerate() const { return is_zero(normal_unnormalized()); }
-};
-
-template <Number T>
-struct Sphere {
-  Vec3<T> center;
-  T radius{};
 };
 
 /// Semi-axes of an axis-aligned ellipsoid; Fauerby's eSpace divides by them.

@@ -60,12 +60,11 @@ double round_to_bits(double x, int k);
 double round_to(double x, Precision p);
 
 /// The numbers of a candidate a shrink may change, by index: the coordinates of every vertex
-/// used by a triangle, then start, displacement, gravity (x, y, z each) and the radius (for a
-/// sphere; each semi-axis for an ellipsoid).
+/// used by a triangle, then start, displacement, gravity (x, y, z each) and the body's
+/// lengths (its shape's `length(i)`: a sphere's radius, an ellipsoid's semi-axes).
 std::size_t number_count(const Candidate& c);
 double number(const Candidate& c, std::size_t i);
-/// A copy with number i set to v (rounded to the candidate's precision); a sphere keeps its
-/// three radii equal.
+/// A copy with number i set to v (rounded to the candidate's precision).
 Candidate with_number(const Candidate& c, std::size_t i, double v);
 /// True for the indices of the radius numbers (which must stay positive).
 bool is_radius_number(const Candidate& c, std::size_t i);

@@ -1,0 +1,99 @@
+#pragma once
+// Private: how the body's shape is read from and written to a JSON object (queries, the
+// sweeps of paths files). Each shape has one field (Shape's list, reference/geometry/body);
+// an object holds exactly one of them. A new shape adds its value's three functions here.
+
+#include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/reference/geometry/body/shape.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace slidecheck::formats::detail {
+
+// Per shape: its value read with the caller's number readers (which fail naming the file,
+// line and field): number(json, field) and vec(json, field); its value as JSON, numbers as
+// hexfloat strings. Every length of a shape must be finite and positive.
+
+template <class Number, class Vec>
+Sphere<double> shape_value(std::type_identity<Sphere<double>>, const nlohmann::json& j, const std::string& field,
+                           Number&& number, Vec&&) {
+  return {number(j, field)};
+}
+template <class Json>
+Json shape_json(const Sphere<double>& s) {
+  return to_hex(s.radius);
+}
+
+template <class Number, class Vec>
+Ellipsoid<double> shape_value(std::type_identity<Ellipsoid<double>>, const nlohmann::json& j, const std::string& field,
+                              Number&&, Vec&& vec) {
+  return {vec(j, field)};
+}
+template <class Json>
+Json shape_json(const Ellipsoid<double>& s) {
+  return Json::array({to_hex(s.radii.x), to_hex(s.radii.y), to_hex(s.radii.z)});
+}
+
+/// "'radius' (sphere) or 'radii' (ellipsoid)": every shape's field, for messages.
+inline std::string shape_fields_text() {
+  std::string out;
+  for_each_shape_type<double>([&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if (!out.empty()) out += " or ";
+    out += "'" + std::string(S::field) + "' (" + std::string(S::name) + ")";
+  });
+  return out;
+}
+
+/// Whether `key` is a shape's field.
+inline bool is_shape_field(std::string_view key) {
+  bool found = false;
+  for_each_shape_type<double>([&](auto tag) { found = found || key == decltype(tag)::type::field; });
+  return found;
+}
+
+/// The shape of object j: exactly one shape field, else `fail(several)` or `fail(none)`.
+/// `prefix` is prepended to field names in errors ("sweeps[0].").
+template <class Number, class Vec, class Fail>
+Shape<double> read_shape(const nlohmann::json& j, const std::string& prefix, Number&& number, Vec&& vec, Fail&& fail,
+                         const std::string& several, const std::string& none) {
+  std::optional<Shape<double>> shape;
+  for_each_shape_type<double>([&](auto tag) {
+    using S = typename decltype(tag)::type;
+    const auto it = j.find(std::string(S::field));
+    if (it == j.end()) return;
+    if (shape) fail(several);
+    shape = shape_value(tag, *it, prefix + std::string(S::field), number, vec);
+  });
+  if (!shape) fail(none);
+  return *shape;
+}
+
+/// The first number of the shape that is not finite and positive, as (field, problem).
+inline std::optional<std::pair<std::string, std::string>> shape_problem(const Shape<double>& shape) {
+  return std::visit(
+      [](const auto& s) -> std::optional<std::pair<std::string, std::string>> {
+        const std::string field(s.field);
+        for (std::size_t i = 0; i < s.length_count; ++i) {
+          const double c = s.length(i);
+          if (!num::is_finite(c)) return {{field, "must be finite"}};
+          if (!(c > 0.0)) return {{field, "must be > 0, got " + to_hex(c) + " (" + to_decimal(c) + ")"}};
+        }
+        return std::nullopt;
+      },
+      shape);
+}
+
+/// Writes the shape's field into object j.
+template <class Json>
+void write_shape(Json& j, const Shape<double>& shape) {
+  std::visit([&](const auto& s) { j[std::string(s.field)] = shape_json<Json>(s); }, shape);
+}
+
+}  // namespace slidecheck::formats::detail

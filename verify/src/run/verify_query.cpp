@@ -31,8 +31,6 @@ namespace {
 /// the whole mesh rare.
 constexpr double cull_relative_margin = 0x1p-8;
 
-double at(const Vec3<double>& v, int j) { return j == 0 ? v.x : j == 1 ? v.y : v.z; }
-
 bool finite(const Vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 double max_abs(const Vec3<double>& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
 
@@ -47,8 +45,8 @@ bool queries_inside(const std::vector<TraceEvent<F>>& events, const Vec3<double>
     if (!q) continue;
     const Vec3<double> a = widen(q->base_point), v = widen(q->velocity);
     for (int j = 0; j < 3; ++j) {
-      const double lo = (std::min(at(a, j), at(a, j) + at(v, j)) - 1) * at(radii, j);
-      const double hi = (std::max(at(a, j), at(a, j) + at(v, j)) + 1) * at(radii, j);
+      const double lo = (std::min(a[j], a[j] + v[j]) - 1) * radii[j];
+      const double hi = (std::max(a[j], a[j] + v[j]) + 1) * radii[j];
       const double slack = 0x1p-20 * std::max(std::fabs(lo), std::fabs(hi));
       if (!(lo - slack >= box.lo[j] && hi + slack <= box.hi[j])) return false;
     }
@@ -272,8 +270,8 @@ exact::Box query_reach_box(const Query& q) {
   const Vec3<double> pts[3] = {q.start, q.start + q.displacement, q.start + q.displacement + q.gravity};
   exact::Box b;
   for (int j = 0; j < 3; ++j) {
-    b.lo[j] = std::min({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
-    b.hi[j] = std::max({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
+    b.lo[j] = std::min({pts[0][j], pts[1][j], pts[2][j]});
+    b.hi[j] = std::max({pts[0][j], pts[1][j], pts[2][j]});
   }
   // Slides turn, but never travel further than the move (monter's lengthened reflection adds
   // its extension per iteration, far below a move for sane tolerances; the post-run check

@@ -336,7 +336,7 @@ bool may_touch(const SweptBounds& b, const Triangle<T>& tri) {
   for (int j = 0; j < 3; ++j) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const Vec3<T>* v : p) {
-      const Interval i = num::enclose(j == 0 ? v->x : j == 1 ? v->y : v->z);
+      const Interval i = num::enclose((*v)[j]);
       lo = std::fmin(lo, i.lo);
       hi = std::fmax(hi, i.hi);
     }

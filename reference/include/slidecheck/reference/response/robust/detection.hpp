@@ -135,7 +135,7 @@ bool may_touch(const exact::Box& swept, const Triangle<T>& tri) {
     for (int j = 0; j < 3; ++j) {
       double lo = std::numeric_limits<double>::infinity(), hi = -lo;
       for (const Vec3<T>* v : p) {
-        const double c = static_cast<double>(j == 0 ? v->x : (j == 1 ? v->y : v->z));
+        const double c = static_cast<double>((*v)[j]);
         if (c < lo) lo = c;
         if (c > hi) hi = c;
       }
@@ -156,7 +156,7 @@ bool may_touch_enclosed(const exact::Box& swept, const Triangle<T>& tri) {
     b.lo[j] = std::numeric_limits<double>::infinity();
     b.hi[j] = -b.lo[j];
     for (const Vec3<T>* v : p) {
-      const Interval i = num::enclose(j == 0 ? v->x : (j == 1 ? v->y : v->z));
+      const Interval i = num::enclose((*v)[j]);
       b.lo[j] = std::fmin(b.lo[j], i.lo);
       b.hi[j] = std::fmax(b.hi[j], i.hi);
     }
@@ -212,7 +212,7 @@ template <Number T>
     lo[j] = std::numeric_limits<T>::infinity();
     hi[j] = -lo[j];
     for (const Vec3<T>* v : p) {
-      const T x = j == 0 ? v->x : (j == 1 ? v->y : v->z);
+      const T x = (*v)[j];
       if (x < lo[j]) lo[j] = x;
       if (x > hi[j]) hi[j] = x;
     }
@@ -234,8 +234,8 @@ template <Number T>
                                                const T (&lo)[3], const T (&hi)[3]) {
   T entry(0);
   for (int j = 0; j < 3; ++j) {
-    const T c = j == 0 ? center.x : (j == 1 ? center.y : center.z);
-    const T m = j == 0 ? move.x : (j == 1 ? move.y : move.z);
+    const T c = center[j];
+    const T m = move[j];
     if (!(m != T(0))) continue;
     const T e = m > T(0) ? (lo[j] - c - radius) / m : (hi[j] - c + radius) / m;
     if (e > entry) entry = e;

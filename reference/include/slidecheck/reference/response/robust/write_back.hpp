@@ -80,9 +80,7 @@ std::array<int, 3> rounding_sides(const std::vector<Constraint<T>>& contacts) {
   std::array<int, 3> side{0, 0, 0};
   if (contacts.empty()) return side;
   for (int i = 0; i < 3; ++i) {
-    auto component = [i](const Constraint<T>& c) -> const T& {
-      return i == 0 ? c.normal.x : (i == 1 ? c.normal.y : c.normal.z);
-    };
+    auto component = [i](const Constraint<T>& c) -> const T& { return c.normal[i]; };
     T most = component(contacts.front()), least = most;
     for (const Constraint<T>& c : contacts) {
       if (component(c) > most) most = component(c);

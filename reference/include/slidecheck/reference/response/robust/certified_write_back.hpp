@@ -54,7 +54,7 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
     const Vec3<Interval> ia = space.enclosure(a), ib = space.enclosure(b);
     std::optional<Vec3<Rational>> exact_b;
     for (std::size_t i = 0; i < local.triangle_count(); ++i) {
-      if (!detection_detail::may_touch(reach, local.triangle(i))) continue;
+      if (!exact::may_touch(reach, local.triangle(i))) continue;
       const Triangle<T> t = stored.triangle(i);
       if (axis_separated(t, a, b, space.radii())) continue;
       try {
@@ -163,7 +163,7 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     report(here);
     for (std::size_t i = 0; i < local.triangle_count(); ++i) {
       const Triangle<W> tri = local.triangle(i);
-      if (detection_detail::may_touch(here, tri) && !(radius * radius < exact::closest_point(from, tri).squared_distance))
+      if (exact::may_touch(here, tri) && !(radius * radius < exact::closest_point(from, tri).squared_distance))
         return false;
     }
     return true;

@@ -120,50 +120,6 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
 
 namespace detection_detail {
 
-template <Number T>
-bool may_touch_enclosed(const exact::Box& swept, const Triangle<T>& tri);
-
-/// False only if the triangle's box misses the box swept by the sphere (conservative for every
-/// type: detection/mesh.hpp's enclosures, rounded outward).
-template <Number T>
-bool may_touch(const exact::Box& swept, const Triangle<T>& tri) {
-  if constexpr (num::is_ieee_binary_v<T>) {
-    // The same box for IEEE types (a float or double vertex is its own enclosure), without the
-    // libm fmin/fmax calls (a third of robust's sweep in float, callgrind): the minimum and
-    // maximum skip NaN like fmin and fmax, so an all-NaN axis stays the empty [inf, -inf].
-    const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
-    for (int j = 0; j < 3; ++j) {
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (const Vec3<T>* v : p) {
-        const double c = static_cast<double>((*v)[j]);
-        if (c < lo) lo = c;
-        if (c > hi) hi = c;
-      }
-      if (swept.hi[j] < lo || hi < swept.lo[j]) return false;
-    }
-    return true;
-  } else {
-    return may_touch_enclosed(swept, tri);
-  }
-}
-
-/// may_touch for any type: the triangle's box from enclosures.
-template <Number T>
-bool may_touch_enclosed(const exact::Box& swept, const Triangle<T>& tri) {
-  exact::Box b;
-  const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
-  for (int j = 0; j < 3; ++j) {
-    b.lo[j] = std::numeric_limits<double>::infinity();
-    b.hi[j] = -b.lo[j];
-    for (const Vec3<T>* v : p) {
-      const Interval i = num::enclose((*v)[j]);
-      b.lo[j] = std::fmin(b.lo[j], i.lo);
-      b.hi[j] = std::fmax(b.hi[j], i.hi);
-    }
-  }
-  return swept.overlaps(b);
-}
-
 /// False only if the segment [a, b] misses the box (Liang-Barsky clipping against its slabs, in
 /// doubles from enclosures, the box grown by a relative margin that covers the clipping's own
 /// rounding: conservative, so a "true" may be a near miss, never the other way round).
@@ -204,7 +160,7 @@ struct SweepEveryTriangle {
 namespace detection_detail {
 
 /// The triangle's box per axis (least and largest coordinate, NaN skipped: all NaN gives the
-/// empty [inf, -inf]), as may_touch and box_entry_time read it, for IEEE types.
+/// empty [inf, -inf]), as exact::may_touch (detection/boxes.hpp) and box_entry_time read it, for IEEE types.
 template <Number T>
 [[gnu::always_inline]] inline void triangle_box(const Triangle<T>& tri, T (&lo)[3], T (&hi)[3]) {
   const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
@@ -219,7 +175,7 @@ template <Number T>
   }
 }
 
-/// may_touch's test on a triangle's box (triangle_box): true if it misses `swept`.
+/// exact::may_touch's test on a triangle's box (triangle_box): true if it misses `swept`.
 template <Number T>
 [[gnu::always_inline]] inline bool box_misses(const exact::Box& swept, const T (&lo)[3], const T (&hi)[3]) {
   bool misses = false;
@@ -326,7 +282,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_in_index_order(const Ve
   std::optional<BlockingContact<T>> best;
   for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
     const Triangle<T> tri = mesh.triangle(i);
-    if (!detection_detail::may_touch(swept, tri) || skip(i)) continue;
+    if (!exact::may_touch(swept, tri) || skip(i)) continue;
     const std::optional<BlockingContact<T>> c =
         blocking_contact(sphere, tri, i, box_entry_time(center, move, radius, tri));
     if (c && (!best || c->time < best->time)) best = c;
@@ -383,7 +339,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
     const SlabFilter<T> slabs(center, move, radius);
     for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
       const Triangle<T> tri = mesh.triangle(i);
-      // may_touch's test and box_entry_time from one box (the same values, read once).
+      // exact::may_touch's test and box_entry_time from one box (the same values, read once).
       T lo[3], hi[3];
       detection_detail::triangle_box(tri, lo, hi);
       if (detection_detail::box_misses(swept, lo, hi) || skip(i)) continue;
@@ -393,7 +349,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
     }
   } else {
     for (std::size_t i = 0; i < mesh.triangle_count(); ++i)
-      if (detection_detail::may_touch(swept, mesh.triangle(i)) && !skip(i)) by_entry.emplace_back(T(0), static_cast<std::uint32_t>(i));
+      if (exact::may_touch(swept, mesh.triangle(i)) && !skip(i)) by_entry.emplace_back(T(0), static_cast<std::uint32_t>(i));
   }
   return blocking_contact_in_entry_order(sphere, by_entry, [&mesh](std::uint32_t i) { return mesh.triangle(i); }, rank);
 }

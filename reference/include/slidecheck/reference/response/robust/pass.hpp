@@ -76,7 +76,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
     T nearest_d2{};
     for (std::size_t i = 0; i < espace_mesh.triangle_count(); ++i) {
       const Triangle<T> tri = espace_mesh.triangle(i);
-      if (!detection_detail::may_touch(here, tri)) continue;
+      if (!exact::may_touch(here, tri)) continue;
       const exact::ClosestPoint<T> cp = exact::closest_point(pos, tri);
       if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
       if (cp.squared_distance <= band) {

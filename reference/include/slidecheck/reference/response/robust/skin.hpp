@@ -142,7 +142,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
       };
       for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
         const Triangle<T> tri = mesh->triangle(i);
-        if (!detection_detail::may_touch(reach, tri)) continue;
+        if (!exact::may_touch(reach, tri)) continue;
         const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
         for (int k = 0; k < 3; ++k) {
           grow(m, *v[k]);

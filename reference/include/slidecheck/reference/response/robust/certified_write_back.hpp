@@ -92,6 +92,18 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3
   }
 }
 
+/// How far beyond the radius 1 the exact test's box reaches (local eSpace, radii):
+/// segment_keeps_radius_exactly decides exactly, but only for the triangles whose local copy
+/// (rounded in W) meets the box swept by 1 + exact_test_reach_margin along the rounded segment.
+/// A triangle exactly within 1 of the exact segment has its copy within 1 + e of the rounded
+/// one, e the rounding of the local map (x - o) / r (two roundings per coordinate) and of the
+/// segment's step: a few roundings of at most u_W M each, M the magnitude of the local
+/// coordinates involved. The exact test runs for IEEE T only, where W is double (u_W = 2^-53),
+/// so 2^-10 covers e while M stays below about 2^40 radii from the query's start; a pass
+/// reaching further (radii below 2^-40 of its distance from the start) is beyond what the
+/// margin proves. A larger margin only hands the exact test more triangles to decide.
+inline constexpr double exact_test_reach_margin = 0x1p-10;
+
 /// How far certified_write_back's second ring reaches: candidates up to this many ulps of T
 /// beyond the roundings below and above a point, per component, so within 3 ulps of it. Why:
 /// where the skin is far below T's spacing (a pass that certifies its roundings), a point
@@ -181,7 +193,7 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     if constexpr (num::is_ieee_binary_v<T>) {
       if (stored) {
         if (!exact_space) exact_space.emplace(origin, radii);
-        const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
+        const W reach = W(1) + W(exact_test_reach_margin);
         if (segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored, local,
                                          exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
           return true;

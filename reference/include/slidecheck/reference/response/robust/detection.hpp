@@ -120,9 +120,23 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
 
 namespace detection_detail {
 
+/// The relative margin of segment_may_meet's clipping, 2^-40 = 2^13 u (u = 2^-53, double's unit
+/// roundoff). Along an axis the clipping computes the grown slab's ends, the direction
+/// d = to - from and the differences from `from` with one rounding each, at most u of a magnitude
+/// up to 2 `scale` (scale: 1 + the largest |coordinate| involved), and then their quotients by d.
+/// In positions those roundings are a few u scale: the slab grown by 2^-40 scale covers them
+/// with a factor of 2^10 to spare. In the parameter t the quotient adds its own relative u,
+/// which widening t by 2^-40 (1 + |t|) covers likewise. A direction with |d| <= 2^-40 scale is
+/// taken as parallel: the segment then moves at most that much along the axis, which the slab's
+/// growth already spans, so testing one end suffices (to within the rounding of the grown end).
+/// Too large a margin costs nothing but a larger skin: an edge kept as a near miss raises M_e
+/// (derive_skin, only with a quadratic term).
+inline constexpr double segment_clip_margin = 0x1p-40;
+
 /// False only if the segment [a, b] misses the box (Liang-Barsky clipping against its slabs, in
-/// doubles from enclosures, the box grown by a relative margin that covers the clipping's own
-/// rounding: conservative, so a "true" may be a near miss, never the other way round).
+/// doubles from enclosures, the box grown by segment_clip_margin, relative, which covers the
+/// clipping's own rounding: conservative, so a "true" may be a near miss, never the other way
+/// round).
 template <Number T>
 bool segment_may_meet(const exact::Box& box, const Vec3<T>& a, const Vec3<T>& b) {
   const T* pa[3] = {&a.x, &a.y, &a.z};
@@ -133,18 +147,18 @@ bool segment_may_meet(const exact::Box& box, const Vec3<T>& a, const Vec3<T>& b)
     const double from = ia.lo, to = ib.lo;
     const double scale = 1 + std::fmax(std::fmax(std::fabs(from), std::fabs(to)),
                                        std::fmax(std::fabs(box.lo[j]), std::fabs(box.hi[j])));
-    const double margin = 0x1p-40 * scale + (ia.hi - ia.lo) + (ib.hi - ib.lo);
+    const double margin = segment_clip_margin * scale + (ia.hi - ia.lo) + (ib.hi - ib.lo);
     const double lo = box.lo[j] - margin, hi = box.hi[j] + margin;
     const double d = to - from;
-    if (std::fabs(d) <= 0x1p-40 * scale) {
+    if (std::fabs(d) <= segment_clip_margin * scale) {
       if (from < lo || from > hi) return false;
       continue;
     }
     double enter = (lo - from) / d, leave = (hi - from) / d;
     if (enter > leave) std::swap(enter, leave);
-    // The divisions round: widen the parameter interval by a relative 2^-40 of its ends.
-    t0 = std::fmax(t0, enter - 0x1p-40 * (1 + std::fabs(enter)));
-    t1 = std::fmin(t1, leave + 0x1p-40 * (1 + std::fabs(leave)));
+    // The divisions round: widen the parameter interval by the margin, relative to its ends.
+    t0 = std::fmax(t0, enter - segment_clip_margin * (1 + std::fabs(enter)));
+    t1 = std::fmin(t1, leave + segment_clip_margin * (1 + std::fabs(leave)));
     if (t0 > t1) return false;
   }
   return true;

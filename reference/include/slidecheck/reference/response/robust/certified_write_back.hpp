@@ -162,10 +162,10 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   const Vec3<W> from = local_of(previous);
   // The sweep shows a segment clear only from a start outside every triangle's contact radius:
   // a triangle within it at the start blocks only a move that approaches its supporting plane,
-  // which the local copy may have rounded flat (`slidecheck search --algorithm robust
-  // --precision float --seed 13`: an edge tilted by 2^-149 under a sphere resting on
-  // it at 2^15, mapped flat, a slide along it written back 2^-153 deep). From such a start only
-  // the exact test can certify.
+  // which the local copy may have rounded flat (an edge tilted by 2^-149 under a sphere resting
+  // on it: a slide along it would be written back inside it). From such a start only the exact
+  // test can certify: corpora/regressions/search-robust-float-penetration-seed13-flat-edge and
+  // -path-penetration-seed11-flat-edge (corpora.regressions) hold it.
   std::optional<bool> from_clear;  // decided when a sweep is first needed
   std::optional<ExactLocalESpace<T>> exact_space;  // built when the exact test is first needed
   std::optional<Vec3<Rational>> exact_from;

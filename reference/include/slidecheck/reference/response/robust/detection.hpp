@@ -60,14 +60,19 @@ struct SupportPlane {
 /// direction from the closest point: rounded types pick the closest feature by comparing squared
 /// distances, and near a boundary of the Voronoi regions a wrong feature (within round-off in
 /// squared distance eps) has a point up to sqrt(eps) away from the true closest point, so its
-/// normal errs by an angle of order sqrt(u) M, not u M (a float sphere resting over the diagonal
-/// seam of a wall got a normal 6e-4 rad off and slid into the wall, found by robust's own stress
-/// run). Here every feature's normal is a candidate (the face's, towards x; each edge's; each
-/// vertex's), each gives a valid bound through the vertex support, and the largest bound wins:
-/// the true feature's normal is among the candidates and its bound is the distance up to
-/// round-off, so the choice can only err on the safe side. Exact types take the exact closest
+/// normal errs by an angle of order sqrt(u) M, not u M (over the diagonal seam of a wall, 6e-4
+/// rad: a float sphere resting there slides into the wall). Here every feature's normal is a
+/// candidate (the face's, towards x; each edge's; each vertex's), each gives a valid bound
+/// through the vertex support, and the largest bound wins: the true feature's normal is among
+/// the candidates and its bound is the distance up to round-off, so the choice can only err on
+/// the safe side. Exact types take the exact closest
 /// point's direction (it is exact, and comparing the candidates' surds would cost exact ties).
 /// A centre on the triangle (distance 0) takes the front face's normal; a point triangle +z.
+/// Held by reference.response.robust.robust_long_edges
+/// (support_plane_bound_of_a_long_edge_is_the_edge_distance: a bound, never above the distance,
+/// from the edge's normal) and reference.response.robust.robust_response
+/// (float_ and double_random_moves_never_come_closer_than_r, over the canonical scenes, seams
+/// included).
 template <num::WithSqrt T>
 SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
   const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
@@ -102,10 +107,12 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
         // x minus its projection on the edge's line, projected once more: the first difference
         // carries the rounding of the foot, u |a| (a vertex far from x), an angle of u |a| / d
         // that the support over the edge's own ends turns into a lost u |a| |e| of the bound;
-        // the second projection leaves u d. Found by `slidecheck search --algorithm robust
-        // --precision double --seed 2`: beside an edge 116,508 radii long the edge's bound lost
-        // 4e-7 radii, the face's plane (5e-4 rad off the contact normal) won, and each slide
-        // along it ran into the edge again a moment later, until the iteration cap.
+        // the second projection leaves u d. So beside an edge far longer than the distance the
+        // edge's bound stays the distance up to u d, and the face's plane (off the contact
+        // normal) cannot win and send each slide back into the edge until the iteration cap:
+        // reference.response.robust.robust_long_edges (support_plane_bound_of_a_long_edge_is_the_edge_distance,
+        // search_double_seed2_slides_over_a_long_edge_without_creeping), and
+        // corpora/regressions/search-robust-double-iteration_cap-seed2 (corpora.regressions).
         const Vec3<T> w = x - (a + e * (dot(e, x - a) / ee));
         offer(w - e * (dot(e, w) / ee));
       }
@@ -256,12 +263,13 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
     const T approach = -dot(sp.normal, move);
     if (num::sign(approach) <= 0) return std::nullopt;
     // A rounded type's time-0 contact rests on a closest-feature choice that can be wrong by
-    // about sqrt(u) M near a Voronoi boundary (found by `slidecheck search --algorithm robust`,
-    // float, seed 1: a start 2.1 radii from an edge of a triangle 8192 radii long was "on" its
-    // face, and every sweep stopped at t = 0 until the iteration cap). The supporting plane
-    // bounds the distance reliably: until its distance falls to the contact radius the triangle
-    // cannot be touched, so the contact comes no earlier than that (exact types: never, an
-    // exact time-0 contact is within the radius).
+    // about sqrt(u) M near a Voronoi boundary (a start 2.1 radii from an edge 8192 radii long
+    // can be "on" the face). The supporting plane bounds the distance reliably: until its
+    // distance falls to the contact radius the triangle cannot be touched, so the contact comes
+    // no earlier than that (exact types: never, an exact time-0 contact is within the radius),
+    // and a start beside a long edge is not stopped at t = 0 sweep after sweep until the
+    // iteration cap: reference.response.robust.robust_long_edges
+    // (search_float_seed1_start_beside_a_long_edge_does_not_cap).
     const T room = sp.plane_distance - radius;
     if (num::sign(room) > 0) {
       const T plane_time = room / approach;

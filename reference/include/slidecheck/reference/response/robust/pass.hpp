@@ -105,9 +105,11 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
   // displacement closer to it by more than a skin, and let go (all of them) when, after a new
   // contact, the solve without them does that (a sphere walking on a flat floor, pushed out to
   // its skin, is not locked to it, so it can still climb a ramp: the canonical ramp, stairs and
-  // obtuse corner lose their climbs otherwise). Found by level C on
-  // the OpenArena maps (`oa_dm1-brush/tangent-s1-7`: walls at x = 512 and 544, r = 16;
-  // `oasago2-brush/grazing-s1-4`: a drop into a slot 32 units wide).
+  // obtuse corner lose their climbs otherwise). Without locks a sphere touching both walls of a
+  // gap exactly two radii wide (a brush map's 32-unit grid with r = 16) cannot keep its skin from
+  // both: it stays, or stops at the slot's mouth. reference.response.robust.robust_axis_locks
+  // (a_gap_exactly_two_radii_wide_is_slid_through, resting_on_a_floor_a_sphere_still_climbs_a_ramp)
+  // and corpora/regressions/robust-gap-exactly-2r (corpora.regressions) hold it.
   int& pinned_axes = frame.pinned_axes;
   const auto lockable_on = [&](std::size_t i, int axes) { return axes != 0 && (frame.lockable_axes(i) & axes) != 0; };
   const auto is_locked = [&](std::size_t i) { return lockable_on(i, pinned_axes); };
@@ -144,9 +146,9 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
     Vec3<T> d = solved ? solved->displacement : zero_vector;
     // A lock is let go when a contact met since brings the displacement without it (every
     // constraint back) closer to the wanted one by more than a skin: a sphere locked to a floor
-    // it grazed meets a ramp, which it climbs rather than slide along its foot. Found by level C
-    // on the rotated corpus (`sliver_floor_r2_s1_o1e+06_float/grazing-s1-6-rounded`, double: a
-    // floor tilted by 3e-5 locked z, the slope met next lost 1.2 % of the move).
+    // it grazed meets a ramp, which it climbs rather than slide along its foot:
+    // reference.response.robust.robust_axis_locks (a_lock_is_let_go_for_a_ramp_met_later) and
+    // corpora/regressions/robust-double-rotated-lock-lost-motion (corpora.regressions).
     if (pinned_axes != 0 && met_since_lock) {
       met_since_lock = false;
       std::vector<Constraint<T>> all = constraints;

@@ -137,7 +137,9 @@ namespace detection_detail {
 /// taken as parallel: the segment then moves at most that much along the axis, which the slab's
 /// growth already spans, so testing one end suffices (to within the rounding of the grown end).
 /// Too large a margin costs nothing but a larger skin: an edge kept as a near miss raises M_e
-/// (derive_skin, only with a quadratic term).
+/// (derive_skin, only with a quadratic term). reference.response.robust.robust_skin
+/// (the_quadratic_term_counts_only_edges_within_reach) holds that the clipping keeps the edge
+/// a pass runs beside and drops the edges far from it.
 inline constexpr double segment_clip_margin = 0x1p-40;
 
 /// False only if the segment [a, b] misses the box (Liang-Barsky clipping against its slabs, in

@@ -314,7 +314,7 @@ BrushResult build_brush(std::vector<BrushPlane>& planes, BrushFaces& out) {
     const int u = (a + 1) % 3, v = (a + 2) % 3;
     auto axis = [](int k, int sign) {
       Vec3<Rational> e;
-      (k == 0 ? e.x : k == 1 ? e.y : e.z) = sign;
+      e[k] = sign;
       return e;
     };
     planes.push_back(make_plane(axis(u, 1), extent));

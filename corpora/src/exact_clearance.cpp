@@ -10,7 +10,6 @@
 
 namespace slidecheck::corpora {
 
-using detail::coord;
 using detail::exact;
 using detail::V;
 
@@ -40,7 +39,7 @@ struct ExactClearance::Impl {
   }
   bool far(std::size_t t, const V& box_lo, const V& box_hi, double r) const {
     for (int axis = 0; axis < 3; ++axis)
-      if (far_below(coord(box_hi, axis), coord(lo[t], axis), r) || far_below(coord(hi[t], axis), coord(box_lo, axis), r))
+      if (far_below(box_hi[axis], lo[t][axis], r) || far_below(hi[t][axis], box_lo[axis], r))
         return true;
     return false;
   }
@@ -67,8 +66,8 @@ ExactClearance::ExactClearance(const IndexedMesh<double>& mesh) : impl_(std::mak
     V l = tri.p0, h = tri.p0;
     for (const V& p : {tri.p1, tri.p2})
       for (int axis = 0; axis < 3; ++axis) {
-        coord(l, axis) = std::min(coord(l, axis), coord(p, axis));
-        coord(h, axis) = std::max(coord(h, axis), coord(p, axis));
+        l[axis] = std::min(l[axis], p[axis]);
+        h[axis] = std::max(h[axis], p[axis]);
       }
     impl_->lo.push_back(l);
     impl_->hi.push_back(h);
@@ -90,8 +89,8 @@ Contact ExactClearance::along(const V& start, const V& displacement, double radi
   const V end = start + displacement;  // rounded: only for the filter's box
   V box_lo, box_hi;
   for (int axis = 0; axis < 3; ++axis) {
-    coord(box_lo, axis) = std::min(coord(start, axis), coord(end, axis));
-    coord(box_hi, axis) = std::max(coord(start, axis), coord(end, axis));
+    box_lo[axis] = std::min(start[axis], end[axis]);
+    box_hi[axis] = std::max(start[axis], end[axis]);
   }
   return impl_->scan(box_lo, box_hi, radius,
                      [&](const Triangle<Rational>& t) { return segment_triangle_squared_distance(a, b, t); });

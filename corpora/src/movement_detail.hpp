@@ -1,6 +1,6 @@
 #pragma once
 // What the movement-set sources share (movement_sets.cpp, exact_clearance.cpp,
-// canonical_moves.cpp, rotated_corpus.cpp): coordinates by axis, exact copies of doubles, query
+// canonical_moves.cpp, rotated_corpus.cpp): exact copies of doubles, query
 // construction and the tags of placed exact constructions.
 // Private to the corpora library.
 #include <slidecheck/corpora/movement_sets.hpp>
@@ -14,9 +14,6 @@ namespace slidecheck::corpora::detail {
 
 using V = Vec3<double>;
 using Query = formats::Query;
-
-inline double& coord(V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
-inline double coord(const V& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
 
 inline Vec3<Rational> exact(const V& v) {
   return {formats::to_rational(v.x), formats::to_rational(v.y), formats::to_rational(v.z)};

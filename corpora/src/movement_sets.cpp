@@ -15,7 +15,6 @@
 
 namespace slidecheck::corpora {
 
-using detail::coord;
 using detail::exact;
 using detail::make_query;
 using detail::Query;
@@ -94,7 +93,7 @@ std::vector<AlignedTriangle> axis_aligned_triangles(const IndexedMesh<double>& m
     const int zeros = (n.x == 0) + (n.y == 0) + (n.z == 0);
     if (zeros != 2) continue;
     const int axis = n.x != 0 ? 0 : (n.y != 0 ? 1 : 2);
-    out.push_back({i, axis, coord(n, axis) > 0 ? 1.0 : -1.0});
+    out.push_back({i, axis, n[axis] > 0 ? 1.0 : -1.0});
   }
   return out;
 }
@@ -120,8 +119,8 @@ double default_radius(const IndexedMesh<double>& mesh) {
   V lo = mesh.vertices.at(0), hi = lo;
   for (const V& p : mesh.vertices)
     for (int axis = 0; axis < 3; ++axis) {
-      coord(lo, axis) = std::min(coord(lo, axis), coord(p, axis));
-      coord(hi, axis) = std::max(coord(hi, axis), coord(p, axis));
+      lo[axis] = std::min(lo[axis], p[axis]);
+      hi[axis] = std::max(hi[axis], p[axis]);
     }
   const double diagonal = num::sqrt(length_squared(hi - lo));
   if (!(diagonal > 0) || !std::isfinite(diagonal))
@@ -162,8 +161,8 @@ std::optional<V> sample_start(Rng& rng, const IndexedMesh<double>& mesh, const s
   V lo = mesh.vertices.front(), hi = lo;
   for (const V& p : mesh.vertices)
     for (int axis = 0; axis < 3; ++axis) {
-      coord(lo, axis) = std::min(coord(lo, axis), coord(p, axis));
-      coord(hi, axis) = std::max(coord(hi, axis), coord(p, axis));
+      lo[axis] = std::min(lo[axis], p[axis]);
+      hi[axis] = std::max(hi[axis], p[axis]);
     }
   for (std::size_t attempt = 0; attempt < attempts; ++attempt) {
     V c;
@@ -179,7 +178,7 @@ std::optional<V> sample_start(Rng& rng, const IndexedMesh<double>& mesh, const s
       c = p + V{0, 0, r * height};
     } else {
       for (int axis = 0; axis < 3; ++axis)
-        coord(c, axis) = coord(lo, axis) - 2 * r + (coord(hi, axis) - coord(lo, axis) + 4 * r) * rng.dyadic(32);
+        c[axis] = lo[axis] - 2 * r + (hi[axis] - lo[axis] + 4 * r) * rng.dyadic(32);
     }
     if (clearance.at(c, r) != Contact::penetrating) return c;
   }
@@ -229,10 +228,10 @@ std::optional<Query> tangent_move(const MovementScene& scene, const ExactClearan
     const double u = rng.dyadic(16), v = rng.dyadic(16);
     if (u < 1.0 / 16 || v < 1.0 / 16 || u + v > 15.0 / 16) continue;  // well inside the face
     V centre = t.p0 + (t.p1 - t.p0) * u + (t.p2 - t.p0) * v;
-    coord(centre, a.axis) = coord(t.p0, a.axis) + a.sign * r;
+    centre[a.axis] = t.p0[a.axis] + a.sign * r;
     V d;
     for (int axis = 0; axis < 3; ++axis)
-      coord(d, axis) = axis == a.axis ? 0.0 : rng.symmetric(20) * (2 * r);
+      d[axis] = axis == a.axis ? 0.0 : rng.symmetric(20) * (2 * r);
     if (d == V{0, 0, 0}) continue;
     // Exact verification: this face at exactly r, touched in its interior, nothing closer,
     // and the motion exactly parallel to the face's exact normal.
@@ -261,9 +260,9 @@ std::optional<Query> grazing_move(const MovementScene& scene, const ExactClearan
     const double sign = rng.below(2) == 0 ? 1.0 : -1.0;
     // The closest approach: r from the vertex along `axis`, the motion perpendicular to it.
     V closest = vertex;
-    coord(closest, axis) += sign * r;
+    closest[axis] += sign * r;
     V d;
-    for (int k = 0; k < 3; ++k) coord(d, k) = k == axis ? 0.0 : rng.symmetric(20) * (2 * r);
+    for (int k = 0; k < 3; ++k) d[k] = k == axis ? 0.0 : rng.symmetric(20) * (2 * r);
     if (d == V{0, 0, 0}) continue;
     const V start = closest - d * 0.5;
     // Exact: start and end clear, the swept segment touches (exactly r, nothing closer).

@@ -38,134 +38,169 @@ struct FieldBudget {
       : bits(tower.max_bits), time(opt.exact_timeout_seconds) {}
 };
 
+/// 1. The double filter: n's sign when its double enclosure proves it (recorded, counted).
+std::optional<int> decide_by_filter(const Node& n, certified::Session& session) {
+  if (!(n.lo > 0 || n.hi < 0 || is_point_zero(n))) return std::nullopt;
+  const int s = n.lo > 0 ? 1 : (n.hi < 0 ? -1 : 0);
+  certified::Decision d;
+  d.sign = s;
+  d.method = certified::Method::filter;
+  d.tie = s == 0;
+  d.lo = n.lo;
+  d.hi = n.hi;
+  session.record(std::move(d));  // counted; kept only with log_filter_decisions
+  return s;
+}
+
+/// A decision the double filter left open: its record, built as the later stages (certified.hpp)
+/// run in order, and recorded by whichever settles it.
+class Decider {
+ public:
+  Decider(Node& n, certified::Session& session)
+      : n_(n), session_(session), opt_(session.options()), size_(count_dag(n)) {
+    d_.dag_nodes = size_.nodes;
+    d_.sqrt_nodes = size_.sqrts;
+  }
+
+  /// 2. The MPFR ladder. After the first rung, an enclosure that still straddles zero is
+  ///    most often an exact zero: the rational pass runs (cheap), and if the value is
+  ///    rational (no square root, or only of perfect squares) it decides.
+  std::optional<int> climb_the_ladder() {
+    long prec = opt_.first_precision_bits;
+    for (;;) {
+      eval_fine(n_, prec);
+      d_.precision_bits = static_cast<int>(prec);
+      if (const std::optional<int> s = mp_sign(*n_.cache)) return finish(*s, certified::Method::escalation);
+      if (prec == opt_.first_precision_bits && may_go_exact()) {
+        try {
+          if (const std::optional<int> s = first_rung_exact_stages()) return s;
+        } catch (const ExactFailure& e) {
+          d_.reason = e.what();
+          return std::nullopt;
+        }
+      }
+      if (prec >= opt_.max_precision_bits) return std::nullopt;
+      prec = std::min<long>(2 * prec, opt_.max_precision_bits);
+    }
+  }
+
+  /// 3. Exact adjudication: rationals, then CORE within the budget (nothing when the ladder
+  ///    ended on an exact failure, whose reason stands).
+  std::optional<int> adjudicate_exactly() {
+    using certified::Method;
+    if (!opt_.exact_adjudication) {
+      d_.reason = "exact adjudication disabled";
+      return std::nullopt;
+    }
+    if (size_.nodes > opt_.max_exact_nodes) {
+      d_.reason = "DAG of " + std::to_string(size_.nodes) + " nodes exceeds max_exact_nodes";
+      return std::nullopt;
+    }
+    if (!d_.reason.empty()) return std::nullopt;
+    try {
+      eval_rational(n_);
+      const NodeCache& c = *n_.cache;
+      if (c.q) return finish(c.q->sign(), Method::rational);
+      const DagCount radicals = count_dag(n_);
+      if (radicals.irrational_sqrts > opt_.max_exact_sqrt) {
+        d_.reason = std::to_string(radicals.irrational_sqrts) + " irrational square roots exceed max_exact_sqrt";
+        return std::nullopt;
+      }
+      const formats::detail::CoreExactMode exact_mode;  // inherited by the child
+      int s = 0;
+      if (!run_with_budget(opt_.exact_timeout_seconds, s, [&] { return core_sign(n_, session_, opt_); }, d_.reason))
+        return std::nullopt;
+      if (s == kCoreFailed) {
+        d_.reason = "exact evaluation failed (a divisor or radicand not proven valid)";
+        return std::nullopt;
+      }
+      // CORE's answer must agree with the proven enclosure (convert.hpp records CORE
+      // misjudging signs outside exact mode); a contradiction leaves the decision open.
+      const bool consistent = (s > 0 && mpfr_sgn(c.hi) > 0) || (s < 0 && mpfr_sgn(c.lo) < 0) ||
+                              (s == 0 && mpfr_sgn(c.lo) <= 0 && mpfr_sgn(c.hi) >= 0);
+      if (consistent) return finish(s, Method::core);
+      d_.reason = "CORE's sign contradicts the MPFR enclosure";
+    } catch (const ExactFailure& e) {
+      d_.reason = e.what();
+    }
+    return std::nullopt;
+  }
+
+  /// 4. Undecided: taken as 0, a tie. The enclosure then straddles 0 at max_precision_bits
+  ///    (width about 2^-1000 relative), which in these algorithms is an exact zero CORE could
+  ///    not prove in time; taking a sign instead would, for instance, divide by that zero
+  ///    (normalising a zero vector) and leave every later decision unbounded. Measured on the
+  ///    canonical scenes (docs/level-c.md).
+  int finish_undecided() {
+    if (!stage_failures_.empty()) d_.reason = stage_failures_ + "; " + d_.reason;
+    return finish(0, certified::Method::undecided);
+  }
+
+ private:
+  bool may_go_exact() const { return opt_.exact_adjudication && size_.nodes <= opt_.max_exact_nodes; }
+
+  /// At the first rung: the rational pass, then the field stage (exact in the quadratic tower,
+  /// unless it outgrows its budget) and the identity stage (zeros only), the latter first for
+  /// DAGs of many square roots. What the two report when they do not decide is kept for an
+  /// undecided's reason. Throws ExactFailure.
+  std::optional<int> first_rung_exact_stages() {
+    using certified::Method;
+    eval_rational(n_);
+    if (n_.cache->q) return finish(n_.cache->q->sign(), Method::rational);
+    const bool identity_first = opt_.identity_stage && size_.sqrts >= opt_.identity_first_sqrts;
+    std::string identity_failure;
+    const auto proves_identity = [&] {
+      IdentityBudget budget;
+      if (opt_.exact_timeout_seconds > 0) budget.seconds = std::min(budget.seconds, opt_.exact_timeout_seconds);
+      const IdentityResult id = prove_zero_by_identity(n_, budget);
+      identity_failure = id.failure;
+      return id.zero;
+    };
+    if (identity_first && proves_identity()) return finish(0, Method::identity);
+    if (opt_.field_stage) try {
+        TowerRoots& tower = session_.exact_state().tower;
+        const FieldBudget budget(tower, opt_);
+        return finish(sign(eval_tower(n_, tower)), Method::field);
+      } catch (const TowerTooLarge& e) {
+        stage_failures_ = e.what();  // over the field's budget: the identity stage, the ladder, then CORE
+      }
+    if (opt_.identity_stage && !identity_first && proves_identity()) return finish(0, Method::identity);
+    if (!identity_failure.empty()) stage_failures_ += (stage_failures_.empty() ? "" : "; ") + identity_failure;
+    return std::nullopt;
+  }
+
+  /// Records the decision (sign s by method m, with n's best enclosure) and returns s.
+  int finish(int s, certified::Method m) {
+    d_.sign = s;
+    d_.method = m;
+    d_.tie = s == 0 && m != certified::Method::undecided;
+    if (n_.cache && n_.cache->prec != 0) {
+      d_.lo = round_down(n_.cache->lo);
+      d_.hi = round_up(n_.cache->hi);
+    } else {
+      d_.lo = n_.lo;
+      d_.hi = n_.hi;
+    }
+    session_.record(std::move(d_));
+    return s;
+  }
+
+  Node& n_;
+  certified::Session& session_;
+  const certified::Options& opt_;
+  certified::Decision d_;
+  const DagCount size_;
+  std::string stage_failures_;  // why the field and identity stages did not decide, for an undecided's reason
+};
+
 /// The sign of n with its proof (see certified.hpp for the stages).
 int decide(Node& n) {
-  using certified::Decision;
-  using certified::Method;
   certified::Session& session = certified::Session::current();
-  const certified::Options& opt = session.options();
-  // 1. The double filter.
-  if (n.lo > 0 || n.hi < 0 || is_point_zero(n)) {
-    const int s = n.lo > 0 ? 1 : (n.hi < 0 ? -1 : 0);
-    Decision d;
-    d.sign = s;
-    d.method = Method::filter;
-    d.tie = s == 0;
-    d.lo = n.lo;
-    d.hi = n.hi;
-    session.record(std::move(d));  // counted; kept only with log_filter_decisions
-    return s;
-  }
-
-  Decision d;
-  std::string stage_failures;  // why the field and identity stages did not decide, for an undecided's reason
-  const DagCount size = count_dag(n);
-  d.dag_nodes = size.nodes;
-  d.sqrt_nodes = size.sqrts;
-  auto finish = [&](int s, Method m) {
-    d.sign = s;
-    d.method = m;
-    d.tie = s == 0 && m != Method::undecided;
-    if (n.cache && n.cache->prec != 0) {
-      d.lo = round_down(n.cache->lo);
-      d.hi = round_up(n.cache->hi);
-    } else {
-      d.lo = n.lo;
-      d.hi = n.hi;
-    }
-    session.record(std::move(d));
-    return s;
-  };
-
-  // 4. Undecided: taken as 0, a tie. The enclosure then straddles 0 at max_precision_bits
-  //    (width about 2^-1000 relative), which in these algorithms is an exact zero CORE could
-  //    not prove in time; taking a sign instead would, for instance, divide by that zero
-  //    (normalising a zero vector) and leave every later decision unbounded. Measured on the
-  //    canonical scenes (docs/level-c.md).
-  auto finish_undecided = [&] {
-    if (!stage_failures.empty()) d.reason = stage_failures + "; " + d.reason;
-    return finish(0, Method::undecided);
-  };
-
-  // 2. The MPFR ladder. After the first rung, an enclosure that still straddles zero is
-  //    most often an exact zero: the rational pass runs (cheap), and if the value is
-  //    rational (no square root, or only of perfect squares) it decides.
-  const bool may_go_exact = opt.exact_adjudication && size.nodes <= opt.max_exact_nodes;
-  long prec = opt.first_precision_bits;
-  for (;;) {
-    eval_fine(n, prec);
-    d.precision_bits = static_cast<int>(prec);
-    if (const std::optional<int> s = mp_sign(*n.cache)) return finish(*s, Method::escalation);
-    if (prec == opt.first_precision_bits && may_go_exact) {
-      try {
-        eval_rational(n);
-        if (n.cache->q) return finish(n.cache->q->sign(), Method::rational);
-        // The field stage (exact in the quadratic tower, unless it outgrows its budget) and the
-        // identity stage (zeros only), the latter first for DAGs of many square roots.
-        const bool identity_first = opt.identity_stage && size.sqrts >= opt.identity_first_sqrts;
-        std::string identity_failure;
-        const auto proves_identity = [&] {
-          IdentityBudget budget;
-          if (opt.exact_timeout_seconds > 0) budget.seconds = std::min(budget.seconds, opt.exact_timeout_seconds);
-          const IdentityResult id = prove_zero_by_identity(n, budget);
-          identity_failure = id.failure;
-          return id.zero;
-        };
-        if (identity_first && proves_identity()) return finish(0, Method::identity);
-        if (opt.field_stage) try {
-            TowerRoots& tower = session.exact_state().tower;
-            const FieldBudget budget(tower, opt);
-            return finish(sign(eval_tower(n, tower)), Method::field);
-          } catch (const TowerTooLarge& e) {
-            stage_failures = e.what();  // over the field's budget: the identity stage, the ladder, then CORE
-          }
-        if (opt.identity_stage && !identity_first && proves_identity()) return finish(0, Method::identity);
-        if (!identity_failure.empty())
-          stage_failures += (stage_failures.empty() ? "" : "; ") + identity_failure;
-      } catch (const ExactFailure& e) {
-        d.reason = e.what();
-        break;
-      }
-    }
-    if (prec >= opt.max_precision_bits) break;
-    prec = std::min<long>(2 * prec, opt.max_precision_bits);
-  }
-
-  // 3. Exact adjudication.
-  if (!opt.exact_adjudication) {
-    d.reason = "exact adjudication disabled";
-  } else if (size.nodes > opt.max_exact_nodes) {
-    d.reason = "DAG of " + std::to_string(size.nodes) + " nodes exceeds max_exact_nodes";
-  } else if (d.reason.empty()) {
-    try {
-      eval_rational(n);
-      const NodeCache& c = *n.cache;
-      if (c.q) return finish(c.q->sign(), Method::rational);
-      const DagCount radicals = count_dag(n);
-      if (radicals.irrational_sqrts > opt.max_exact_sqrt) {
-        d.reason = std::to_string(radicals.irrational_sqrts) + " irrational square roots exceed max_exact_sqrt";
-      } else {
-        const formats::detail::CoreExactMode exact_mode;  // inherited by the child
-        int s = 0;
-        if (!run_with_budget(opt.exact_timeout_seconds, s, [&] { return core_sign(n, session, opt); }, d.reason))
-          return finish_undecided();
-        if (s == kCoreFailed) {
-          d.reason = "exact evaluation failed (a divisor or radicand not proven valid)";
-          return finish_undecided();
-        }
-        // CORE's answer must agree with the proven enclosure (convert.hpp records CORE
-        // misjudging signs outside exact mode); a contradiction leaves the decision open.
-        const bool consistent = (s > 0 && mpfr_sgn(c.hi) > 0) || (s < 0 && mpfr_sgn(c.lo) < 0) ||
-                                (s == 0 && mpfr_sgn(c.lo) <= 0 && mpfr_sgn(c.hi) >= 0);
-        if (consistent) return finish(s, Method::core);
-        d.reason = "CORE's sign contradicts the MPFR enclosure";
-      }
-    } catch (const ExactFailure& e) {
-      d.reason = e.what();
-    }
-  }
-
-  return finish_undecided();
+  if (const std::optional<int> s = decide_by_filter(n, session)) return *s;
+  Decider decider(n, session);
+  if (const std::optional<int> s = decider.climb_the_ladder()) return *s;
+  if (const std::optional<int> s = decider.adjudicate_exactly()) return *s;
+  return decider.finish_undecided();
 }
 
 }  // namespace

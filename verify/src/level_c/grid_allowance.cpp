@@ -13,8 +13,6 @@ namespace slidecheck::verify {
 
 namespace {
 
-double at(const Vec3<double>& v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
-
 /// The 2k values of F nearest to x along the axis, k at or below it and k above it (x a double).
 template <IeeeBinary F>
 std::vector<double> grid_around(double x, int ulps) {
@@ -37,8 +35,8 @@ double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, cons
   std::array<std::vector<double>, 3> grid;
   exact::Box reach;
   for (int k = 0; k < 3; ++k) {
-    grid[static_cast<std::size_t>(k)] = grid_around<F>(at(ideal_end, k), ulps);
-    const double r = std::fabs(at(radii, k));
+    grid[static_cast<std::size_t>(k)] = grid_around<F>(ideal_end[k], ulps);
+    const double r = std::fabs(radii[k]);
     // Outward by one ulp of double: the box only selects triangles, a wider one selects more.
     reach.lo[static_cast<std::size_t>(k)] = exact::detail::down(grid[static_cast<std::size_t>(k)].front() - r);
     reach.hi[static_cast<std::size_t>(k)] = exact::detail::up(grid[static_cast<std::size_t>(k)].back() + r);
@@ -49,8 +47,8 @@ double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, cons
     exact::Box b;
     for (int k = 0; k < 3; ++k) {
       const auto kk = static_cast<std::size_t>(k);
-      b.lo[kk] = std::min({at(t.p0, k), at(t.p1, k), at(t.p2, k)});
-      b.hi[kk] = std::max({at(t.p0, k), at(t.p1, k), at(t.p2, k)});
+      b.lo[kk] = std::min({t.p0[k], t.p1[k], t.p2[k]});
+      b.hi[kk] = std::max({t.p0[k], t.p1[k], t.p2[k]});
     }
     if (b.overlaps(reach)) near.push_back(t);
   }
@@ -72,7 +70,7 @@ double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, cons
   double found = std::numeric_limits<double>::infinity();
   for (int k = 0; k < 3; ++k) {
     const auto kk = static_cast<std::size_t>(k);
-    found = std::min({found, at(ideal_end, k) - grid[kk].front(), grid[kk].back() - at(ideal_end, k)});
+    found = std::min({found, ideal_end[k] - grid[kk].front(), grid[kk].back() - ideal_end[k]});
   }
   clear = false;
   for (const Candidate& c : candidates) {
@@ -92,7 +90,7 @@ template <IeeeBinary F>
 double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh,
                       double wanted) {
   for (int k = 0; k < 3; ++k)
-    if (!std::isfinite(at(ideal_end, k)) || std::fabs(at(ideal_end, k)) > std::numeric_limits<F>::max()) return 0;
+    if (!std::isfinite(ideal_end[k]) || std::fabs(ideal_end[k]) > std::numeric_limits<F>::max()) return 0;
   bool clear = false;
   double found = 0;
   for (int ulps = grid_allowance_ulps;; ulps = std::min(2 * ulps, grid_allowance_max_ulps)) {

@@ -74,12 +74,22 @@ class StructuralIds {
   std::unordered_map<const Node*, std::uint32_t> ids_;
 };
 
-/// The sign of n's value when an enclosure proves it (the double one, else MPFR at 128 bits).
+/// The MPFR precision at which the stage asks for a sign the double enclosure leaves open (a
+/// divisor's, a radicand's, an absolute value's argument). 128 bits is the ladder's first rung
+/// (certified::Options::first_precision_bits' default), and the stage runs only after that rung has
+/// evaluated the whole DAG (certified.cpp, decide), so these enclosures are already memoised
+/// (eval_fine keeps each node's finest): the signs cost no new MPFR work. Not tuned: a sign not
+/// proven there gives the cut up (GiveUp), never a wrong answer, so the value trades proofs for
+/// time only. verify.level_c.identity_stage holds the stage's answers against CORE::Expr.
+constexpr long sign_precision_bits = 128;
+
+/// The sign of n's value when an enclosure proves it (the double one, else MPFR at
+/// sign_precision_bits).
 std::optional<int> proven_sign(Node& n) {
   if (n.lo > 0) return 1;
   if (n.hi < 0) return -1;
   if (is_point_zero(n)) return 0;
-  eval_fine(n, 128);
+  eval_fine(n, sign_precision_bits);
   return mp_sign(*n.cache);
 }
 

@@ -31,7 +31,17 @@ namespace {
 /// the whole mesh rare.
 constexpr double cull_relative_margin = 0x1p-8;
 
-double at(const Vec3<double>& v, int j) { return j == 0 ? v.x : j == 1 ? v.y : v.z; }
+/// The relative slack of queries_inside, 2^-20 = 16 u_float (u_float = 2^-24). A query's box
+/// there is its eSpace base point and velocity, exact values of F, mapped to R3 in double (three
+/// roundings of at most 2^-53 each), while the triangles the run compared are the scene's divided
+/// by the radii in F: each vertex coordinate one rounding of at most u_F relative, 2^-24 in
+/// float, the coarsest precision run. A triangle outside the culled box in R3 therefore lies
+/// outside the query's box in eSpace whenever the box, mapped back, is u_F of its largest bound
+/// inside the culled one; the slack asks 16 times that. Larger, it only sends more runs back
+/// to the whole mesh (always correct); verify.run.verify_query's
+/// culled_runs_give_the_whole_mesh_record holds culled and whole-mesh records equal, float and
+/// double, with the terrain's runs culled.
+constexpr double query_box_relative_slack = 0x1p-20;
 
 bool finite(const Vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 double max_abs(const Vec3<double>& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
@@ -47,9 +57,9 @@ bool queries_inside(const std::vector<TraceEvent<F>>& events, const Vec3<double>
     if (!q) continue;
     const Vec3<double> a = widen(q->base_point), v = widen(q->velocity);
     for (int j = 0; j < 3; ++j) {
-      const double lo = (std::min(at(a, j), at(a, j) + at(v, j)) - 1) * at(radii, j);
-      const double hi = (std::max(at(a, j), at(a, j) + at(v, j)) + 1) * at(radii, j);
-      const double slack = 0x1p-20 * std::max(std::fabs(lo), std::fabs(hi));
+      const double lo = (std::min(a[j], a[j] + v[j]) - 1) * radii[j];
+      const double hi = (std::max(a[j], a[j] + v[j]) + 1) * radii[j];
+      const double slack = query_box_relative_slack * std::max(std::fabs(lo), std::fabs(hi));
       if (!(lo - slack >= box.lo[j] && hi + slack <= box.hi[j])) return false;
     }
   }
@@ -271,8 +281,8 @@ exact::Box query_reach_box(const Query& q) {
   const Vec3<double> pts[3] = {q.start, q.start + q.displacement, q.start + q.displacement + q.gravity};
   exact::Box b;
   for (int j = 0; j < 3; ++j) {
-    b.lo[j] = std::min({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
-    b.hi[j] = std::max({at(pts[0], j), at(pts[1], j), at(pts[2], j)});
+    b.lo[j] = std::min({pts[0][j], pts[1][j], pts[2][j]});
+    b.hi[j] = std::max({pts[0][j], pts[1][j], pts[2][j]});
   }
   // Slides turn, but never travel further than the move (monter's lengthened reflection adds
   // its extension per iteration, far below a move for sane tolerances; the post-run check

@@ -71,8 +71,6 @@ std::vector<std::uint32_t> used_vertices(const Candidate& c) {
   return out;
 }
 
-double& axis(Vec3<double>& v, std::size_t k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
-double axis(const Vec3<double>& v, std::size_t k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
 
 }  // namespace
 
@@ -80,11 +78,11 @@ std::size_t number_count(const Candidate& c) { return 3 * c.scene.mesh.vertices.
 
 double number(const Candidate& c, std::size_t i) {
   const std::size_t nv = 3 * c.scene.mesh.vertices.size();
-  if (i < nv) return axis(c.scene.mesh.vertices[i / 3], i % 3);
+  if (i < nv) return c.scene.mesh.vertices[i / 3][i % 3];
   i -= nv;
-  if (i < 3) return axis(c.query.start, i);
-  if (i < 6) return axis(c.query.displacement, i - 3);
-  if (i < 9) return axis(c.query.gravity, i - 6);
+  if (i < 3) return c.query.start[i];
+  if (i < 6) return c.query.displacement[i - 3];
+  if (i < 9) return c.query.gravity[i - 6];
   return length(c.query.shape, i - 9);
 }
 
@@ -95,16 +93,16 @@ Candidate with_number(const Candidate& c, std::size_t i, double v) {
   v = round_to(v, c.scene.precision);
   const std::size_t nv = 3 * out.scene.mesh.vertices.size();
   if (i < nv) {
-    axis(out.scene.mesh.vertices[i / 3], i % 3) = v;
+    out.scene.mesh.vertices[i / 3][i % 3] = v;
     return out;
   }
   i -= nv;
   if (i < 3)
-    axis(out.query.start, i) = v;
+    out.query.start[i] = v;
   else if (i < 6)
-    axis(out.query.displacement, i - 3) = v;
+    out.query.displacement[i - 3] = v;
   else if (i < 9)
-    axis(out.query.gravity, i - 6) = v;
+    out.query.gravity[i - 6] = v;
   else
     set_length(out.query.shape, i - 9, v);
   return out;
@@ -144,13 +142,13 @@ CandidateSize size_of(const Candidate& c) {
   for (const std::uint32_t v : used_vertices(c)) {
     const Vec3<double>& p = c.scene.mesh.vertices[v];
     for (std::size_t k = 0; k < 3; ++k) {
-      count(axis(p, k));
-      s.magnitude = std::max(s.magnitude, std::fabs(axis(p, k)));
+      count(p[k]);
+      s.magnitude = std::max(s.magnitude, std::fabs(p[k]));
     }
   }
   const std::size_t nv = 3 * c.scene.mesh.vertices.size();
   for (std::size_t i = nv; i < number_count(c); ++i) count(number(c, i));
-  for (std::size_t k = 0; k < 3; ++k) s.magnitude = std::max(s.magnitude, std::fabs(axis(c.query.start, k)));
+  for (std::size_t k = 0; k < 3; ++k) s.magnitude = std::max(s.magnitude, std::fabs(c.query.start[k]));
   s.mean_bits = s.numbers ? static_cast<double>(total_bits) / static_cast<double>(s.numbers) : 0;
   s.move_length = length(c.query.displacement);
   return s;

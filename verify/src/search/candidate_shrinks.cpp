@@ -61,8 +61,6 @@ Candidate apply(const Candidate& c, const ShrinkOp& op) {
   return c;
 }
 
-double component(const Vec3<double>& v, std::size_t k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
-
 std::vector<ShrinkOp> shrink_ops(const Candidate& c) {
   std::vector<ShrinkOp> ops;
   for (std::size_t t = c.scene.mesh.triangle_count(); t-- > 0;)
@@ -89,9 +87,9 @@ std::vector<ShrinkOp> shrink_ops(const Candidate& c) {
     if (t.x != 0 || t.y != 0 || t.z != 0) ops.push_back({ShrinkOp::translate, 3, 0, t});
   }
   for (std::size_t a = 0; a < 3; ++a)
-    for (double t : coarse(component(s, a))) {
+    for (double t : coarse(s[a])) {
       Vec3<double> off{0, 0, 0};
-      (a == 0 ? off.x : a == 1 ? off.y : off.z) = t;
+      off[a] = t;
       ops.push_back({ShrinkOp::translate, a, 0, off});
     }
 

@@ -16,7 +16,7 @@
 ///    The seeds' boxes are float-faithful ones (candidate_slack.hpp: their float checkTriangle
 ///    can hit outside the exact geometry), mapped to R3 and rounded outward. Robust needs no
 ///    slack: each of its mesh loops skips a triangle whose box misses the step's conservative
-///    box (reference/response/robust/detection.hpp, may_touch), so that box, mapped from local
+///    box (reference/detection/boxes.hpp, may_touch), so that box, mapped from local
 ///    eSpace back to R3 with a margin for the frame's rounding (robust_world_box), is the whole
 ///    requirement; its worlds are built exact-only (robust_world_options), without
 ///    always-candidates.

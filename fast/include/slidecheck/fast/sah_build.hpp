@@ -64,8 +64,6 @@ struct Builder {
   std::vector<std::uint32_t>& ids;  // the items, permuted into leaf order
   SahTree<F>& tree;
 
-  static double c(const Vec3<double>& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
-
   void make_leaf(std::uint32_t node, std::uint32_t begin, std::uint32_t end) {
     tree.nodes[node].first = begin;
     tree.nodes[node].count = end - begin;
@@ -94,14 +92,14 @@ struct Builder {
     double best_cost = std::numeric_limits<double>::infinity();
     int best_axis = -1, best_split = -1;
     for (int a = 0; a < 3; ++a) {
-      const double lo = c(clo, a), hi = c(chi, a);
+      const double lo = clo[a], hi = chi[a];
       if (!(hi > lo)) continue;
       const double scale = double(nb) / (hi - lo);
       if (!std::isfinite(hi - lo) || !std::isfinite(scale)) continue;
       std::vector<Aabb<F>> bin_box(static_cast<std::size_t>(nb));
       std::vector<std::uint32_t> bin_count(std::size_t(nb), 0);
       for (std::uint32_t i = begin; i < end; ++i) {
-        const int b = std::min(nb - 1, int((c(centroids[ids[i]], a) - lo) * scale));
+        const int b = std::min(nb - 1, int((centroids[ids[i]][a] - lo) * scale));
         bin_box[std::size_t(b)].extend(boxes[ids[i]]);
         ++bin_count[std::size_t(b)];
       }
@@ -143,9 +141,9 @@ struct Builder {
       }
       return make_leaf(node, begin, end);
     }
-    const double lo = c(clo, best_axis), scale = double(nb) / (c(chi, best_axis) - lo);
+    const double lo = clo[best_axis], scale = double(nb) / (chi[best_axis] - lo);
     const auto mid_it = std::stable_partition(ids.begin() + begin, ids.begin() + end, [&](std::uint32_t id) {
-      return std::min(nb - 1, int((c(centroids[id], best_axis) - lo) * scale)) < best_split;
+      return std::min(nb - 1, int((centroids[id][best_axis] - lo) * scale)) < best_split;
     });
     const std::uint32_t mid = std::uint32_t(mid_it - ids.begin());
     if (mid == begin || mid == end) return split_at(node, begin, begin + count / 2, end, depth);

@@ -7,7 +7,7 @@
 /// the level's. Why: robust reads the mesh in two loops, derive_skin (triangles whose box meets
 /// the move's box grown by 2 radii: the reach) and first_blocking_contact (the move's box grown
 /// by the contact radius 1 + h, Skin); each skips a triangle whose box misses its own box in the
-/// local eSpace frame (robust/detection.hpp, may_touch). In the common case both tests are
+/// local eSpace frame (reference/detection/boxes.hpp, may_touch). In the common case both tests are
 /// decided in world coordinates, exactly (local_frame_box.hpp: the local map is monotone, so a
 /// local bound is a float threshold): the tree is queried with the reach's world box and returns
 /// exactly the triangles meeting the reach; M, a maximum of |local coordinate|, follows from the

@@ -63,7 +63,7 @@ void contacts_come_no_earlier_than_the_box_entry() {
   std::optional<robust::BlockingContact<T>> least;
   for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
     const Triangle<T> tri = mesh.triangle(i);
-    if (!robust::detection_detail::may_touch(swept, tri)) continue;
+    if (!exact::may_touch(swept, tri)) continue;
     const T entry = robust::box_entry_time(center, move, radius, tri);
     RC_ASSERT(entry >= T(0));
     const auto c = robust::blocking_contact(sphere, tri, i, entry);

@@ -76,6 +76,24 @@ BOOST_AUTO_TEST_CASE(skin_grows_with_magnitude_and_move_and_vanishes_when_exact)
   BOOST_TEST(certified.rounding == 0.0f);
 }
 
+BOOST_AUTO_TEST_CASE(the_reachable_vertices_enter_the_magnitude) {
+  // A pass 2 radii above the middle of a float triangle 2^16 radii across: its distance to the
+  // face is computed from differences with vertices at 2^15, so the skin's K u M L takes M = 2^15
+  // (at least 64 2^-24 2^15 = 2^-3 radii); with the pass's own points alone, M would be 2.
+  IndexedMesh<float> mesh;
+  mesh.vertices = {{-32768, -32768, 0}, {32768, -32768, 0}, {0, 32768, 0}};
+  mesh.triangles = {{0, 1, 2}};
+  const robust::Tolerances tol;
+  const float own_points_only = robust::derive_skin(v3<float>(0, 0, 2), v3<float>(0.5f, 0, -1), tol).skin;
+  const float with_mesh = robust::derive_skin(v3<float>(0, 0, 2), v3<float>(0.5f, 0, -1), tol, &mesh).skin;
+  BOOST_TEST(own_points_only < 0x1p-12f);
+  BOOST_TEST(with_mesh >= float(tol.skin_factor * 0x1p-24 * 32768));
+  // A triangle beyond the pass's reach (its box misses the move's box grown by 2 radii) does not.
+  IndexedMesh<float> far = mesh;
+  for (Vec3<float>& v : far.vertices) v.z = 8;
+  BOOST_TEST(robust::derive_skin(v3<float>(0, 0, 2), v3<float>(0.5f, 0, -1), tol, &far).skin == own_points_only);
+}
+
 BOOST_AUTO_TEST_CASE(the_output_term_is_dropped_where_it_exceeds_the_certify_fraction_of_the_move) {
   // The output term Q u_out M_out against certify_fraction (2^-10) times |move|: a float pass 2^20
   // radii from the origin has a term of 2 x (2^20 + 4) x 2^-24, about 0.125 radii: kept for a

@@ -34,6 +34,7 @@
 ///   esl * (1 - |btv|^2) + edbtv^2 is used for all three edges, as the paper derives it.
 /// - Fauerby's VECTOR::normalize is not listed; it is assumed to divide by the length.
 
+#include <slidecheck/reference/detection/boxes.hpp>
 #include <slidecheck/reference/detection/detection_result.hpp>
 #include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/reference/numbers/interval.hpp>
@@ -307,46 +308,6 @@ DetectionResult<T> check_triangle(const CollisionPacket<T>& packet, const Triang
   return out;
 }
 
-namespace detail {
-
-/// Double bounds of the box swept by the unit sphere of `packet` (eSpace), rounded outward.
-struct SweptBounds {
-  double lo[3], hi[3];
-};
-
-template <Number T>
-SweptBounds swept_unit_sphere_bounds(const CollisionPacket<T>& packet) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  SweptBounds b{};
-  const T* c[3] = {&packet.base_point.x, &packet.base_point.y, &packet.base_point.z};
-  const T* v[3] = {&packet.velocity.x, &packet.velocity.y, &packet.velocity.z};
-  for (int j = 0; j < 3; ++j) {
-    const Interval ci = num::enclose(*c[j]), vi = num::enclose(*v[j]);
-    const double end_lo = std::nextafter(ci.lo + vi.lo, -inf), end_hi = std::nextafter(ci.hi + vi.hi, inf);
-    b.lo[j] = std::nextafter(std::fmin(ci.lo, end_lo) - 1.0, -inf);
-    b.hi[j] = std::nextafter(std::fmax(ci.hi, end_hi) + 1.0, inf);
-  }
-  return b;
-}
-
-/// False only when the triangle's box (enclosures of its vertices) misses `b`.
-template <Number T>
-bool may_touch(const SweptBounds& b, const Triangle<T>& tri) {
-  const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
-  for (int j = 0; j < 3; ++j) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const Vec3<T>* v : p) {
-      const Interval i = num::enclose(j == 0 ? v->x : j == 1 ? v->y : v->z);
-      lo = std::fmin(lo, i.lo);
-      hi = std::fmax(hi, i.hi);
-    }
-    if (hi < b.lo[j] || b.hi[j] < lo) return false;
-  }
-  return true;
-}
-
-}  // namespace detail
-
 /// Appendix E's mesh loop: checkTriangle for every triangle (in eSpace), keeping a hit only
 /// when it is the first or its distance t |velocity| is strictly smaller than the nearest
 /// so far; so among equal distances the lowest triangle index wins.
@@ -359,11 +320,12 @@ bool may_touch(const SweptBounds& b, const Triangle<T>& tri) {
 template <num::WithSqrt T, class Tracer = NullTracer, class Roots = FauerbyRoots>
 DetectionResult<T> check_mesh(const CollisionPacket<T>& packet, const IndexedMesh<T>& mesh, Tracer&& tracer = {}) {
   DetectionResult<T> nearest;
-  [[maybe_unused]] detail::SweptBounds bounds{};
-  if constexpr (!num::is_ieee_binary_v<T>) bounds = detail::swept_unit_sphere_bounds(packet);
+  [[maybe_unused]] exact::Box bounds{};
+  if constexpr (!num::is_ieee_binary_v<T>)
+    bounds = exact::swept_box(packet.base_point, packet.velocity, Vec3<T>(T(1), T(1), T(1)));
   for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
     if constexpr (!num::is_ieee_binary_v<T>)
-      if (!detail::may_touch(bounds, mesh.triangle(i))) continue;
+      if (!exact::may_touch(bounds, mesh.triangle(i))) continue;
     DetectionResult<T> r = check_triangle<T, Tracer&, Roots>(packet, mesh.triangle(i), i, tracer);
     if (!r.hit) continue;
     const bool replace = !nearest.hit || *r.travel_distance < *nearest.travel_distance;

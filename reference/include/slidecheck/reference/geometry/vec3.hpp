@@ -19,6 +19,10 @@ struct Vec3 {
     return {num::from_double<T>(x_), num::from_double<T>(y_), num::from_double<T>(z_)};
   }
 
+  /// Coordinate `axis`: 0 is x, 1 is y, 2 is z, for code that loops over the axes.
+  constexpr T& operator[](int axis) { return axis == 0 ? x : (axis == 1 ? y : z); }
+  constexpr const T& operator[](int axis) const { return axis == 0 ? x : (axis == 1 ? y : z); }
+
   Vec3 operator+(const Vec3& o) const { return {x + o.x, y + o.y, z + o.z}; }
   Vec3 operator-(const Vec3& o) const { return {x - o.x, y - o.y, z - o.z}; }
   Vec3 operator-() const { return {-x, -y, -z}; }

@@ -34,11 +34,6 @@ bool difference_at_least(const T& a, const T& b, const T& r) {
   return error == 0 && !(diff < r);
 }
 
-template <Number T>
-const T& axis(const Vec3<T>& v, int k) {
-  return k == 0 ? v.x : (k == 1 ? v.y : v.z);
-}
-
 /// The constraints of a pass whose displacements keep the coordinates of `axes` (bit k: axis k)
 /// fixed, as constraints of the remaining coordinates: n . y >= offset with y_k = pos_k becomes
 /// n' . y >= offset - n_k pos_k, n' the normal without its locked components, normalised (the
@@ -80,12 +75,11 @@ template <Number T>
 int lockable_axes(const Triangle<T>& tri, const Vec3<T>& center, const EllipsoidRadii<T>& radii) {
   int axes = 0;
   if constexpr (num::is_ieee_binary_v<T>) {
-    using response_detail_robust::axis;
     using response_detail_robust::difference_at_least;
     for (int k = 0; k < 3; ++k) {
-      const T a = axis(tri.p0, k), b = axis(tri.p1, k), c = axis(tri.p2, k);
-      const T lo = std::min({a, b, c}), hi = std::max({a, b, c}), x = axis(center, k);
-      const T r = std::fabs(axis(radii.radii, k));
+      const T a = tri.p0[k], b = tri.p1[k], c = tri.p2[k];
+      const T lo = std::min({a, b, c}), hi = std::max({a, b, c}), x = center[k];
+      const T r = std::fabs(radii.radii[k]);
       if (std::isnan(lo) || std::isnan(hi) || std::isnan(x)) continue;
       if (difference_at_least(x, hi, r) || difference_at_least(lo, x, r)) axes |= 1 << k;
     }
@@ -102,13 +96,12 @@ int lockable_axes(const Triangle<T>& tri, const Vec3<T>& center, const Ellipsoid
 template <Number T>
 bool axis_separated(const Triangle<T>& tri, const Vec3<T>& a, const Vec3<T>& b, const EllipsoidRadii<T>& radii) {
   if constexpr (num::is_ieee_binary_v<T>) {
-    using response_detail_robust::axis;
     using response_detail_robust::difference_at_least;
     for (int k = 0; k < 3; ++k) {
-      const T u = axis(tri.p0, k), v = axis(tri.p1, k), w = axis(tri.p2, k);
+      const T u = tri.p0[k], v = tri.p1[k], w = tri.p2[k];
       const T lo = std::min({u, v, w}), hi = std::max({u, v, w});
-      const T r = std::fabs(axis(radii.radii, k));
-      const T ak = axis(a, k), bk = axis(b, k);
+      const T r = std::fabs(radii.radii[k]);
+      const T ak = a[k], bk = b[k];
       if (std::isnan(lo) || std::isnan(hi) || std::isnan(ak) || std::isnan(bk)) continue;
       if (difference_at_least(ak, hi, r) && difference_at_least(bk, hi, r)) return true;
       if (difference_at_least(lo, ak, r) && difference_at_least(lo, bk, r)) return true;

@@ -54,7 +54,7 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
     const Vec3<Interval> ia = space.enclosure(a), ib = space.enclosure(b);
     std::optional<Vec3<Rational>> exact_b;
     for (std::size_t i = 0; i < local.triangle_count(); ++i) {
-      if (!detection_detail::may_touch(reach, local.triangle(i))) continue;
+      if (!exact::may_touch(reach, local.triangle(i))) continue;
       const Triangle<T> t = stored.triangle(i);
       if (axis_separated(t, a, b, space.radii())) continue;
       try {
@@ -91,6 +91,18 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, const Vec3<T>& b, const Vec3
     return segment_keeps_radius_exactly(a, exact_a, b, space, stored, local, reach);
   }
 }
+
+/// How far beyond the radius 1 the exact test's box reaches (local eSpace, radii):
+/// segment_keeps_radius_exactly decides exactly, but only for the triangles whose local copy
+/// (rounded in W) meets the box swept by 1 + exact_test_reach_margin along the rounded segment.
+/// A triangle exactly within 1 of the exact segment has its copy within 1 + e of the rounded
+/// one, e the rounding of the local map (x - o) / r (two roundings per coordinate) and of the
+/// segment's step: a few roundings of at most u_W M each, M the magnitude of the local
+/// coordinates involved. The exact test runs for IEEE T only, where W is double (u_W = 2^-53),
+/// so 2^-10 covers e while M stays below about 2^40 radii from the query's start; a pass
+/// reaching further (radii below 2^-40 of its distance from the start) is beyond what the
+/// margin proves. A larger margin only hands the exact test more triangles to decide.
+inline constexpr double exact_test_reach_margin = 0x1p-10;
 
 /// How far certified_write_back's second ring reaches: candidates up to this many ulps of T
 /// beyond the roundings below and above a point, per component, so within 3 ulps of it. Why:
@@ -150,10 +162,10 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   const Vec3<W> from = local_of(previous);
   // The sweep shows a segment clear only from a start outside every triangle's contact radius:
   // a triangle within it at the start blocks only a move that approaches its supporting plane,
-  // which the local copy may have rounded flat (`slidecheck search --algorithm robust
-  // --precision float --seed 13`: an edge tilted by 2^-149 under a sphere resting on
-  // it at 2^15, mapped flat, a slide along it written back 2^-153 deep). From such a start only
-  // the exact test can certify.
+  // which the local copy may have rounded flat (an edge tilted by 2^-149 under a sphere resting
+  // on it: a slide along it would be written back inside it). From such a start only the exact
+  // test can certify: corpora/regressions/search-robust-float-penetration-seed13-flat-edge and
+  // -path-penetration-seed11-flat-edge (corpora.regressions) hold it.
   std::optional<bool> from_clear;  // decided when a sweep is first needed
   std::optional<ExactLocalESpace<T>> exact_space;  // built when the exact test is first needed
   std::optional<Vec3<Rational>> exact_from;
@@ -163,7 +175,7 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     report(here);
     for (std::size_t i = 0; i < local.triangle_count(); ++i) {
       const Triangle<W> tri = local.triangle(i);
-      if (detection_detail::may_touch(here, tri) && !(radius * radius < exact::closest_point(from, tri).squared_distance))
+      if (exact::may_touch(here, tri) && !(radius * radius < exact::closest_point(from, tri).squared_distance))
         return false;
     }
     return true;
@@ -181,7 +193,7 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
     if constexpr (num::is_ieee_binary_v<T>) {
       if (stored) {
         if (!exact_space) exact_space.emplace(origin, radii);
-        const W reach = W(1) + W(0x1p-10);  // the local copy's rounding is far below 2^-10
+        const W reach = W(1) + W(exact_test_reach_margin);
         if (segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored, local,
                                          exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
           return true;

@@ -60,14 +60,19 @@ struct SupportPlane {
 /// direction from the closest point: rounded types pick the closest feature by comparing squared
 /// distances, and near a boundary of the Voronoi regions a wrong feature (within round-off in
 /// squared distance eps) has a point up to sqrt(eps) away from the true closest point, so its
-/// normal errs by an angle of order sqrt(u) M, not u M (a float sphere resting over the diagonal
-/// seam of a wall got a normal 6e-4 rad off and slid into the wall, found by robust's own stress
-/// run). Here every feature's normal is a candidate (the face's, towards x; each edge's; each
-/// vertex's), each gives a valid bound through the vertex support, and the largest bound wins:
-/// the true feature's normal is among the candidates and its bound is the distance up to
-/// round-off, so the choice can only err on the safe side. Exact types take the exact closest
+/// normal errs by an angle of order sqrt(u) M, not u M (over the diagonal seam of a wall, 6e-4
+/// rad: a float sphere resting there slides into the wall). Here every feature's normal is a
+/// candidate (the face's, towards x; each edge's; each vertex's), each gives a valid bound
+/// through the vertex support, and the largest bound wins: the true feature's normal is among
+/// the candidates and its bound is the distance up to round-off, so the choice can only err on
+/// the safe side. Exact types take the exact closest
 /// point's direction (it is exact, and comparing the candidates' surds would cost exact ties).
 /// A centre on the triangle (distance 0) takes the front face's normal; a point triangle +z.
+/// Held by reference.response.robust.robust_long_edges
+/// (support_plane_bound_of_a_long_edge_is_the_edge_distance: a bound, never above the distance,
+/// from the edge's normal) and reference.response.robust.robust_response
+/// (float_ and double_random_moves_never_come_closer_than_r, over the canonical scenes, seams
+/// included).
 template <num::WithSqrt T>
 SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
   const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
@@ -102,10 +107,12 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
         // x minus its projection on the edge's line, projected once more: the first difference
         // carries the rounding of the foot, u |a| (a vertex far from x), an angle of u |a| / d
         // that the support over the edge's own ends turns into a lost u |a| |e| of the bound;
-        // the second projection leaves u d. Found by `slidecheck search --algorithm robust
-        // --precision double --seed 2`: beside an edge 116,508 radii long the edge's bound lost
-        // 4e-7 radii, the face's plane (5e-4 rad off the contact normal) won, and each slide
-        // along it ran into the edge again a moment later, until the iteration cap.
+        // the second projection leaves u d. So beside an edge far longer than the distance the
+        // edge's bound stays the distance up to u d, and the face's plane (off the contact
+        // normal) cannot win and send each slide back into the edge until the iteration cap:
+        // reference.response.robust.robust_long_edges (support_plane_bound_of_a_long_edge_is_the_edge_distance,
+        // search_double_seed2_slides_over_a_long_edge_without_creeping), and
+        // corpora/regressions/search-robust-double-iteration_cap-seed2 (corpora.regressions).
         const Vec3<T> w = x - (a + e * (dot(e, x - a) / ee));
         offer(w - e * (dot(e, w) / ee));
       }
@@ -120,53 +127,25 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
 
 namespace detection_detail {
 
-template <Number T>
-bool may_touch_enclosed(const exact::Box& swept, const Triangle<T>& tri);
-
-/// False only if the triangle's box misses the box swept by the sphere (conservative for every
-/// type: detection/mesh.hpp's enclosures, rounded outward).
-template <Number T>
-bool may_touch(const exact::Box& swept, const Triangle<T>& tri) {
-  if constexpr (num::is_ieee_binary_v<T>) {
-    // The same box for IEEE types (a float or double vertex is its own enclosure), without the
-    // libm fmin/fmax calls (a third of robust's sweep in float, callgrind): the minimum and
-    // maximum skip NaN like fmin and fmax, so an all-NaN axis stays the empty [inf, -inf].
-    const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
-    for (int j = 0; j < 3; ++j) {
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (const Vec3<T>* v : p) {
-        const double c = static_cast<double>(j == 0 ? v->x : (j == 1 ? v->y : v->z));
-        if (c < lo) lo = c;
-        if (c > hi) hi = c;
-      }
-      if (swept.hi[j] < lo || hi < swept.lo[j]) return false;
-    }
-    return true;
-  } else {
-    return may_touch_enclosed(swept, tri);
-  }
-}
-
-/// may_touch for any type: the triangle's box from enclosures.
-template <Number T>
-bool may_touch_enclosed(const exact::Box& swept, const Triangle<T>& tri) {
-  exact::Box b;
-  const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
-  for (int j = 0; j < 3; ++j) {
-    b.lo[j] = std::numeric_limits<double>::infinity();
-    b.hi[j] = -b.lo[j];
-    for (const Vec3<T>* v : p) {
-      const Interval i = num::enclose(j == 0 ? v->x : (j == 1 ? v->y : v->z));
-      b.lo[j] = std::fmin(b.lo[j], i.lo);
-      b.hi[j] = std::fmax(b.hi[j], i.hi);
-    }
-  }
-  return swept.overlaps(b);
-}
+/// The relative margin of segment_may_meet's clipping, 2^-40 = 2^13 u (u = 2^-53, double's unit
+/// roundoff). Along an axis the clipping computes the grown slab's ends, the direction
+/// d = to - from and the differences from `from` with one rounding each, at most u of a magnitude
+/// up to 2 `scale` (scale: 1 + the largest |coordinate| involved), and then their quotients by d.
+/// In positions those roundings are a few u scale: the slab grown by 2^-40 scale covers them
+/// with a factor of 2^10 to spare. In the parameter t the quotient adds its own relative u,
+/// which widening t by 2^-40 (1 + |t|) covers likewise. A direction with |d| <= 2^-40 scale is
+/// taken as parallel: the segment then moves at most that much along the axis, which the slab's
+/// growth already spans, so testing one end suffices (to within the rounding of the grown end).
+/// Too large a margin costs nothing but a larger skin: an edge kept as a near miss raises M_e
+/// (derive_skin, only with a quadratic term). reference.response.robust.robust_skin
+/// (the_quadratic_term_counts_only_edges_within_reach) holds that the clipping keeps the edge
+/// a pass runs beside and drops the edges far from it.
+inline constexpr double segment_clip_margin = 0x1p-40;
 
 /// False only if the segment [a, b] misses the box (Liang-Barsky clipping against its slabs, in
-/// doubles from enclosures, the box grown by a relative margin that covers the clipping's own
-/// rounding: conservative, so a "true" may be a near miss, never the other way round).
+/// doubles from enclosures, the box grown by segment_clip_margin, relative, which covers the
+/// clipping's own rounding: conservative, so a "true" may be a near miss, never the other way
+/// round).
 template <Number T>
 bool segment_may_meet(const exact::Box& box, const Vec3<T>& a, const Vec3<T>& b) {
   const T* pa[3] = {&a.x, &a.y, &a.z};
@@ -177,18 +156,18 @@ bool segment_may_meet(const exact::Box& box, const Vec3<T>& a, const Vec3<T>& b)
     const double from = ia.lo, to = ib.lo;
     const double scale = 1 + std::fmax(std::fmax(std::fabs(from), std::fabs(to)),
                                        std::fmax(std::fabs(box.lo[j]), std::fabs(box.hi[j])));
-    const double margin = 0x1p-40 * scale + (ia.hi - ia.lo) + (ib.hi - ib.lo);
+    const double margin = segment_clip_margin * scale + (ia.hi - ia.lo) + (ib.hi - ib.lo);
     const double lo = box.lo[j] - margin, hi = box.hi[j] + margin;
     const double d = to - from;
-    if (std::fabs(d) <= 0x1p-40 * scale) {
+    if (std::fabs(d) <= segment_clip_margin * scale) {
       if (from < lo || from > hi) return false;
       continue;
     }
     double enter = (lo - from) / d, leave = (hi - from) / d;
     if (enter > leave) std::swap(enter, leave);
-    // The divisions round: widen the parameter interval by a relative 2^-40 of its ends.
-    t0 = std::fmax(t0, enter - 0x1p-40 * (1 + std::fabs(enter)));
-    t1 = std::fmin(t1, leave + 0x1p-40 * (1 + std::fabs(leave)));
+    // The divisions round: widen the parameter interval by the margin, relative to its ends.
+    t0 = std::fmax(t0, enter - segment_clip_margin * (1 + std::fabs(enter)));
+    t1 = std::fmin(t1, leave + segment_clip_margin * (1 + std::fabs(leave)));
     if (t0 > t1) return false;
   }
   return true;
@@ -204,7 +183,7 @@ struct SweepEveryTriangle {
 namespace detection_detail {
 
 /// The triangle's box per axis (least and largest coordinate, NaN skipped: all NaN gives the
-/// empty [inf, -inf]), as may_touch and box_entry_time read it, for IEEE types.
+/// empty [inf, -inf]), as exact::may_touch (detection/boxes.hpp) and box_entry_time read it, for IEEE types.
 template <Number T>
 [[gnu::always_inline]] inline void triangle_box(const Triangle<T>& tri, T (&lo)[3], T (&hi)[3]) {
   const Vec3<T>* p[3] = {&tri.p0, &tri.p1, &tri.p2};
@@ -212,14 +191,14 @@ template <Number T>
     lo[j] = std::numeric_limits<T>::infinity();
     hi[j] = -lo[j];
     for (const Vec3<T>* v : p) {
-      const T x = j == 0 ? v->x : (j == 1 ? v->y : v->z);
+      const T x = (*v)[j];
       if (x < lo[j]) lo[j] = x;
       if (x > hi[j]) hi[j] = x;
     }
   }
 }
 
-/// may_touch's test on a triangle's box (triangle_box): true if it misses `swept`.
+/// exact::may_touch's test on a triangle's box (triangle_box): true if it misses `swept`.
 template <Number T>
 [[gnu::always_inline]] inline bool box_misses(const exact::Box& swept, const T (&lo)[3], const T (&hi)[3]) {
   bool misses = false;
@@ -234,8 +213,8 @@ template <Number T>
                                                const T (&lo)[3], const T (&hi)[3]) {
   T entry(0);
   for (int j = 0; j < 3; ++j) {
-    const T c = j == 0 ? center.x : (j == 1 ? center.y : center.z);
-    const T m = j == 0 ? move.x : (j == 1 ? move.y : move.z);
+    const T c = center[j];
+    const T m = move[j];
     if (!(m != T(0))) continue;
     const T e = m > T(0) ? (lo[j] - c - radius) / m : (hi[j] - c + radius) / m;
     if (e > entry) entry = e;
@@ -286,12 +265,13 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
     const T approach = -dot(sp.normal, move);
     if (num::sign(approach) <= 0) return std::nullopt;
     // A rounded type's time-0 contact rests on a closest-feature choice that can be wrong by
-    // about sqrt(u) M near a Voronoi boundary (found by `slidecheck search --algorithm robust`,
-    // float, seed 1: a start 2.1 radii from an edge of a triangle 8192 radii long was "on" its
-    // face, and every sweep stopped at t = 0 until the iteration cap). The supporting plane
-    // bounds the distance reliably: until its distance falls to the contact radius the triangle
-    // cannot be touched, so the contact comes no earlier than that (exact types: never, an
-    // exact time-0 contact is within the radius).
+    // about sqrt(u) M near a Voronoi boundary (a start 2.1 radii from an edge 8192 radii long
+    // can be "on" the face). The supporting plane bounds the distance reliably: until its
+    // distance falls to the contact radius the triangle cannot be touched, so the contact comes
+    // no earlier than that (exact types: never, an exact time-0 contact is within the radius),
+    // and a start beside a long edge is not stopped at t = 0 sweep after sweep until the
+    // iteration cap: reference.response.robust.robust_long_edges
+    // (search_float_seed1_start_beside_a_long_edge_does_not_cap).
     const T room = sp.plane_distance - radius;
     if (num::sign(room) > 0) {
       const T plane_time = room / approach;
@@ -326,7 +306,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_in_index_order(const Ve
   std::optional<BlockingContact<T>> best;
   for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
     const Triangle<T> tri = mesh.triangle(i);
-    if (!detection_detail::may_touch(swept, tri) || skip(i)) continue;
+    if (!exact::may_touch(swept, tri) || skip(i)) continue;
     const std::optional<BlockingContact<T>> c =
         blocking_contact(sphere, tri, i, box_entry_time(center, move, radius, tri));
     if (c && (!best || c->time < best->time)) best = c;
@@ -383,7 +363,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
     const SlabFilter<T> slabs(center, move, radius);
     for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
       const Triangle<T> tri = mesh.triangle(i);
-      // may_touch's test and box_entry_time from one box (the same values, read once).
+      // exact::may_touch's test and box_entry_time from one box (the same values, read once).
       T lo[3], hi[3];
       detection_detail::triangle_box(tri, lo, hi);
       if (detection_detail::box_misses(swept, lo, hi) || skip(i)) continue;
@@ -393,7 +373,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
     }
   } else {
     for (std::size_t i = 0; i < mesh.triangle_count(); ++i)
-      if (detection_detail::may_touch(swept, mesh.triangle(i)) && !skip(i)) by_entry.emplace_back(T(0), static_cast<std::uint32_t>(i));
+      if (exact::may_touch(swept, mesh.triangle(i)) && !skip(i)) by_entry.emplace_back(T(0), static_cast<std::uint32_t>(i));
   }
   return blocking_contact_in_entry_order(sphere, by_entry, [&mesh](std::uint32_t i) { return mesh.triangle(i); }, rank);
 }

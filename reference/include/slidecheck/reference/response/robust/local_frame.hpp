@@ -103,7 +103,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.contacts);
     std::array<std::optional<T>, 3> fixed;
     for (std::size_t k = 0; k < 3; ++k)
-      if ((frame.pinned_axes >> k) & 1) fixed[k] = k == 0 ? pass_start.x : (k == 1 ? pass_start.y : pass_start.z);
+      if ((frame.pinned_axes >> k) & 1) fixed[k] = pass_start[k];
     SlidePass<T> stored;
     stored.iterations = pass.iterations;
     stored.stop = pass.stop;

@@ -113,9 +113,10 @@ Skin<T> skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, c
 /// The skin of a pass from `start` by `move` (local eSpace), see the file comment.
 /// `mesh`, when given, adds the vertices of every triangle the pass may reach (its box meets the
 /// box of the move grown by 2 radii) to M: a distance to a triangle is computed from differences
-/// with its vertices, which err by u times their magnitude (with M of the pass's own points
-/// only, a sphere of radius 24 on a floor whose corners are at 2^23 was stopped and re-hit at
-/// t = 0 until the iteration cap: `slidecheck search --algorithm robust`, seed 1).
+/// with its vertices, which err by u times their magnitude, so the skin must cover u times the
+/// vertices' magnitude, not only the pass's own points' (a sphere on a floor far larger than it
+/// is otherwise stopped and re-hit at t = 0 until the iteration cap):
+/// reference.response.robust.robust_skin (the_reachable_vertices_enter_the_magnitude).
 /// `origin_magnitude`: the largest |coordinate| of the local origin in world eSpace (0 when the
 /// pass runs in world eSpace itself); `output_roundoff`: the unit roundoff of the type the
 /// pass's points are written back in (T's own by default; float's for a float query run in
@@ -142,7 +143,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
       };
       for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
         const Triangle<T> tri = mesh->triangle(i);
-        if (!detection_detail::may_touch(reach, tri)) continue;
+        if (!exact::may_touch(reach, tri)) continue;
         const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
         for (int k = 0; k < 3; ++k) {
           grow(m, *v[k]);

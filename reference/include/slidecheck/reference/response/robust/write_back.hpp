@@ -70,19 +70,18 @@ T add_rounded_towards(const T& origin, const W& offset, int direction) {
 /// they disagree, the side of the larger of the most positive and the most negative component
 /// (sign of max + min), so that rounding one ulp costs a contact at most the smaller of the two
 /// (times the ulp), and the contact that leans the most on this component loses nothing; 0 when
-/// the components vanish or balance exactly (to nearest). Found by `slidecheck search
-/// --algorithm robust --precision float --seed 11` (2M budget): a sphere of radius 3 ulps,
-/// 0.0003 radii from a wall (normal x 0.997) and touching a floor tilted the other way (normal
-/// x -0.062), was pushed out along x by less than half an ulp; rounded to nearest, x stayed, and
-/// the written-back path point lay 0.0023 radii inside the wall.
+/// the components vanish or balance exactly (to nearest). So a point pushed out along a
+/// component by less than half an ulp is not rounded back towards what it was pushed from (a
+/// sphere a few ulps in radius beside a wall and on a floor leaning the other way stays out of
+/// the wall): reference.response.robust.robust_write_back
+/// (positions_are_written_back_rounded_towards_the_start_contacts,
+/// search_float_seed11_written_back_point_stays_out_of_the_wall).
 template <Number T>
 std::array<int, 3> rounding_sides(const std::vector<Constraint<T>>& contacts) {
   std::array<int, 3> side{0, 0, 0};
   if (contacts.empty()) return side;
   for (int i = 0; i < 3; ++i) {
-    auto component = [i](const Constraint<T>& c) -> const T& {
-      return i == 0 ? c.normal.x : (i == 1 ? c.normal.y : c.normal.z);
-    };
+    auto component = [i](const Constraint<T>& c) -> const T& { return c.normal[i]; };
     T most = component(contacts.front()), least = most;
     for (const Constraint<T>& c : contacts) {
       if (component(c) > most) most = component(c);
@@ -195,11 +194,12 @@ T least_margin(const std::vector<Constraint<T>>& contacts, const Vec3<T>& y) {
 /// margin, whichever is less: then every segment between written-back points stays in each
 /// start contact's half-space, which the triangle does not reach within the radius.
 /// Tried first: rounding each component towards `side` (rounding_sides); then the candidate
-/// with the largest least margin (without start contacts: the first covered one). Found by
-/// `slidecheck search --algorithm robust --precision float --seed 13`
-/// (corpora/regressions/search-robust-float-any-seed13): with a radius of 3.5 ulps of the
-/// coordinates, z rounded up towards a floor (0.29 radii) cost a steep wall 0.03 radii where the
-/// start had 0.0003; rounded to nearest, both keep their clearance.
+/// with the largest least margin (without start contacts: the first covered one). No fixed side
+/// keeps two start contacts that disagree (with a radius of a few ulps, rounding towards a floor
+/// can cost a steep wall more than the start had), so each candidate's margins are checked:
+/// reference.response.robust.robust_write_back (write_back_keeps_every_start_contact_or_refuses,
+/// search_float_seed13_written_back_point_keeps_both_start_contacts), and
+/// corpora/regressions/search-robust-float-any-seed13 (corpora.regressions).
 template <num::WithSqrt T, num::WithSqrt W>
 std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const EllipsoidRadii<T>& radii,
                                   const std::array<int, 3>& side, const std::vector<Constraint<W>>& start_contacts,

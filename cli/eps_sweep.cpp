@@ -160,7 +160,7 @@ int report_eps_sweep(const std::string& out, const verify::EpsSweepResult& r, bo
   j["cells"] = r.cells.size();
   j["resumed"] = r.resumed;
   j["seconds"] = r.seconds;
-  j["eps_star_definition"] = verify::eps_star_definition;
+  j["eps_star_definition"] = verify::eps_star_definition();
   j["eps_star"] = nlohmann::ordered_json::array();
   for (const verify::EpsStar& s : r.stars)
     j["eps_star"].push_back({{"algorithm", formats::algorithm_name(s.algorithm)},
@@ -190,7 +190,7 @@ void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sh
       "eps-sweep",
       "Sweep one named tolerance of each algorithm over a grid of values, crossed with precision, world scale and "
       "offset, over every query of a corpus, each cell verified exactly like verify; print eps* with its cost, the per-step error model, and write CSV tables and an HTML "
-      "report. " + std::string(verify::eps_star_definition) + " Exit 0 when every (algorithm, precision, world) has an eps*, 1 when some fail at every swept value, "
+      "report. " + std::string(verify::eps_star_definition()) + " Exit 0 when every (algorithm, precision, world) has an eps*, 1 when some fail at every swept value, "
       "2 on bad input.");
   cmd->add_option("--corpus", args->corpus, "Query file or directory of them (repeatable)")->required();
   cmd->add_option("--algorithm", args->algorithms, "all, or a comma-separated list")->capture_default_str();

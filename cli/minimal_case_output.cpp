@@ -8,6 +8,7 @@
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/search/constructions.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -45,9 +46,20 @@ std::string shrink_progress_text(std::size_t tests, const verify::CandidateSize&
          std::to_string(s.max_bits) + " bits max";
 }
 
-std::string failure_class_list() {
-  std::string s;
-  for (const auto c : verify::all_failure_classes) s += (s.empty() ? "" : ", ") + std::string(verify::to_string(c));
+std::string failure_class_list() { return verify::failure_class_names(); }
+
+std::string failure_class_descriptions() {
+  std::size_t width = 0;
+  for (const auto c : verify::all_failure_classes) width = std::max(width, verify::to_string(c).size());
+  std::string s = "Failure classes (--property; docs/architecture.md defines them):\n";
+  for (const auto c : verify::all_failure_classes) {
+    const verify::FailureClassInfo& i = verify::failure_class_info(c);
+    const char* level = i.level == verify::FailureLevel::a   ? "A"
+                        : i.level == verify::FailureLevel::b ? "B"
+                        : i.level == verify::FailureLevel::c ? "C"
+                                                             : "-";
+    s += "  " + i.name + std::string(width - i.name.size(), ' ') + "  " + level + "  " + i.meaning + "\n";
+  }
   return s;
 }
 

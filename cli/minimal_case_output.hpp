@@ -38,6 +38,8 @@ std::string shrink_progress_text(std::size_t tests, const verify::CandidateSize&
 
 /// "penetration, path_penetration, ..." for error messages.
 std::string failure_class_list();
+/// The failure classes for --property, one a line with its level and meaning, for --help.
+std::string failure_class_descriptions();
 /// "floor_touch, plane_parallel, ..." for error messages.
 std::string construction_list();
 

@@ -74,9 +74,9 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
     o.property = verify::find_failure_class(a.property);
     if (!o.property) throw formats::InputError("--property", 0, "unknown failure class '" + a.property + "' (" + failure_class_list() + ", any)");
     // search runs the reference only: it could never find one (and would spend its budget).
-    if (*o.property == verify::FailureClass::fast_mismatch)
+    if (!verify::searchable(*o.property))
       throw formats::InputError("--property", 0,
-                               "fast_mismatch is found by `slidecheck verify --implementation fast`; search runs the "
+                               a.property + " is found by `slidecheck verify --implementation fast`; search runs the "
                                "reference implementation only");
   }
   if (external) {
@@ -244,6 +244,7 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       "given precision, shrink the failure to a minimal case (same class at the same first divergent step) and write "
       "it, with its trace and a README, to OUT/NAME/. Exit 1 when a failure was found, 0 when none was within the "
       "budget, 2 on a bad command line.");
+  cmd->footer(failure_class_descriptions());
   cmd->add_option("--algorithm", args->algorithm, "One of " + verify::algorithm_names());
   cmd->add_option("--implementation", args->implementation,
                   "reference (slidecheck's --algorithm), or another implementation searched instead: exec:'COMMAND "
@@ -251,7 +252,7 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
       ->capture_default_str();
   add_external_options(*cmd, *args);
   add_precisions(*cmd, *args, "float", "search in each, one case directory each");
-  cmd->add_option("--property", args->property, "The failure class to find (penetration, tunnelling, ...) or any")
+  cmd->add_option("--property", args->property, "The failure class to find (listed below, with its level) or any")
       ->capture_default_str();
   cmd->add_option("--construction", args->construction,
                   "Only this construction: floor_touch, plane_parallel, edge_parallel, sliver, corner_push, random_soup");

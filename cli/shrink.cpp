@@ -88,7 +88,7 @@ int shrink_one(const ShrinkArgs& a, const Start& s, const fs::path& dir, nlohman
   j["precision"] = precision;
   std::string why;
   const std::optional<verify::FailureClass> kind = class_to_keep(a, s.record, why);
-  if (s.record.invalid_start && kind != verify::FailureClass::recovery)
+  if (s.record.invalid_start && (!kind || !verify::kept_by_search(*kind, true)))
     throw formats::InputError(s.input, 0, "the start already overlaps a triangle: only a recovery failure can be shrunk");
   if (!kind) {
     j["failing"] = false;
@@ -243,6 +243,7 @@ void register_shrink(CLI::App& app, CommandAction& action) {
       "move. Prints the sizes before and after and writes a case directory (case.case, original.case, trace.txt, "
       "README.md). Exit 1 when written (the case fails), 0 when nothing fails (\"nothing fails: ...\", nothing "
       "written), 2 on bad input.");
+  cmd->footer(failure_class_descriptions());
   cmd->add_option("CASE", args->case_file, "A .case file (from verify or search)")->check(existing_file());
   cmd->add_option("--queries", args->queries, "Instead of a case: a query file ...")->check(existing_file());
   cmd->add_option("--id", args->id, "... the query's id ...");
@@ -258,7 +259,7 @@ void register_shrink(CLI::App& app, CommandAction& action) {
   args->precisions = "float";
   precision->capture_default_str();
   cmd->add_option("--scene", args->scene, "The scene (default: the one the query names)")->check(existing_file());
-  cmd->add_option("--property", args->property, "The class to keep (default: the first the run has)");
+  cmd->add_option("--property", args->property, "The class to keep (default: the first the run has; listed below)");
   cmd->add_option("--max-tests", args->max_tests, "Verified runs the shrink may spend")->capture_default_str()->check(whole_number(1));
   cmd->add_option("--max-seconds", args->max_seconds, "Wall time the shrink may spend")->capture_default_str()->check(finite_number(true));
   cmd->add_option("--out", args->out,

@@ -47,10 +47,6 @@ std::string failure_text(const Failure& f, const CaseFile& c) {
   return s;
 }
 
-bool is_level_c_class(FailureClass k) {
-  return k == FailureClass::lost_motion || k == FailureClass::stuck || k == FailureClass::jitter;
-}
-
 /// The command a case directory's README gives to run the case again ("Reproduce: `...`"), or
 /// empty: search and shrink write one beside an external implementation's case.
 std::string readme_command(const std::string& case_file) {
@@ -98,9 +94,10 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   if (c.ideal) options.level_c_options.grid_allowance = c.ideal->grid_allowance.has_value();
   // Anchored frames likewise: replayed as recorded.
   if (c.ideal) options.level_c_options.anchored_frames = c.ideal->anchored_frames;
-  // A fast_mismatch was found by `verify --implementation fast`: replay runs fast/ again (on the
-  // case's triangles, its own BVH) beside the reference to see whether it still differs.
-  if (std::find(c.classes.begin(), c.classes.end(), FailureClass::fast_mismatch) != c.classes.end())
+  // A class only `verify --implementation fast` finds (fast_mismatch): replay runs fast/ again
+  // (on the case's triangles, its own BVH) beside the reference to see whether it still differs.
+  if (std::any_of(c.classes.begin(), c.classes.end(),
+                  [](FailureClass k) { return failure_class_info(k).found_by == FoundBy::fast; }))
     options.implementation = Implementation::fast;
   IdealTrajectory ideal;
   if (options.level_c) options.ideal_trajectory = &ideal;
@@ -114,7 +111,7 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   const QueryRecord& r = out.record;
   // Level C classes count only when the case was recorded with level C.
   for (const FailureClass k : all_failure_classes)
-    if (r.has(k) && (c.ideal || !is_level_c_class(k))) out.classes.push_back(k);
+    if (r.has(k) && (c.ideal || !needs_level_c(k))) out.classes.push_back(k);
   out.same_classes = out.classes == c.classes;
   out.same_divergent = r.first_divergent.has_value() == c.first_divergent.has_value() &&
                        (!r.first_divergent || r.first_divergent->where.step == c.first_divergent->where.step);

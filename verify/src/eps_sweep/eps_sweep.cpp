@@ -49,6 +49,16 @@ using eps_sweep::World;
 
 std::string default_swept_tolerance(const Algorithm& a) { return algorithm_entry(a).swept_tolerance; }
 
+std::string eps_star_definition() {
+  std::string classes;
+  for (const FailureClass c : all_failure_classes)
+    if (is_eps_star_class(c)) classes += (classes.empty() ? "" : ", ") + std::string(to_string(c));
+  return "eps* is the smallest swept value at which no query has an eps-class failure (" + classes +
+         "), leaving out the triangles a one-sided algorithm skips by back-face culling and the queries that fail at "
+         "every swept value ('always'); 'safe up to' is the largest value of the unbroken run of such values that "
+         "starts at eps*: a value above it may fail again.";
+}
+
 std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero) {
   if (lo > hi || step < 1 || lo < -1000 || hi > 1000)
     throw std::invalid_argument("a grid needs -1000 <= lo <= hi <= 1000 and a step of at least 1");

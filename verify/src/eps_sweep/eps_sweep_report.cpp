@@ -47,7 +47,7 @@ std::string summary(const EpsSweepOptions& o, const EpsSweepResult& r) {
   std::size_t queries = r.cells.empty() ? 0 : r.cells.front().queries;
   out << "eps-sweep: " << r.cells.size() << " cells over " << queries << " queries";
   if (r.resumed) out << " (" << r.resumed << " resumed)";
-  out << "\n\n" << eps_star_definition << "\n";
+  out << "\n\n" << eps_star_definition() << "\n";
   out << fmt::format("{:<24} {:<30} {:<20} {:>8} {:>8} {:>16} {:>7} {:>12} {:>9} {:>11}\n", "algorithm", "world",
                      "tolerance", "eps*", "up to", "failing at min", "always", "clearance*", "travel*", "eps*/(u M)");
   for (const EpsStar& s : r.stars) {
@@ -226,7 +226,7 @@ std::string html(const EpsSweepOptions& o, const EpsSweepResult& r, const std::v
     << ". Definitions: docs/eps-sweep.md; the failure classes: docs/architecture.md (both in the slidecheck "
        "repository).</p>\n";
   for (const std::string& w : warnings) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
-  h << "<h2>eps*</h2>\n<p>" << html_escape(eps_star_definition)
+  h << "<h2>eps*</h2>\n<p>" << html_escape(eps_star_definition())
     << " Its cost is the least clearance and the mean fraction of the requested move travelled at eps*.</p>\n"
        "<table><tr><th class=\"l\">algorithm</th>"
        "<th class=\"l\">world</th><th class=\"l\">tolerance</th><th>eps*</th><th>safe up to</th><th>failing at the smallest value</th>"

@@ -97,7 +97,7 @@ QueryOutcome run_one(const QueryInput& in, const CellKey& key, const std::string
   // An eps-class failure counts unless a one-sided algorithm skipped the triangle by design
   // (the move points along its normal: back-face culling): those are counted apart.
   for (const Failure& f : r.failures) {
-    if (std::find(std::begin(eps_star_classes), std::end(eps_star_classes), f.kind) == std::end(eps_star_classes)) continue;
+    if (!is_eps_star_class(f.kind)) continue;
     if (f.back_face && culls_back_faces(key.algorithm))
       out.back_face = true;
     else
@@ -105,8 +105,7 @@ QueryOutcome run_one(const QueryInput& in, const CellKey& key, const std::string
   }
   if (!std::isnan(r.min_clearance)) out.clearance = r.min_clearance;
   for (const Failure& f : r.failures)
-    if (f.kind == FailureClass::penetration || f.kind == FailureClass::path_penetration ||
-        f.kind == FailureClass::tunnelling)
+    if (failure_class_info(f.kind).has_depth)
       out.depth = std::max(out.depth, f.depth);
   const double requested = length(r.query.displacement) + length(r.query.gravity);
   if (requested > 0 && std::isfinite(r.final_position.x))

@@ -32,8 +32,16 @@ std::string integer(std::size_t n) { return fmt::format("{}", n); }
 std::string integer(std::int64_t n) { return fmt::format("{}", n); }
 std::string optional_number(const std::optional<double>& x) { return x ? number_text(*x) : std::string(); }
 
-bool has_depth(FailureClass c) {
-  return c == FailureClass::penetration || c == FailureClass::path_penetration || c == FailureClass::tunnelling;
+bool has_depth(FailureClass c) { return failure_class_info(c).has_depth; }
+
+/// summary.csv's max_depth of class `c`: the group's largest depth at a resting position or
+/// along a path, for a class with a depth there; empty otherwise.
+std::string max_depth_field(const GroupSummary& g, FailureClass c) {
+  const FailureClassInfo& i = failure_class_info(c);
+  if (!i.has_depth) return {};
+  if (i.site == FailureSite::position) return optional_number(g.max_penetration_depth);
+  if (i.site == FailureSite::path) return optional_number(g.max_path_depth);
+  return {};
 }
 
 /// The bits columns; empty when there are no values (0 would claim a measured exactness).
@@ -73,11 +81,7 @@ std::string summary_csv(const Summary& s) {
     for (const FailureClass c : all_failure_classes) {
       const auto k = static_cast<std::size_t>(c);
       all += g.occurrences[k];
-      std::string depth;
-      if (c == FailureClass::penetration) depth = optional_number(g.max_penetration_depth);
-      if (c == FailureClass::path_penetration || c == FailureClass::tunnelling)
-        depth = optional_number(g.max_path_depth);
-      emit(std::string(to_string(c)), g.queries_with[k], g.occurrences[k], depth);
+      emit(std::string(to_string(c)), g.queries_with[k], g.occurrences[k], max_depth_field(g, c));
     }
     emit("any", g.failing, all, "");
   }

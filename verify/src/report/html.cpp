@@ -190,9 +190,7 @@ std::string failing_table(const std::vector<QueryRecord>& records, const ReportO
     if (n++ == shown) break;
     std::optional<double> depth;
     for (const Failure& f : r.failures)
-      if ((f.kind == FailureClass::penetration || f.kind == FailureClass::path_penetration ||
-           f.kind == FailureClass::tunnelling) &&
-          !std::isnan(f.depth) && (!depth || f.depth > *depth))
+      if (failure_class_info(f.kind).has_depth && !std::isnan(f.depth) && (!depth || f.depth > *depth))
         depth = f.depth;
     h += "<tr>" + id_cell(r, o) + td("<code>" + html_escape(r.query_file) + "</code>") +
          td(html_escape(algorithm_name(r.algorithm))) + td(html_escape(precision_name(r.precision))) +

@@ -72,7 +72,16 @@ std::size_t histogram_bin(double bits) {
   return static_cast<std::size_t>(std::floor(b));
 }
 
-bool is_path_class(FailureClass c) { return c == FailureClass::path_penetration || c == FailureClass::tunnelling; }
+/// A class whose depth is measured at a resting position (max depth), along a travelled segment
+/// (max path depth), or neither.
+bool position_depth(FailureClass c) {
+  const FailureClassInfo& i = failure_class_info(c);
+  return i.has_depth && i.site == FailureSite::position;
+}
+bool path_depth(FailureClass c) {
+  const FailureClassInfo& i = failure_class_info(c);
+  return i.has_depth && i.site == FailureSite::path;
+}
 
 void keep_max(std::optional<double>& best, double x) {
   if (std::isnan(x)) return;
@@ -156,11 +165,12 @@ Summary summarize(const std::vector<QueryRecord>& records) {
     g.precision = r.precision;
     ++g.queries;
     if (r.invalid_start) {
-      // The input's fault: only what the algorithm made of it (recovery, nonfinite) is charged to it.
+      // The input's fault: only what the algorithm made of it (the classes judged on invalid
+      // starts: recovery, nonfinite) is charged to it.
       ++g.invalid_starts;
       bool failing = false;
-      for (const FailureClass c : {FailureClass::recovery, FailureClass::nonfinite})
-        if (r.has(c)) {
+      for (const FailureClass c : all_failure_classes)
+        if (failure_class_info(c).judged_on != JudgedOn::checked && r.has(c)) {
           ++g.occurrences[static_cast<std::size_t>(c)];
           ++g.queries_with[static_cast<std::size_t>(c)];
           failing = true;
@@ -187,16 +197,16 @@ Summary summarize(const std::vector<QueryRecord>& records) {
       sum.undecided += d.undecided;
       sum.ties += d.ties;
     }
-    std::array<bool, failure_class_count> seen{};
+    std::vector<bool> seen(g.queries_with.size());
     for (const Failure& f : r.failures) {
       const auto k = static_cast<std::size_t>(f.kind);
       ++g.occurrences[k];
       if (f.back_face) ++g.back_face[k];
       seen[k] = true;
-      if (f.kind == FailureClass::penetration) keep_max(g.max_penetration_depth, f.depth);
-      if (is_path_class(f.kind)) keep_max(g.max_path_depth, f.depth);
+      if (position_depth(f.kind)) keep_max(g.max_penetration_depth, f.depth);
+      if (path_depth(f.kind)) keep_max(g.max_path_depth, f.depth);
     }
-    for (std::size_t k = 0; k < failure_class_count; ++k) g.queries_with[k] += seen[k] ? 1 : 0;
+    for (std::size_t k = 0; k < seen.size(); ++k) g.queries_with[k] += seen[k] ? 1 : 0;
     if (!r.failures.empty()) ++g.failing;
 
     for (const DecisionCheck& d : r.decisions) {
@@ -311,11 +321,11 @@ void print_summary(std::ostream& out, const Summary& s) {
       const auto k = static_cast<std::size_t>(c);
       if (g.queries_with[k] == 0) continue;
       std::string depth;
-      if (c == FailureClass::penetration && g.max_penetration_depth) depth = number_text(*g.max_penetration_depth);
-      if (is_path_class(c) && g.max_path_depth) depth = number_text(*g.max_path_depth);
+      if (position_depth(c) && g.max_penetration_depth) depth = number_text(*g.max_penetration_depth);
+      if (path_depth(c) && g.max_path_depth) depth = number_text(*g.max_path_depth);
       if (any_back)
         classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]),
-                     is_path_class(c) || c == FailureClass::penetration ? fmt::format("{}", g.back_face[k]) : "",
+                     failure_class_info(c).has_depth ? fmt::format("{}", g.back_face[k]) : "",
                      depth});
       else
         classes.add({std::string(to_string(c)), to_string(g.by_class(c)), fmt::format("{}", g.occurrences[k]), depth});

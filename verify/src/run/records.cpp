@@ -4,23 +4,6 @@
 #include "run/record_json.hpp"
 
 namespace slidecheck::verify {
-namespace {
-
-constexpr std::string_view class_names[] = {
-    "penetration",   "path_penetration", "tunnelling",  "recovery", "missed_hit",    "spurious_hit",
-    "wrong_triangle", "wrong_feature",   "decision_flip", "nonfinite", "iteration_cap", "lost_motion",
-    "stuck",         "jitter",           "fast_mismatch", "implementation_error"};
-static_assert(std::size(class_names) == std::size(all_failure_classes));
-
-}  // namespace
-
-std::string_view to_string(FailureClass c) { return class_names[static_cast<int>(c)]; }
-
-std::optional<FailureClass> find_failure_class(std::string_view name) {
-  for (const FailureClass c : all_failure_classes)
-    if (to_string(c) == name) return c;
-  return std::nullopt;
-}
 
 std::string_view implementation_name(Implementation i) { return i == Implementation::fast ? "fast" : "reference"; }
 

@@ -178,13 +178,8 @@ std::ostream& operator<<(std::ostream& os, const FailureSignature& s) {
 }
 
 std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass kind) {
-  // An invalid start has only recovery (and nonfinite, not kept: the start was the input's fault).
-  if ((r.invalid_start && kind != FailureClass::recovery) || !r.has(kind)) return std::nullopt;
+  if (!kept_by_search(kind, r.invalid_start) || !r.has(kind)) return std::nullopt;
   return FailureSignature{kind, r.first_divergent};
-}
-
-bool needs_level_c(FailureClass kind) {
-  return kind == FailureClass::lost_motion || kind == FailureClass::stuck || kind == FailureClass::jitter;
 }
 
 std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision precision, bool level_c,

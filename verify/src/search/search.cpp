@@ -6,6 +6,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -51,10 +52,12 @@ SearchResult search_failure(const SearchOptions& o) {
     for (std::size_t k = 0; k < candidates.size(); ++k) {
       ++result.tried;
       const auto& r = records[k];
-      // A start inside the mesh is an invalid candidate, unless recovery from it is what is
-      // searched for (or any class, and it failed to recover).
-      const bool recovery_wanted = !o.property || *o.property == FailureClass::recovery;
-      if (!r || (r->invalid_start && !(recovery_wanted && r->has(FailureClass::recovery)))) {
+      // A start inside the mesh is an invalid candidate, unless it has the class searched for
+      // (or any class) and search keeps that class on an invalid start (recovery).
+      const auto wanted_here = [&](FailureClass c) {
+        return (!o.property || *o.property == c) && kept_by_search(c, true) && r->has(c);
+      };
+      if (!r || (r->invalid_start && std::none_of(all_failure_classes.begin(), all_failure_classes.end(), wanted_here))) {
         ++result.invalid;
         continue;
       }

@@ -41,15 +41,6 @@ std::string default_swept_tolerance(const Algorithm& a);
 /// std::invalid_argument when lo > hi, step < 1 or an exponent is outside [-1000, 1000].
 std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero);
 
-/// The failure classes eps* counts: what a tolerance is meant to prevent (penetration,
-/// path_penetration, tunnelling, nonfinite, iteration_cap), except a penetration or path
-/// class on a triangle that an algorithm culling back faces skips by design
-/// (Failure::back_face). Decision flips and wrong triangles are round-off in detection that a
-/// distance kept from surfaces does not remove; they are reported per cell but do not make a
-/// tolerance unsafe.
-inline constexpr FailureClass eps_star_classes[] = {FailureClass::penetration, FailureClass::path_penetration,
-                                                    FailureClass::tunnelling, FailureClass::nonfinite,
-                                                    FailureClass::iteration_cap};
 
 struct EpsSweepOptions {
   std::vector<std::string> corpus;   ///< query files or directories (as verify)
@@ -107,7 +98,7 @@ struct EpsCell {
   std::string tolerance;  ///< the swept tolerance's name
   std::size_t queries = 0, invalid = 0;
   std::size_t failing = 0;      ///< checked queries with any failure
-  std::size_t eps_failing = 0;  ///< checked queries with a failure of an eps_star_classes class
+  std::size_t eps_failing = 0;  ///< checked queries with a failure of an eps class (is_eps_star_class)
   std::vector<std::size_t> eps_failing_queries;  ///< their indices in corpus order (for eps*)
   /// Checked queries whose only eps-class failures are on triangles a one-sided algorithm
   /// skips by back-face culling (Failure::back_face): by design, not counted in eps_failing.
@@ -131,12 +122,9 @@ struct EpsCell {
 };
 
 /// The one definition of eps* and "safe up to": `eps-sweep --help`, the summary, the HTML
-/// report, the JSON output and docs/eps-sweep.md all say it in these words.
-inline constexpr const char* eps_star_definition =
-    "eps* is the smallest swept value at which no query has an eps-class failure (penetration, path_penetration, "
-    "tunnelling, nonfinite, iteration_cap), leaving out the triangles a one-sided algorithm skips by back-face "
-    "culling and the queries that fail at every swept value ('always'); 'safe up to' is the largest value of the "
-    "unbroken run of such values that starts at eps*: a value above it may fail again.";
+/// report, the JSON output and docs/eps-sweep.md all say it in these words. The eps classes
+/// are those the table of failure classes marks (FailureClassInfo::eps_star), in report order.
+std::string eps_star_definition();
 
 /// eps* of one (algorithm, precision, scale, offset).
 struct EpsStar {

@@ -16,9 +16,6 @@
 
 namespace slidecheck::verify {
 
-/// How many failure classes there are (the width of the per-class arrays).
-inline constexpr std::size_t failure_class_count = std::size(all_failure_classes);
-
 /// A count with its denominator, written "3 of 10000".
 struct Ratio {
   std::size_t count = 0;
@@ -60,13 +57,14 @@ struct GroupSummary {
   /// Checked queries (valid start): the denominator of every failure count.
   std::size_t checked() const { return queries - invalid_starts; }
 
-  /// Per class (index: the class's position in all_failure_classes): checked queries with at
-  /// least one failure of the class, and the failures of the class (one query can have several).
-  std::array<std::size_t, failure_class_count> queries_with{};
-  std::array<std::size_t, failure_class_count> occurrences{};
+  /// Per class (index: the class's value, its place in the table of failure_classes.hpp, as
+  /// it stood when the summary was made): queries with at least one failure of the class of
+  /// those it is judged on (by_class), and the failures of the class (one query can have several).
+  std::vector<std::size_t> queries_with = std::vector<std::size_t>(failure_class_count());
+  std::vector<std::size_t> occurrences = std::vector<std::size_t>(failure_class_count());
   /// ... of which on a triangle the move met from the back (Failure::back_face): the design of
   /// the algorithms that cull back faces, not round-off.
-  std::array<std::size_t, failure_class_count> back_face{};
+  std::vector<std::size_t> back_face = std::vector<std::size_t>(failure_class_count());
   std::size_t failing = 0;  ///< checked queries with any failure
   /// `verify --implementation fast`: checked records (valid start) that fast/ ran beside the
   /// reference, and of them those fast/ refused (QueryRecord::fast_skipped), compared with nothing.
@@ -98,16 +96,17 @@ struct GroupSummary {
   /// (in record order) that has it; empty when there is none.
   std::optional<double> min_clearance;
   std::string min_clearance_query;
-  /// Largest depth of a `penetration` failure (a resting position), and of a
-  /// `path_penetration` or `tunnelling` failure (a travelled segment); empty when none.
+  /// Largest depth of a failure of a class with a depth at a resting position (`penetration`),
+  /// and along a travelled segment (`path_penetration`, `tunnelling`); empty when none.
   std::optional<double> max_penetration_depth;
   std::optional<double> max_path_depth;
 
-  /// Queries with class `c` of those it is judged on: recovery of the invalid starts,
-  /// nonfinite of every query, the other classes of the checked (valid) queries.
+  /// Queries with class `c` of those it is judged on (FailureClassInfo::judged_on): recovery of
+  /// the invalid starts, nonfinite of every query, the other classes of the checked queries.
   Ratio by_class(FailureClass c) const {
-    const std::size_t of = c == FailureClass::recovery    ? invalid_starts
-                           : c == FailureClass::nonfinite ? queries
+    const JudgedOn on = failure_class_info(c).judged_on;
+    const std::size_t of = on == JudgedOn::invalid_starts ? invalid_starts
+                           : on == JudgedOn::every_query  ? queries
                                                           : checked();
     return {queries_with[static_cast<std::size_t>(c)], of};
   }

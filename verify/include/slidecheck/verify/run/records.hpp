@@ -9,6 +9,7 @@
 #include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/verify/run/failure_classes.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -21,40 +22,6 @@
 namespace slidecheck::verify {
 
 using namespace slidecheck::formats;  // verify is built on the formats layer
-
-/// The failure classes the verifier counts (docs/architecture.md). `lost_motion` and `stuck` come
-/// from level C (`verify --level-c`); `jitter` too, for queries repeated over frames;
-/// `fast_mismatch` from `verify --implementation fast`.
-enum class FailureClass {
-  penetration,       ///< a resting position overlaps a triangle: exact distance < r
-  path_penetration,  ///< a travelled segment comes closer than r to a triangle
-  tunnelling,        ///< ... and crosses the triangle, ending on its other side
-  recovery,          ///< the start overlaps: the end is deeper, or still inside though the move could clear it
-  missed_hit,        ///< float detection found no contact where exact detection does
-  spurious_hit,      ///< float detection found a contact where exact detection finds none
-  wrong_triangle,    ///< both hit, but a different first triangle
-  wrong_feature,     ///< same triangle, different feature (face, edge, vertex) or index
-  decision_flip,     ///< a response decision (a comparison) taken the other way than exactly
-  nonfinite,         ///< a NaN or infinity in a position
-  iteration_cap,     ///< the algorithm's iteration or recursion cap was reached
-  lost_motion,       ///< level C: the float run travels measurably less far than the ideal one
-  stuck,             ///< level C: the float run barely moves where the ideal one travels
-  jitter,            ///< level C, queries repeated over frames: the ideal run settles, the float run keeps moving
-  fast_mismatch,     ///< --implementation fast: fast/ (BVH) and the reference run differ in a bit
-  implementation_error,  ///< an external implementation crashed, hung or gave no usable answer
-};
-
-/// Every class, in the order above (the order of report columns).
-inline constexpr FailureClass all_failure_classes[] = {
-    FailureClass::penetration,   FailureClass::path_penetration, FailureClass::tunnelling,
-    FailureClass::recovery,      FailureClass::missed_hit,    FailureClass::spurious_hit,     FailureClass::wrong_triangle,
-    FailureClass::wrong_feature, FailureClass::decision_flip,    FailureClass::nonfinite,
-    FailureClass::iteration_cap, FailureClass::lost_motion,      FailureClass::stuck,
-    FailureClass::jitter,        FailureClass::fast_mismatch,    FailureClass::implementation_error};
-
-std::string_view to_string(FailureClass c);
-std::optional<FailureClass> find_failure_class(std::string_view name);
-inline std::ostream& operator<<(std::ostream& os, FailureClass c) { return os << to_string(c); }
 
 /// Which code ran the query (`verify --implementation`): the reference algorithm alone, or
 /// also fast/ (the BVH implementation for games), compared bit for bit with the reference run.
@@ -78,10 +45,10 @@ struct Failure {
   StepLocation where;      ///< the step it shows at (level A: the resting position or segment)
   std::size_t triangle = 0;
   bool has_triangle = false;
-  /// penetration and path classes: r - distance, in scene units (double rounding of the exact
+  /// classes with a depth (FailureClassInfo::has_depth): r - distance, in scene units (double rounding of the exact
   /// value; for an ellipsoid the distance is measured in eSpace and scaled by the smallest radius).
   double depth = 0;
-  /// penetration and path classes: the offending move (from the previous resting position to
+  /// classes with a depth: the offending move (from the previous resting position to
   /// this one) meets the triangle's back: it starts strictly behind the plane of the normal
   /// (p1-p0)x(p2-p0) or points along that normal, decided exactly. Algorithms that cull back
   /// faces (algorithms.hpp, culls_back_faces) skip such a triangle by design (or the sphere is

@@ -80,12 +80,9 @@ struct FailureSignature {
 bool same_signature(const FailureSignature& a, const FailureSignature& b);
 std::ostream& operator<<(std::ostream& os, const FailureSignature& s);
 
-/// The signature of `kind` in a record, if the record has that failure (and a valid start, but
-/// for recovery, which only an invalid start has).
+/// The signature of `kind` in a record, if the record has that failure on a start search keeps
+/// it on (kept_by_search: a valid start, or an invalid one for recovery).
 std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass kind);
-
-/// Whether level C must run to see the class (lost_motion, stuck, jitter).
-bool needs_level_c(FailureClass kind);
 
 /// Validates the candidate's scene and verifies its query with `precision` (the candidate's
 /// algorithm); level C, when asked, with an exact budget of 0.25 s per decision. With

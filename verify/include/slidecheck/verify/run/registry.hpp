@@ -18,9 +18,9 @@
 ///
 /// and `algorithm<MySlide>("mine")` instantiates it for every number type and tracer the
 /// verifier uses (float and double, plain and traced for level B, Certified for level C), so
-/// a registered algorithm gets every command at every level, as the built-ins do. Everything
-/// the verifier knows of an algorithm is in its entry: nothing recognises an algorithm by its
-/// name or its Tolerances type.
+/// a registered algorithm gets every command at every level, as the built-ins do. Levels A, B
+/// and C, replay and views know an algorithm only through its entry, never by its name or its
+/// Tolerances type.
 
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/reference/response/slide_result.hpp>

@@ -119,7 +119,8 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
 }
 
 Vec3<double> trace_origin(const CaseFile& c) {
-  return c.algorithm == Algorithm::robust ? c.query.start : Vec3<double>{};
+  const AlgorithmEntry* entry = find_algorithm_entry(algorithm_name(c.algorithm));
+  return entry && entry->traces_relative_to_start ? c.query.start : Vec3<double>{};
 }
 
 std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::string& file, bool all_steps,

@@ -1,6 +1,5 @@
 // Level B on a collision query and Fauerby's detection sub-steps (detection_steps.hpp).
 #include "level_b/detection_steps.hpp"
-#include "run/builtins/builtin_tolerances.hpp"
 
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 
@@ -141,7 +140,7 @@ std::optional<std::pair<bool, std::int64_t>> DetectionSteps<F>::exact_distance_v
 template <IeeeBinary F>
 const ev::CollisionQuery<F>* DetectionSteps<F>::owning_query(std::size_t triangle) {
   const std::size_t k = cx_.next_query();
-  if (k >= cx_.run().events.size() || (cx_.tol().template get_if<pseudo_distance::Tolerances>() != nullptr)) return nullptr;
+  if (k >= cx_.run().events.size()) return nullptr;
   const auto* q = &std::get<ev::CollisionQuery<F>>(cx_.run().events[k]);
   if (cx_.options().every_triangle || (q->hit && q->triangle == triangle)) return q;
   const ExactContact& e = exact_for(k);
@@ -297,11 +296,9 @@ void DetectionSteps<F>::on(const trace::fauerby::NearestHit<F>& h) {
 
 template <IeeeBinary F>
 void DetectionSteps<F>::on(const ev::CollisionQuery<F>& q) {
-  // robust sweeps a skin-inflated, two-sided sphere with its own start-contact rule: the
-  // unit-sphere, back-face-culled semantics below are not its decisions (docs/robust.md).
-  if (!(cx_.tol().template get_if<pseudo_distance::Tolerances>() != nullptr) &&
-      !(cx_.tol().template get_if<robust::Tolerances>() != nullptr))
-    check_detection(q);
+  // Only for Fauerby's detection: others (robust's skin-inflated, two-sided sphere with its own
+  // start-contact rule; pseudo_distance's root search) take other decisions (docs/level-b.md).
+  if (compare_queries_) check_detection(q);
   float_feature_.reset();
 }
 

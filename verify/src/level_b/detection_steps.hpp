@@ -24,7 +24,9 @@ struct ExactContact {
 template <IeeeBinary F>
 class DetectionSteps {
  public:
-  explicit DetectionSteps(StepContext<F>& cx) : cx_(cx) {}
+  /// `compare_queries`: each collision query's answer is compared with the exact first contact
+  /// of the unit sphere, back faces culled (the algorithm's detection is Fauerby's).
+  DetectionSteps(StepContext<F>& cx, bool compare_queries) : cx_(cx), compare_queries_(compare_queries) {}
 
   void on(const trace::fauerby::PlaneInterval<F>& e);
   void on(const trace::fauerby::InsideTest<F>& e);
@@ -60,6 +62,7 @@ class DetectionSteps {
   std::pair<std::optional<Surd>, std::int64_t> lowest_root(F a_f, F b_f, F c_f, F max_f);
 
   StepContext<F>& cx_;
+  bool compare_queries_;
   std::map<std::size_t, ExactContact> exact_by_event_;
   std::map<std::pair<int, int>, ExactContact> exact_time_;
   const trace::fauerby::PlaneInterval<F>* last_plane_ = nullptr;

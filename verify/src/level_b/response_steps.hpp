@@ -1,8 +1,9 @@
 #pragma once
-// Level B on the response steps (docs/level-b.md): near point, touch point, sliding plane,
-// projected destination, crease and bias of each algorithm, re-evaluated exactly from the float
-// values of the collision query and the steps before them, with the stop tests they decide.
-#include "level_b/detection_steps.hpp"
+// Level B on the response step every algorithm shares (docs/level-b.md): the sliding plane's
+// normal, unit(touch point - intersection point), re-evaluated exactly from the float touch
+// point. The steps that differ between algorithms (near point, touch point, projected
+// destination, crease, bias, and the stop tests they decide) are each algorithm's own
+// (AlgorithmEntry::checks, verify/src/run/builtins/), some built from the helpers below.
 #include "level_b/step_context.hpp"
 
 namespace slidecheck::verify::level_b {
@@ -10,23 +11,23 @@ namespace slidecheck::verify::level_b {
 template <IeeeBinary F>
 class ResponseSteps {
  public:
-  /// `detection` gives the exact first contact of each query (the near point's decision).
-  ResponseSteps(StepContext<F>& cx, DetectionSteps<F>& detection) : cx_(cx), detection_(detection) {}
-
-  void on(const ev::NearPoint<F>& e);
-  void on(const ev::TouchPoint<F>& e);
+  explicit ResponseSteps(StepContext<F>& cx) : cx_(cx) {}
   void on(const ev::SlidingPlane<F>& e);
-  void on(const ev::ProjectedDestination<F>& e);
-  void on(const ev::Crease<F>& e);
-  void on(const ev::Bias<F>& e);
 
  private:
-  /// Monter's stop test |vel - vel t| < min_remaining_velocity, from the query's vel and t.
-  void monter_remaining(const ev::SlidingPlane<F>& e, const monter::Tolerances& m);
-
   StepContext<F>& cx_;
-  DetectionSteps<F>& detection_;
 };
+
+/// The near point of an algorithm that moves by the whole legal move: pos + vel t and its
+/// length |vel| t, from the collision query's float base point, velocity and time.
+template <IeeeBinary F>
+void whole_move_near_point(StepContext<F>& cx, const ev::NearPoint<F>& e);
+
+/// The sliding plane's inputs as the shared normal step takes them: the touch point of its
+/// (pass, iteration), null when there is none or when touch point - intersection point is
+/// exactly zero (the float normal is then NaN: no plane).
+template <IeeeBinary F>
+const ev::TouchPoint<F>* plane_touch_point(const StepContext<F>& cx, const ev::SlidingPlane<F>& e);
 
 extern template class ResponseSteps<float>;
 extern template class ResponseSteps<double>;

@@ -2,7 +2,6 @@
 // What every re-evaluated step of level B shares (local_error.hpp): the traced run and where
 // each collision query and stop lies in it, the eSpace mesh with its triangles in Rational,
 // and the output, to which each value and decision is recorded in step order.
-#include "run/builtins/builtin_tolerances.hpp"
 #include <slidecheck/verify/level_b/local_error.hpp>
 #include <slidecheck/verify/level_b/surd.hpp>
 
@@ -34,13 +33,6 @@ template <IeeeBinary F>
 std::int64_t ulp_gap(F x, F y) {
   const std::int64_t u = ulp_distance<F>(x, y);
   return u < 0 ? -u : u;
-}
-
-/// Fauerby's veryCloseDistance as the float run computes it (a constant, not a step).
-template <IeeeBinary F>
-F fauerby_very_close(const fauerby::Tolerances& t) {
-  const F unit_scale = num::from_double<F>(t.units_per_meter) / F(100);
-  return num::from_double<F>(t.very_close_distance) * unit_scale;
 }
 
 template <IeeeBinary F>

@@ -1,10 +1,10 @@
 // Level C's margins of the first divergent decision (divergence_margins.hpp).
 #include "level_c/divergence_margins.hpp"
 
-#include "run/builtins/builtin_tolerances.hpp"
 #include "run/framed_run.hpp"
 
 #include <slidecheck/verify/level_b/error_metrics.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -162,39 +162,22 @@ std::optional<std::int64_t> float_miss_margin(const std::vector<TraceEvent<F>>& 
 }
 
 template <IeeeBinary F>
+const trace::response::ProjectedDestination<F>* projected_destination(const std::vector<TraceEvent<F>>& events,
+                                                                      int pass, int iteration) {
+  for (const TraceEvent<F>& e : events)
+    if (const auto* p = std::get_if<trace::response::ProjectedDestination<F>>(&e);
+        p && p->pass == pass && p->iteration == iteration)
+      return p;
+  return nullptr;
+}
+
+template <IeeeBinary F>
 std::optional<std::int64_t> stop_test_margin(const std::vector<TraceEvent<F>>& events, const AlgorithmTolerances& tol,
                                              StopReason reason, int pass, int iteration) {
-  namespace ev = trace::response;
-  auto projected = [&]() -> const ev::ProjectedDestination<F>* {
-    for (const TraceEvent<F>& e : events)
-      if (const auto* p = std::get_if<ev::ProjectedDestination<F>>(&e); p && p->pass == pass && p->iteration == iteration)
-        return p;
-    return nullptr;
-  };
-  if (reason == StopReason::velocity_too_small) {
-    const auto* t = tol.get_if<fauerby::Tolerances>();
-    const auto* p = projected();
-    if (!t || !p) return std::nullopt;
-    const F very_close =
-        num::from_double<F>(t->very_close_distance) * (num::from_double<F>(t->units_per_meter) / F(100));
-    return ulp_gap<F>(length(p->new_velocity), very_close);
-  }
-  if (reason == StopReason::remaining_too_small) {
-    const auto* t = tol.get_if<monter::Tolerances>();
-    const auto k = query_event(events, pass, iteration);
-    if (!t || !k) return std::nullopt;
-    const auto& q = std::get<ev::CollisionQuery<F>>(events[*k]);
-    if (!q.hit) return std::nullopt;
-    const Vec3<F> remaining = q.velocity - q.velocity * q.time;  // monter::move_sphere's remain_vel
-    return ulp_gap<F>(length(remaining), num::from_double<F>(t->min_remaining_velocity));
-  }
-  if (reason == StopReason::nearly_stopped) {
-    const auto* t = tol.get_if<pseudo_distance::Tolerances>();
-    const auto* p = projected();
-    if (!t || !p) return std::nullopt;
-    return ulp_gap<F>(length(p->new_velocity), num::from_double<F>(t->min_movement));
-  }
-  return std::nullopt;
+  const AlgorithmEntry* entry = find_algorithm_entry(algorithm_name(tol.algorithm()));
+  const auto margin = entry ? entry->checks.in<F>().stop_test_margin : nullptr;
+  if (!margin) return std::nullopt;
+  return margin(events, tol, reason, pass, iteration);
 }
 
 template <IeeeBinary F>
@@ -221,6 +204,10 @@ template std::optional<std::int64_t> float_miss_margin<float>(const std::vector<
                                                               std::size_t, Feature, int, const IdealEnclosure&);
 template std::optional<std::int64_t> float_miss_margin<double>(const std::vector<TraceEvent<double>>&, std::size_t,
                                                                std::size_t, Feature, int, const IdealEnclosure&);
+template const trace::response::ProjectedDestination<float>* projected_destination<float>(
+    const std::vector<TraceEvent<float>>&, int, int);
+template const trace::response::ProjectedDestination<double>* projected_destination<double>(
+    const std::vector<TraceEvent<double>>&, int, int);
 template std::optional<std::int64_t> stop_test_margin<float>(const std::vector<TraceEvent<float>>&,
                                                              const AlgorithmTolerances&, StopReason, int, int);
 template std::optional<std::int64_t> stop_test_margin<double>(const std::vector<TraceEvent<double>>&,

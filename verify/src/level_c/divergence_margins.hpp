@@ -55,11 +55,17 @@ template <IeeeBinary F>
 std::optional<std::int64_t> float_miss_margin(const std::vector<TraceEvent<F>>& events, std::size_t k, std::size_t tri,
                                               Feature f, int index, const IdealEnclosure& ideal_time);
 
+/// The projected destination step at (pass, iteration) of a traced run, if there is one.
+template <IeeeBinary F>
+const trace::response::ProjectedDestination<F>* projected_destination(const std::vector<TraceEvent<F>>& events,
+                                                                      int pass, int iteration);
+
 /// The margin of a stop test at (pass, iteration) of the float run: the length the run compared
 /// with its threshold (Fauerby's |new velocity| against veryCloseDistance, Monter's |remaining
 /// velocity| against min_remaining_velocity, pseudo_distance's |slide| against min_movement),
-/// recomputed in F from the traced float values by the same operations. nullopt for stops
-/// that are not such a test (caps, counts, exact zero tests).
+/// recomputed in F from the traced float values by the same operations: the algorithm's own
+/// AlgorithmChecks::stop_test_margin. nullopt for stops that are not such a test (caps, counts,
+/// exact zero tests) and for an algorithm that declares none.
 template <IeeeBinary F>
 std::optional<std::int64_t> stop_test_margin(const std::vector<TraceEvent<F>>& events, const AlgorithmTolerances& tol,
                                              StopReason reason, int pass, int iteration);

@@ -2,10 +2,10 @@
 #include "level_c/ideal_comparison.hpp"
 
 #include "level_c/divergence_margins.hpp"
-#include "run/builtins/builtin_tolerances.hpp"
 #include "run/precision_cast.hpp"
 
 #include <slidecheck/verify/level_b/error_metrics.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
 
@@ -46,10 +46,9 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   // feature was hit), then whether the pass stopped for the same reason; each with its margin.
   const auto& fp = run.result.passes;
   const auto& ip = ideal.passes;
-  // Fauerby's detection (fauerby::check_mesh and its traced steps) serves these three.
-  const bool fauerby_family = (tol.template get_if<fauerby::Tolerances>() != nullptr) ||
-                              (tol.template get_if<linahan::Tolerances>() != nullptr) ||
-                              (tol.template get_if<monter::Tolerances>() != nullptr);
+  // The hit, miss and feature margins read Fauerby's traced detection steps.
+  const AlgorithmEntry* entry = find_algorithm_entry(algorithm_name(tol.algorithm()));
+  const bool fauerby_family = entry && entry->fauerby_detection;
   auto ideal_query = [&](int pass, int iteration) -> const IdealQuery* {
     for (const IdealQuery& x : ideal.queries)
       if (x.pass == pass && x.iteration == iteration) return &x;

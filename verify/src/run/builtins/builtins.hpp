@@ -11,4 +11,11 @@ AlgorithmEntry builtin_monter();
 AlgorithmEntry builtin_pseudo_distance();
 AlgorithmEntry builtin_robust();
 
+// Each one's own level B steps and level C stop margins (<name>_checks.cpp).
+AlgorithmChecks fauerby_checks();
+AlgorithmChecks linahan_checks();
+AlgorithmChecks monter_checks();
+AlgorithmChecks pseudo_distance_checks();
+AlgorithmChecks robust_checks();
+
 }  // namespace slidecheck::verify

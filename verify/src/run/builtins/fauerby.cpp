@@ -13,6 +13,9 @@ struct Builtin {
   // Exact run translation-invariant: eSpace is linear; planes, roots, the inside test and the
   // back-off use differences of positions and the velocity; veryCloseDistance is a length.
   static constexpr bool translation_invariant = true;
+  // Detection: Fauerby's checkTriangle on the unit sphere, back faces culled.
+  static constexpr bool fauerby_detection = true;
+  static AlgorithmChecks checks() { return fauerby_checks(); }
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"units_per_meter", &T::units_per_meter},

@@ -13,6 +13,9 @@ struct Builtin {
   // Exact run translation-invariant: Fauerby's detection (fauerby.cpp) with stable roots; its
   // near point, long radius and crease use differences of positions; eps is a length.
   static constexpr bool translation_invariant = true;
+  // Detection: Fauerby's checkTriangle on the unit sphere, back faces culled.
+  static constexpr bool fauerby_detection = true;
+  static AlgorithmChecks checks() { return linahan_checks(); }
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"very_close_distance", &T::very_close_distance}};

@@ -13,6 +13,9 @@ struct Builtin {
   // Exact run translation-invariant: Fauerby's detection (fauerby.cpp); its push-out and
   // reflection act along normals of differences of positions; its tolerances are lengths.
   static constexpr bool translation_invariant = true;
+  // Detection: Fauerby's checkTriangle on the unit sphere, back faces culled.
+  static constexpr bool fauerby_detection = true;
+  static AlgorithmChecks checks() { return monter_checks(); }
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"min_remaining_velocity", &T::min_remaining_velocity},

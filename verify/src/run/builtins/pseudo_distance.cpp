@@ -14,6 +14,8 @@ struct Builtin {
   // regions decide on dot products of differences), its root search on times, its tolerances
   // are lengths.
   static constexpr bool translation_invariant = true;
+  static constexpr bool fauerby_detection = false;  // its own detection
+  static AlgorithmChecks checks() { return pseudo_distance_checks(); }
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"contact_distance", &T::contact_distance},

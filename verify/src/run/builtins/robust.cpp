@@ -14,6 +14,10 @@ struct Builtin {
   // are rounded back to world coordinates (skin.hpp, write_back.hpp); it computes relative to
   // its start already (local_espace.hpp).
   static constexpr bool translation_invariant = false;
+  static constexpr bool fauerby_detection = false;  // its own detection
+  // It traces in its local eSpace, relative to its start (local_espace.hpp).
+  static constexpr bool traces_relative_to_start = true;
+  static AlgorithmChecks checks() { return robust_checks(); }
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
     return {{"skin_factor", &T::skin_factor},

@@ -37,8 +37,9 @@ struct CaseReplay {
 /// its algorithm is not registered in this program.
 void require_replayable(const CaseFile& c, const std::string& file);
 
-/// The world point a case's trace measures its eSpace from: the origin, or for robust, which
-/// traces in a local eSpace around the query's start (local_espace.hpp), that start. A traced
+/// The world point a case's trace measures its eSpace from: the origin, or the query's start
+/// for an algorithm that traces in a local eSpace around it (AlgorithmEntry::
+/// traces_relative_to_start: robust, local_espace.hpp). A traced
 /// position p is at world point origin + p * radii (per axis); a move is p * radii.
 Vec3<double> trace_origin(const CaseFile& c);
 

@@ -8,19 +8,26 @@
 ///       template <slidecheck::num::WithSqrt T, class Tracer>
 ///       static slidecheck::SlideResult<T> collide_and_slide(const slidecheck::SlideInput<T>&,
 ///           const slidecheck::IndexedMesh<T>&, const Tolerances&, Tracer&&);
-///       static constexpr bool culls_back_faces = false;  // optional: it ignores back faces by design
-///       static constexpr bool translation_invariant = false;  // optional: see AlgorithmEntry
+///       // optional traits, each false unless declared (see AlgorithmEntry):
+///       static constexpr bool culls_back_faces = false;
+///       static constexpr bool translation_invariant = false;
+///       static constexpr bool fauerby_detection = false;
+///       static constexpr bool traces_relative_to_start = false;
+///       static slidecheck::verify::AlgorithmChecks checks();  // optional: its own level B steps
 ///     };
 ///
 /// and `algorithm<MySlide>("mine")` instantiates it for every number type and tracer the
 /// verifier uses (float and double, plain and traced for level B, Certified for level C), so
-/// a registered algorithm gets every command at every level, as the built-ins do.
+/// a registered algorithm gets every command at every level, as the built-ins do. Levels A, B
+/// and C, replay and views know an algorithm only through its entry, never by its name or its
+/// Tolerances type.
 
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/reference/response/slide_result.hpp>
 #include <slidecheck/reference/trace/trace.hpp>
 #include <slidecheck/verify/level_b/trace_events.hpp>
 #include <slidecheck/verify/level_c/ideal_tracer.hpp>
+#include <slidecheck/verify/run/algorithm_checks.hpp>
 
 #include <functional>
 #include <map>
@@ -98,6 +105,17 @@ struct AlgorithmEntry {
   /// when every decision and tolerance involves positions only through their differences (no
   /// |coordinate|, no rounding to a grid of world coordinates). False unless declared.
   bool translation_invariant = false;
+  /// Its detection is Fauerby's checkTriangle (reference/.../detection/fauerby.hpp): the unit
+  /// sphere in eSpace, swept over the move's open interval, back faces culled, its steps traced.
+  /// Level B then compares each collision query's hit, first triangle and feature with the
+  /// exact first contact from the same inputs, and level C measures a hit, miss or feature
+  /// divergence on its traced detection steps. False unless declared.
+  bool fauerby_detection = false;
+  /// It traces in a local eSpace around the query's start: traced positions are offsets from
+  /// the start (cases/case_replay.hpp, trace_origin). False unless declared.
+  bool traces_relative_to_start = false;
+  /// Its own level B steps and level C stop margins (algorithm_checks.hpp); empty: none.
+  AlgorithmChecks checks;
   /// The defaults with `overrides` applied; std::invalid_argument for an unknown name, a
   /// non-finite or negative value, or a fraction for an integer tolerance.
   std::function<AlgorithmTolerances(const std::map<std::string, double>& overrides)> make;
@@ -138,6 +156,9 @@ AlgorithmEntry algorithm(std::string name) {
   if (!e.defaults.empty()) e.swept_tolerance = e.defaults.front().first;
   if constexpr (requires { A::culls_back_faces; }) e.culls_back_faces = A::culls_back_faces;
   if constexpr (requires { A::translation_invariant; }) e.translation_invariant = A::translation_invariant;
+  if constexpr (requires { A::fauerby_detection; }) e.fauerby_detection = A::fauerby_detection;
+  if constexpr (requires { A::traces_relative_to_start; }) e.traces_relative_to_start = A::traces_relative_to_start;
+  if constexpr (requires { A::checks(); }) e.checks = A::checks();
   e.make = [fields, name](const std::map<std::string, double>& overrides) {
     std::vector<std::pair<std::string, bool>> kinds;
     for (const auto& f : fields) kinds.emplace_back(f.name, f.integer != nullptr);

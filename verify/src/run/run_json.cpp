@@ -138,8 +138,11 @@ Shard shard_of(const nlohmann::json& description, const std::string& file) {
   if (!j.is_object() || !j.contains("index") || !j.contains("count") || !j["index"].is_number_unsigned() ||
       !j["count"].is_number_unsigned())
     throw InputError(file, 0, "\"shard\" must be {\"index\": I, \"count\": N}");
-  return parse_shard(std::to_string(j["index"].get<std::size_t>()) + "/" + std::to_string(j["count"].get<std::size_t>()),
-                     file);
+  Shard s;
+  const std::string problem =
+      shard_problem(std::to_string(j["index"].get<std::size_t>()) + "/" + std::to_string(j["count"].get<std::size_t>()), s);
+  if (!problem.empty()) throw InputError(file, 0, problem);
+  return s;
 }
 
 }  // namespace slidecheck::verify

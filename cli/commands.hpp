@@ -1,7 +1,8 @@
 #pragma once
 /// Each subcommand of the slidecheck CLI lives in a file of its own and registers itself
 /// here. A command's callback returns its exit code (verify/exit_codes.hpp); it throws
-/// InputError for malformed input, which main() prints and turns into exit code 2.
+/// UsageError for a misused option and InputError for a malformed file, which run_cli prints
+/// and turns into exit code 2 (exit_code_of).
 
 #include <CLI/CLI.hpp>
 

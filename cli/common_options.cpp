@@ -2,6 +2,7 @@
 #include "common_options.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/run/registry.hpp>
 
 #include <cerrno>
@@ -72,7 +73,7 @@ void add_quiet_json(CLI::App& cmd, CommonArgs& a, const std::string& json_help) 
 
 formats::Algorithm algorithm_option(const std::string& name, const std::string& option) {
   const auto alg = verify::find_algorithm(name);
-  if (!alg) throw InputError(option, 0, "unknown algorithm '" + name + "' (" + verify::algorithm_names() + ")");
+  if (!alg) throw verify::UsageError(option, "unknown algorithm '" + name + "' (" + verify::algorithm_names() + ")");
   return *alg;
 }
 
@@ -92,12 +93,12 @@ std::vector<formats::Precision> precision_list(const std::string& text, const st
     try {
       p = formats::parse_precision(name);
     } catch (const std::invalid_argument&) {
-      throw InputError(option, 0, "unknown precision '" + name + "' (float, double)");
+      throw verify::UsageError(option, "unknown precision '" + name + "' (float, double)");
     }
-    if (std::find(out.begin(), out.end(), p) != out.end()) throw InputError(option, 0, "'" + name + "' is given twice");
+    if (std::find(out.begin(), out.end(), p) != out.end()) throw verify::UsageError(option, "'" + name + "' is given twice");
     out.push_back(p);
   }
-  if (out.empty()) throw InputError(option, 0, "no precision given (float, double or float,double)");
+  if (out.empty()) throw verify::UsageError(option, "no precision given (float, double or float,double)");
   return out;
 }
 
@@ -125,7 +126,7 @@ void probe_writable(const fs::path& dir, const std::string& option) {
 }  // namespace
 
 void check_output_dir(const std::string& dir, const std::string& option) {
-  if (dir.empty()) throw InputError(option, 0, "no output directory given");
+  if (dir.empty()) throw verify::UsageError(option, "no output directory given");
   std::error_code ec;
   const fs::path path(dir);
   const fs::file_status st = fs::status(path, ec);
@@ -161,7 +162,7 @@ void check_output_dir(const std::string& dir, const std::string& option) {
 
 void check_common(const CommonArgs& a) {
   if (a.resume && a.overwrite)
-    throw InputError("--resume", 0, "excludes --overwrite (continue the run in --out, or replace it: not both)");
+    throw verify::UsageError("--resume", "excludes --overwrite (continue the run in --out, or replace it: not both)");
   check_output_dir(a.out);
 }
 

@@ -15,6 +15,7 @@
 #include <slidecheck/reference/numbers/mp.hpp>
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/formats/mesh_import.hpp>
 #include <slidecheck/formats/query_io.hpp>
@@ -118,7 +119,7 @@ std::string file_stem(const std::string& path) {
 /// it; a .scene as it is), with walks, tangent and grazing moves of a character of --radius.
 int build_mesh(const CorpusBuildArgs& args, const std::vector<formats::Precision>& precisions) {
   if (!args.shapes.empty() || !args.maps.empty() || !args.map_names.empty())
-    throw formats::InputError("--mesh", 0, "builds the moves of one mesh: leave out --shape, --maps and --map");
+    throw verify::UsageError("--mesh", "builds the moves of one mesh: leave out --shape, --maps and --map");
   const bool decimal = formats::is_decimal_mesh_file(args.mesh);
   std::vector<formats::Scene> scenes;
   for (const formats::Precision p : precisions) {
@@ -166,13 +167,13 @@ int build(const CorpusBuildArgs& args) {
   check_output_dir(args.out);
   const std::vector<formats::Precision> precisions = precision_list(args.precisions);
   if (!args.mesh.empty()) {
-    if (args.rotations > 0) throw formats::InputError("--rotations", 0, "rotates the canonical shapes: leave out --mesh");
+    if (args.rotations > 0) throw verify::UsageError("--rotations", "rotates the canonical shapes: leave out --mesh");
     return build_mesh(args, precisions);
   }
   if (args.rotations > std::size(general_rotations))
-    throw formats::InputError("--rotations", 0,
-                              fmt::format("at most {} (the general rotations r1..r{}), got {}", std::size(general_rotations),
-                                          std::size(general_rotations), args.rotations));
+    throw verify::UsageError("--rotations",
+                             fmt::format("at most {} (the general rotations r1..r{}), got {}", std::size(general_rotations),
+                                         std::size(general_rotations), args.rotations));
   std::vector<const corpora::CanonicalShape*> shapes;
   if (args.shapes.empty())
     for (const auto& s : corpora::canonical_shapes()) shapes.push_back(&s);
@@ -181,13 +182,13 @@ int build(const CorpusBuildArgs& args) {
       try {
         shapes.push_back(&corpora::canonical_shape(name));
       } catch (const std::invalid_argument& e) {
-        throw formats::InputError("--shape", 0, e.what());
+        throw verify::UsageError("--shape", e.what());
       }
     }
   if (!args.maps.empty() && !fs::is_regular_file(args.maps))
     throw formats::InputError(args.maps, 0, "cannot open: no such file (--maps wants pak1-maps.pk3)");
   if (!args.map_names.empty() && args.maps.empty())
-    throw formats::InputError("--map", 0, "--map needs --maps PK3");
+    throw verify::UsageError("--map", "--map needs --maps PK3");
   fs::create_directories(args.out);
   std::ofstream queries;
   const std::string query_file = args.out + "/queries.jsonl";

@@ -9,7 +9,7 @@
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
 #include <slidecheck/verify/run/registry.hpp>
-#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/report/report.hpp>
 
@@ -55,8 +55,8 @@ int exponent_option(const std::string& text, const std::string& grid) {
   int v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || v < -1100 || v > 1100)
-    throw formats::InputError("--grid", 0,
-                              "'" + grid + "': '" + text + "' is not an exponent of 2 (a whole number such as -40)");
+    throw verify::UsageError("--grid",
+                             "'" + grid + "': '" + text + "' is not an exponent of 2 (a whole number such as -40)");
   return v;
 }
 
@@ -69,14 +69,14 @@ double number_option(const std::string& text, const std::string& option) {
     if (used != text.size() || !std::isfinite(v)) throw std::invalid_argument(text);
     return v;
   } catch (const std::exception&) {
-    throw formats::InputError(option, 0, "'" + text + "' is not a finite number (decimal, hexfloat or 2^K)");
+    throw verify::UsageError(option, "'" + text + "' is not a finite number (decimal, hexfloat or 2^K)");
   }
 }
 
 std::vector<double> numbers_option(const std::string& text, const std::string& option) {
   std::vector<double> out;
   for (const std::string& item : split_list(text, ',')) out.push_back(number_option(item, option));
-  if (out.empty()) throw formats::InputError(option, 0, "no value given");
+  if (out.empty()) throw verify::UsageError(option, "no value given");
   return out;
 }
 
@@ -86,7 +86,7 @@ int run(const EpsSweepArgs& a) {
   o.corpus = a.corpus;
   if (is_external(a.implementation)) {
     if (a.algorithms != "all")
-      throw formats::InputError("--algorithm", 0, "leave it out with --implementation " + a.implementation);
+      throw verify::UsageError("--algorithm", "leave it out with --implementation " + a.implementation);
     verify::JudgeOptions judge;
     judge.level_c = a.level_c;
     judge.level_c_options.grid_allowance = !a.no_grid_allowance;
@@ -96,8 +96,8 @@ int run(const EpsSweepArgs& a) {
                                        judge, a, a.out);
     o.algorithms = {o.external->columns.front().first};
   } else if (a.implementation != "reference") {
-    throw formats::InputError("--implementation", 0,
-                              "eps-sweep runs reference, exec:COMMAND or peer:NAME, not '" + a.implementation + "'");
+    throw verify::UsageError("--implementation",
+                             "eps-sweep runs reference, exec:COMMAND or peer:NAME, not '" + a.implementation + "'");
   } else if (a.algorithms == "all") {
     o.algorithms = verify::all_algorithms();
   } else {
@@ -107,7 +107,7 @@ int run(const EpsSweepArgs& a) {
     const auto eq = item.find('=');
     if (eq == std::string::npos) {
       if (o.algorithms.size() != 1)
-        throw formats::InputError("--tolerance", 0, "with several algorithms, name each: ALGORITHM=NAME[,...]");
+        throw verify::UsageError("--tolerance", "with several algorithms, name each: ALGORITHM=NAME[,...]");
       o.tolerance[o.algorithms.front()] = item;
     } else {
       o.tolerance[o.external ? formats::Algorithm(item.substr(0, eq)) : algorithm_option(item.substr(0, eq), "--tolerance")] =
@@ -119,13 +119,13 @@ int run(const EpsSweepArgs& a) {
   } else {
     const std::vector<std::string> parts = split_list(a.grid, ':');
     if (parts.size() < 2 || parts.size() > 3)
-      throw formats::InputError("--grid", 0, "expected LO:HI or LO:HI:STEP (exponents of 2), got '" + a.grid + "'");
+      throw verify::UsageError("--grid", "expected LO:HI or LO:HI:STEP (exponents of 2), got '" + a.grid + "'");
     const int lo = exponent_option(parts[0], a.grid), hi = exponent_option(parts[1], a.grid);
     const int step = parts.size() == 3 ? exponent_option(parts[2], a.grid) : 1;
     try {
       o.grid = verify::log2_grid(lo, hi, step, !a.no_zero);
     } catch (const std::invalid_argument& e) {
-      throw formats::InputError("--grid", 0, "'" + a.grid + "': " + e.what());
+      throw verify::UsageError("--grid", "'" + a.grid + "': " + e.what());
     }
   }
   o.precisions = precision_list(a.precisions);

@@ -3,7 +3,7 @@
 
 #include "common_options.hpp"
 
-#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -53,17 +53,17 @@ std::string node_folders(const EngineList& engines) {
 std::string node_peer(const Engine& engine, const EngineList& engines) {
   const fs::path client = node_peers_dir() / engine.name / "client.mjs";
   if (!fs::is_regular_file(client))
-    throw formats::InputError("--implementation", 0,
-                              "peer:" + engine.name + " is not installed: " + client.string() +
-                                  " is missing (the build installs it with npm; set SLIDECHECK_PEERS_DIR to the "
-                                  "folder holding " + node_folders(engines) + ")");
+    throw verify::UsageError("--implementation",
+                             "peer:" + engine.name + " is not installed: " + client.string() +
+                                 " is missing (the build installs it with npm; set SLIDECHECK_PEERS_DIR to the "
+                                 "folder holding " + node_folders(engines) + ")");
   const fs::path status = node_peers_dir() / engine.name / "status";
   if (fs::exists(status)) {
     std::ifstream in(status);
     std::string line;
     std::getline(in, line);
     if (line.rfind("ok", 0) != 0)
-      throw formats::InputError("--implementation", 0, "peer:" + engine.name + " is not usable: " + line);
+      throw verify::UsageError("--implementation", "peer:" + engine.name + " is not usable: " + line);
   }
   return "node " + shell_quote(client.string());
 }
@@ -84,11 +84,11 @@ std::string native_peer(const Engine& engine, formats::Precision p) {
       for (const std::string& a : engine.args) command += " " + shell_word(a);
       return command;
     }
-  throw formats::InputError("--implementation", 0,
-                            "peer:" + engine.name + " needs " + name + ", which this build does not have (" +
-                                (engine.needs.empty() ? "its client was not built"
-                                                      : "install " + engine.needs + " and rebuild") +
-                                ")");
+  throw verify::UsageError("--implementation",
+                           "peer:" + engine.name + " needs " + name + ", which this build does not have (" +
+                               (engine.needs.empty() ? "its client was not built"
+                                                     : "install " + engine.needs + " and rebuild") +
+                               ")");
 }
 
 }  // namespace
@@ -110,14 +110,14 @@ std::optional<std::string> external_command(const std::string& spec, formats::Pr
   if (spec.rfind("exec:", 0) == 0) {
     const std::string command = spec.substr(5);
     if (command.find_first_not_of(" \t") == std::string::npos)
-      throw formats::InputError("--implementation", 0, "exec: needs a command, e.g. exec:'python3 mine.py'");
+      throw verify::UsageError("--implementation", "exec: needs a command, e.g. exec:'python3 mine.py'");
     return command;
   }
   if (spec.rfind("peer:", 0) != 0) return std::nullopt;
   const std::string name = spec.substr(5);
   const Engine* engine = find_engine(engines, name);
   if (!engine)
-    throw formats::InputError("--implementation", 0, "unknown peer '" + name + "' (" + engine_names(engines) + ")");
+    throw verify::UsageError("--implementation", "unknown peer '" + name + "' (" + engine_names(engines) + ")");
   return engine->client == Engine::Client::node ? node_peer(*engine, engines) : native_peer(*engine, precision);
 }
 

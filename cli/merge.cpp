@@ -5,6 +5,7 @@
 #include "run_results.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/search/search_merge.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
@@ -53,7 +54,7 @@ int report_search(const std::string& out, const verify::SearchMerge& m, bool as_
 
 int merge_and_report(const std::vector<std::string>& shards, const std::string& out, bool overwrite, bool json,
                      const std::string& gnuplot, std::size_t views, bool progress) {
-  if (shards.empty()) throw formats::InputError("merge", 0, "no shard directories given");
+  if (shards.empty()) throw verify::UsageError("merge", "no shard directories given");
   check_output_dir(out);
   const std::string format = verify::read_run_format(shards.front());
   if (!viewer_available()) views = 0;

@@ -4,7 +4,6 @@
 #include "mpi_campaign.hpp"
 #include "run_results.hpp"
 
-#include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/run/shard.hpp>
 
@@ -136,10 +135,8 @@ std::pair<int, std::string> run_one_shard(const ShardedCommand& c, const verify:
   std::pair<int, std::string> result{verify::exit_ok, {}};
   try {
     result.first = c.run_shard(shard, dir.string(), resume);
-  } catch (const formats::InputError& e) {
-    result = {verify::exit_bad_input, e.what()};
   } catch (const std::exception& e) {
-    result = {verify::exit_internal_error, e.what()};
+    result = {verify::exit_code_of(e), e.what()};
   }
   std::cout.rdbuf(saved);
   return result;

@@ -7,13 +7,24 @@
 #include "mpi_campaign.hpp"
 
 #include <slidecheck/reference/config.hpp>
-#include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/run/interruption.hpp>
 
 #include <iostream>
 
 namespace slidecheck::verify {
+
+namespace {
+
+/// Prints the error that ended the command and returns its exit code (exit_code_of): the user's
+/// errors as "error", the rest as "internal error".
+int report_error(const std::exception& e) {
+  const ExitCode code = exit_code_of(e);
+  std::cerr << "slidecheck: " << (code == exit_bad_input ? "error: " : "internal error: ") << e.what() << '\n';
+  return code;
+}
+
+}  // namespace
 
 int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
   install_interruption_notice();
@@ -63,9 +74,8 @@ int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
     const std::string unknown = cli::unknown_option(app, argc, argv);
     std::cerr << "slidecheck: error: " << (unknown.empty() ? cli::parse_error_sentence(e, app) : unknown) << '\n';
     return exit_bad_input;
-  } catch (const formats::InputError& e) {
-    std::cerr << "slidecheck: error: " << e.what() << '\n';
-    return exit_bad_input;
+  } catch (const std::exception& e) {
+    return report_error(e);  // an option's own check (CLI11 callbacks): UsageError
   }
   if (cli::launched_by_mpi_with_several_ranks() && !cli::built_with_mpi()) {
     std::cerr << "slidecheck: error: started by an MPI launcher with several ranks, but this slidecheck was built "
@@ -75,12 +85,8 @@ int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
   try {
     if (mpi.active()) return cli::run_under_mpi(mpi, action, sharded);
     return action ? action() : exit_bad_input;
-  } catch (const formats::InputError& e) {
-    std::cerr << "slidecheck: error: " << e.what() << '\n';
-    return exit_bad_input;
   } catch (const std::exception& e) {
-    std::cerr << "slidecheck: internal error: " << e.what() << '\n';
-    return exit_internal_error;
+    return report_error(e);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "external_implementation.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/report/report.hpp>
@@ -72,10 +73,10 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
   const std::string precision_text(formats::precision_name(precision));
   if (a.property != "any") {
     o.property = verify::find_failure_class(a.property);
-    if (!o.property) throw formats::InputError("--property", 0, "unknown failure class '" + a.property + "' (" + failure_class_list() + ", any)");
+    if (!o.property) throw verify::UsageError("--property", "unknown failure class '" + a.property + "' (" + failure_class_list() + ", any)");
     // search runs the reference only: it could never find one (and would spend its budget).
     if (!verify::searchable(*o.property))
-      throw formats::InputError("--property", 0,
+      throw verify::UsageError("--property",
                                a.property + " is found by `slidecheck verify --implementation fast`; search runs the "
                                "reference implementation only");
   }
@@ -89,7 +90,7 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
   if (!a.construction.empty()) {
     bool known = false;
     for (const auto n : verify::construction_names) known = known || n == a.construction;
-    if (!known) throw formats::InputError("--construction", 0, "unknown construction '" + a.construction + "' (" + construction_list() + ")");
+    if (!known) throw verify::UsageError("--construction", "unknown construction '" + a.construction + "' (" + construction_list() + ")");
   }
   o.construction = a.construction;
   o.rotated = a.rotated;
@@ -195,23 +196,23 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
 int run(const SearchArgs& given) {
   if (is_external(given.implementation)) {
     if (!given.algorithm.empty())
-      throw formats::InputError("--algorithm", 0, "chooses one of slidecheck's own algorithms: leave it out with --implementation " +
-                                                      given.implementation);
+      throw verify::UsageError("--algorithm", "chooses one of slidecheck's own algorithms: leave it out with --implementation " +
+                                                     given.implementation);
   } else if (given.implementation != "reference") {
-    throw formats::InputError("--implementation", 0,
-                              "search runs reference, exec:COMMAND or peer:NAME (" + peer_names() + "), not '" +
-                                  given.implementation + "'");
+    throw verify::UsageError("--implementation",
+                             "search runs reference, exec:COMMAND or peer:NAME (" + peer_names() + "), not '" +
+                                 given.implementation + "'");
   } else if (given.algorithm.empty()) {
-    throw formats::InputError("--algorithm", 0, "is required (or --implementation exec:COMMAND / peer:NAME)");
+    throw verify::UsageError("--algorithm", "is required (or --implementation exec:COMMAND / peer:NAME)");
   } else {
     (void)algorithm_option(given.algorithm);
   }
   const std::vector<formats::Precision> precisions = precision_list(given.precisions);
   check_output_dir(given.out);
   if (precisions.size() > 1 && !given.shard.empty())
-    throw formats::InputError("--precision", 0, "a shard (--shard, mpirun) searches in one precision: give one");
+    throw verify::UsageError("--precision", "a shard (--shard, mpirun) searches in one precision: give one");
   if (precisions.size() > 1 && !given.name.empty())
-    throw formats::InputError("--name", 0, "names one case directory: with several precisions, leave it out");
+    throw verify::UsageError("--name", "names one case directory: with several precisions, leave it out");
   const SearchArgs a = with_described_name(given);
   // Every case directory is free before the first search starts.
   for (const formats::Precision p : precisions) {

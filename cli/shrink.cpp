@@ -9,6 +9,7 @@
 
 #include <slidecheck/verify/cases/case_replay.hpp>
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
@@ -50,12 +51,12 @@ struct Start {
 std::shared_ptr<const verify::ExternalSubject> external_of(const ShrinkArgs& a, formats::Precision precision) {
   if (!is_external(a.implementation)) {
     if (a.implementation != "reference")
-      throw formats::InputError("--implementation", 0,
-                                "shrink runs reference, exec:COMMAND or peer:NAME, not '" + a.implementation + "'");
+      throw verify::UsageError("--implementation",
+                               "shrink runs reference, exec:COMMAND or peer:NAME, not '" + a.implementation + "'");
     return nullptr;
   }
   if (!a.algorithm.empty())
-    throw formats::InputError("--algorithm", 0, "leave it out with --implementation " + a.implementation);
+    throw verify::UsageError("--algorithm", "leave it out with --implementation " + a.implementation);
   verify::JudgeOptions judge;
   const std::string out = a.out.empty() ? default_out("shrink") : fs::path(a.out).parent_path().string();
   return make_external_subject(a.implementation, {precision}, judge, a, out.empty() ? "." : out);
@@ -70,7 +71,7 @@ std::optional<verify::FailureClass> class_to_keep(const ShrinkArgs& a, const ver
     if (record.has(c)) classes += (classes.empty() ? "" : ", ") + std::string(verify::to_string(c));
   if (!a.property.empty()) {
     const auto kind = verify::find_failure_class(a.property);
-    if (!kind) throw formats::InputError("--property", 0, "unknown failure class '" + a.property + "' (" + failure_class_list() + ")");
+    if (!kind) throw verify::UsageError("--property", "unknown failure class '" + a.property + "' (" + failure_class_list() + ")");
     if (record.has(*kind)) return kind;
     why = "nothing fails with " + a.property + (classes.empty() ? "" : " (the run fails with " + classes + ")");
     return std::nullopt;
@@ -137,9 +138,9 @@ std::vector<Start> starts_of(const ShrinkArgs& a) {
   std::vector<Start> out;
   if (!a.case_file.empty()) {
     if (!a.scene.empty() || !a.queries.empty())
-      throw formats::InputError("--scene", 0, "give a case file or --queries with --id, not both");
+      throw verify::UsageError("--scene", "give a case file or --queries with --id, not both");
     if (a.precision_given)
-      throw formats::InputError("--precision", 0, "a case file has its own precision: leave --precision out");
+      throw verify::UsageError("--precision", "a case file has its own precision: leave --precision out");
     const verify::CaseFile c = verify::read_case_file(a.case_file);
     Start s;
     s.candidate = verify::candidate_of(c);
@@ -170,8 +171,8 @@ std::vector<Start> starts_of(const ShrinkArgs& a) {
   }
   const bool external = is_external(a.implementation);
   if (a.queries.empty() || a.id.empty() || (a.algorithm.empty() && !external))
-    throw formats::InputError("shrink", 0,
-                              "give a CASE file, or --queries FILE --id ID and --algorithm NAME or --implementation");
+    throw verify::UsageError("shrink",
+                             "give a CASE file, or --queries FILE --id ID and --algorithm NAME or --implementation");
   const formats::Algorithm alg = external ? formats::Algorithm::robust : algorithm_option(a.algorithm);
   const std::vector<formats::Precision> precisions = precision_list(a.precisions);
   const std::vector<formats::Query> queries = formats::read_queries(a.queries);

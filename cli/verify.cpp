@@ -9,7 +9,7 @@
 #include "task_progress.hpp"
 
 #include <slidecheck/verify/run/algorithms.hpp>
-#include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
@@ -55,18 +55,18 @@ int run(const VerifyArgs& a) {
       for (const std::string& name : split_list(a.algorithms)) {
         const auto alg = verify::find_algorithm(name);
         if (!alg)
-          throw formats::InputError("--algorithm", 0,
-                                    "unknown algorithm '" + name + "' (" + verify::algorithm_names() + "; all; query)");
+          throw verify::UsageError("--algorithm",
+                                   "unknown algorithm '" + name + "' (" + verify::algorithm_names() + "; all; query)");
         o.algorithms.push_back(*alg);
       }
     }
-    if (o.algorithms.empty()) throw formats::InputError("--algorithm", 0, "no algorithm chosen");
+    if (o.algorithms.empty()) throw verify::UsageError("--algorithm", "no algorithm chosen");
   }
   o.precisions = precision_list(a.precisions);
   if (is_external(a.implementation)) {
     if (a.algorithms != "all")
-      throw formats::InputError("--algorithm", 0, "chooses among slidecheck's own algorithms, not with --implementation " +
-                                                      a.implementation);
+      throw verify::UsageError("--algorithm", "chooses among slidecheck's own algorithms, not with --implementation " +
+                                                     a.implementation);
     verify::JudgeOptions judge;
     judge.level_c = a.level_c;
     judge.level_c_options = a.level_c_options;
@@ -78,9 +78,9 @@ int run(const VerifyArgs& a) {
   } else {
     const auto implementation = verify::find_implementation(a.implementation);
     if (!implementation)
-      throw formats::InputError("--implementation", 0,
-                                "unknown implementation '" + a.implementation + "' (reference, fast, exec:COMMAND, peer:" +
-                                    peer_names() + ")");
+      throw verify::UsageError("--implementation",
+                               "unknown implementation '" + a.implementation + "' (reference, fast, exec:COMMAND, peer:" +
+                                   peer_names() + ")");
     o.implementation = *implementation;
   }
   o.write_paths = a.write_paths;

@@ -7,6 +7,7 @@
 #include "external_implementation.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -53,6 +54,17 @@ std::string input_error(const std::function<void()>& f) {
   return {};
 }
 
+/// The message of the UsageError `f` throws (a peer:NAME that cannot be used is a misused option).
+std::string usage_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const slidecheck::verify::UsageError& e) {
+    return e.what();
+  }
+  BOOST_FAIL("no UsageError");
+  return {};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(the_compiled_in_list_is_peers_engines_json) {
@@ -85,21 +97,21 @@ BOOST_AUTO_TEST_CASE(a_test_only_engine_reaches_the_resolver_and_its_messages) {
   BOOST_TEST(*external_command("peer:toy_alias", formats::Precision::single_float, list) == want);
   // A status other than ok is reported, not run.
   std::ofstream(dir / "toy" / "status") << "npm ci failed\n";
-  BOOST_TEST(input_error([&] { external_command("peer:toy", formats::Precision::single_float, list); })
+  BOOST_TEST(usage_error([&] { external_command("peer:toy", formats::Precision::single_float, list); })
                  .find("peer:toy is not usable: npm ci failed") != std::string::npos);
   ::unsetenv("SLIDECHECK_PEERS_DIR");
   fs::remove_all(dir);
 
   // The native engine: its program for the precision asked, which this build lacks.
-  BOOST_TEST(input_error([&] { external_command("peer:toy_native", formats::Precision::double_float, list); })
+  BOOST_TEST(usage_error([&] { external_command("peer:toy_native", formats::Precision::double_float, list); })
                  .find("peer:toy_native needs slidecheck_toy_double, which this build does not have (install "
                        "libtoy-dev and rebuild)") != std::string::npos);
 
   // The built-in list has neither: unknown, with the built-in names in the message.
   const std::string unknown =
-      input_error([] { external_command("peer:toy", formats::Precision::single_float); });
+      usage_error([] { external_command("peer:toy", formats::Precision::single_float); });
   BOOST_TEST(unknown.find("unknown peer 'toy' (" + peer_names() + ")") != std::string::npos);
-  BOOST_TEST(input_error([&] { external_command("peer:nosuch", formats::Precision::single_float, list); })
+  BOOST_TEST(usage_error([&] { external_command("peer:nosuch", formats::Precision::single_float, list); })
                  .find(engine_names(list)) != std::string::npos);
 }
 

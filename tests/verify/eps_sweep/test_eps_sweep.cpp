@@ -6,6 +6,7 @@
 
 #include "eps_sweep/eps_sweep_json.hpp"
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -228,10 +229,10 @@ BOOST_AUTO_TEST_CASE(bad_options_are_refused_before_anything_runs) {
   const fs::path dir = fs::temp_directory_path() / "slidecheck-test-eps-sweep-bad";
   EpsSweepOptions o = small_sweep(dir.string());
   o.tolerance[Algorithm::fauerby] = "skin";
-  BOOST_CHECK_THROW(run_eps_sweep(o), InputError);
+  BOOST_CHECK_THROW(run_eps_sweep(o), UsageError);
   o = small_sweep(dir.string());
   o.scales = {0};
-  BOOST_CHECK_THROW(run_eps_sweep(o), InputError);
+  BOOST_CHECK_THROW(run_eps_sweep(o), UsageError);
   o = small_sweep(dir.string());
   o.scales = {1e39};  // overflows float
   o.precisions = {Precision::single_float};

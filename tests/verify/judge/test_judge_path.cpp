@@ -59,16 +59,28 @@ QueryRecord judge(const SceneContext& sc, const Query& q, const PathRecord& p,
 
 bool has(const QueryRecord& r, FailureClass c) { return r.has(c); }
 
-/// judge must refuse the path with an InputError on paths.jsonl:2 mentioning `part`.
+/// A path that does not fit its query, two ways: check_path_fits refuses it with an InputError
+/// on paths.jsonl:2 mentioning `part` (a paths file is the user's input), and judge_path, which
+/// judges an implementation's answer, returns a record whose one failure is
+/// implementation_error, located the same way, without throwing.
 void expect_refused(const SceneContext& sc, const Query& q, const PathRecord& p, const std::string& part,
                     Precision precision = Precision::double_float) {
   try {
-    judge(sc, q, p, precision);
+    check_path_fits(sc, q, "q.jsonl", p, "paths.jsonl", precision);
     BOOST_ERROR("accepted a path that does not fit: " << part);
   } catch (const formats::InputError& e) {
     BOOST_TEST(std::string(e.what()).starts_with("paths.jsonl:2: "), e.what());
     BOOST_TEST(std::string(e.what()).find(part) != std::string::npos, e.what() << " lacks " << part);
   }
+  QueryRecord r;
+  BOOST_REQUIRE_NO_THROW(r = judge(sc, q, p, precision));
+  BOOST_REQUIRE(r.failures.size() == 1u);
+  BOOST_TEST((r.failures[0].kind == FailureClass::implementation_error));
+  const std::string& detail = r.failures[0].detail;
+  BOOST_TEST(detail.starts_with("its answer does not fit the query: paths.jsonl:2: path of query 'drop' (q.jsonl): "),
+             detail);
+  BOOST_TEST(detail.find(part) != std::string::npos, detail << " lacks " << part);
+  BOOST_TEST(r.resting_positions.empty());  // nothing else of it is judged
 }
 
 PathSweep sweep(Vec3<double> start, Vec3<double> d, bool hit, double time = 0, std::size_t tri = 0) {

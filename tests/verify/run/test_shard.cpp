@@ -3,6 +3,7 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
 #include <slidecheck/verify/run/shard.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/run/verify_run.hpp>
 
 #include "run/run_json.hpp"
@@ -76,13 +77,14 @@ BOOST_AUTO_TEST_CASE(parse_accepts_i_of_n_from_zero) {
 BOOST_AUTO_TEST_CASE(parse_rejects_with_the_rule) {
   for (const char* bad : {"4/4", "1/0", "a/b", "", "/4", "1/", "-1/4", "1/4/2", " 1/4", "1/4 ", "1/2000000"}) {
     BOOST_TEST_CONTEXT("'" << bad << "'") {
-      BOOST_CHECK_THROW(verify::parse_shard(bad), formats::InputError);
+      BOOST_CHECK_THROW(verify::parse_shard(bad), verify::UsageError);
     }
   }
   try {
     verify::parse_shard("4/4");
     BOOST_FAIL("4/4 accepted");
-  } catch (const formats::InputError& e) {
+  } catch (const verify::UsageError& e) {
+    BOOST_TEST(e.option() == "--shard");
     BOOST_TEST(std::string(e.what()).find("counted from 0") != std::string::npos);
   }
 }

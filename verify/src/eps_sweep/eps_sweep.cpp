@@ -10,6 +10,7 @@
 #include <slidecheck/verify/run/interruption.hpp>
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/verify/eps_sweep/eps_sweep_report.hpp>
 #include <slidecheck/verify/level_c/core_diagnostics.hpp>
@@ -229,29 +230,29 @@ std::vector<std::string> write_eps_worst_cases(const std::string& dir, const Eps
 }
 
 EpsSweepResult run_eps_sweep(const EpsSweepOptions& o) {
-  if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
-  if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
-  if (o.algorithms.empty()) throw InputError("--algorithm", 0, "no algorithm chosen");
-  if (o.precisions.empty()) throw InputError("--precision", 0, "no precision chosen");
-  if (o.grid.empty()) throw InputError("--grid", 0, "no tolerance values");
-  if (o.scales.empty() || o.offsets.empty()) throw InputError("--scales", 0, "no world scale or offset");
+  if (o.corpus.empty()) throw UsageError("--corpus", "no corpus given");
+  if (o.out.empty()) throw UsageError("--out", "no output directory given");
+  if (o.algorithms.empty()) throw UsageError("--algorithm", "no algorithm chosen");
+  if (o.precisions.empty()) throw UsageError("--precision", "no precision chosen");
+  if (o.grid.empty()) throw UsageError("--grid", "no tolerance values");
+  if (o.scales.empty() || o.offsets.empty()) throw UsageError("--scales", "no world scale or offset");
   for (const double s : o.scales)
-    if (!(s > 0) || !std::isfinite(s)) throw InputError("--scales", 0, "a scale must be positive and finite");
+    if (!(s > 0) || !std::isfinite(s)) throw UsageError("--scales", "a scale must be positive and finite");
   for (const double v : o.offsets)
-    if (!std::isfinite(v)) throw InputError("--offsets", 0, "an offset must be finite");
+    if (!std::isfinite(v)) throw UsageError("--offsets", "an offset must be finite");
   if (o.external && !o.external->run_with)
-    throw InputError("--implementation", 0, "eps-sweep needs an implementation it can run again (exec: or peer:)");
+    throw UsageError("--implementation", "eps-sweep needs an implementation it can run again (exec: or peer:)");
   if (o.external) {
     for (const Algorithm& a : o.algorithms)
       if (!o.external->tolerances.count(tolerance_of(o, a)))
-        throw InputError("--tolerance", 0, a.name() + " has no tolerance '" + tolerance_of(o, a) + "'");
+        throw UsageError("--tolerance", a.name() + " has no tolerance '" + tolerance_of(o, a) + "'");
   }
   for (const Algorithm& a : o.external ? std::vector<Algorithm>{} : o.algorithms) {
     for (const double v : o.grid) {
       try {
         (void)make_tolerances(a, {{tolerance_of(o, a), v}});
       } catch (const std::invalid_argument& e) {
-        throw InputError("--tolerance", 0, e.what());
+        throw UsageError("--tolerance", e.what());
       }
     }
   }

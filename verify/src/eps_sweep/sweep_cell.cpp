@@ -2,6 +2,7 @@
 #include "eps_sweep/sweep_cell.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 #include <slidecheck/verify/report/report.hpp>
 
@@ -17,7 +18,7 @@ std::string tolerance_of(const EpsSweepOptions& o, Algorithm a) {
   const auto it = o.tolerance.find(a);
   if (it != o.tolerance.end()) return it->second;
   if (o.external) {
-    if (o.external->tolerances.empty()) throw InputError("--tolerance", 0, a.name() + " describes no tolerance to sweep");
+    if (o.external->tolerances.empty()) throw UsageError("--tolerance", a.name() + " describes no tolerance to sweep");
     return o.external->tolerances.begin()->first;
   }
   return default_swept_tolerance(a);

@@ -2,6 +2,7 @@
 #include <slidecheck/verify/exec/exec_implementation.hpp>
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/formats/excerpt.hpp>
 #include <slidecheck/verify/exec/exec_log.hpp>
 #include <slidecheck/verify/exec/exec_process.hpp>
@@ -86,7 +87,7 @@ ExecDescription parse_description(const std::string& text, const ExecSettings& s
 }  // namespace
 
 ExecDescription describe_exec(const ExecSettings& settings) {
-  if (settings.command.empty()) throw InputError("--implementation", 0, "exec: needs a command, e.g. exec:'python3 mine.py'");
+  if (settings.command.empty()) throw UsageError("--implementation", "exec: needs a command, e.g. exec:'python3 mine.py'");
   // Its stderr is held in memory, not written, until the run starts.
   const auto log = settings.stderr_path.empty() ? nullptr : std::make_shared<ExecLog>(settings.stderr_path);
   ExecProcess p(settings.command, log);

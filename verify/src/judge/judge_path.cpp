@@ -14,6 +14,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace slidecheck::verify {
@@ -111,36 +112,46 @@ Query rounded_query(const Query& query, Precision p) {
   return q;
 }
 
-void check_path_fits(const SceneContext& sc, const Query& query, const std::string& query_file,
-                     const formats::PathRecord& path, const std::string& paths_file, Precision precision) {
-  if (path.error) return;  // the implementation's own fault: a record, not bad input
+std::optional<std::string> path_misfit(const SceneContext& sc, const Query& query, const std::string& query_file,
+                                       const formats::PathRecord& path, Precision precision) {
+  if (path.error) return std::nullopt;  // the implementation's own fault, said by itself
   const Query q = rounded_query(query, precision);
   const auto bad = [&](const std::string& problem) {
-    throw InputError(paths_file, path.line, "path of query '" + query.id + "' (" + query_file + "): " + problem);
+    return "path of query '" + query.id + "' (" + query_file + "): " + problem;
   };
   const std::size_t n = expected_positions(q);
   if (path.positions.size() != n)
-    bad(std::to_string(path.positions.size()) + " positions where the query asks for " + std::to_string(n) +
-        " (the start, then per frame (" + std::to_string(q.frames) + ") the move pass" +
-        (n == 1 + static_cast<std::size_t>(q.frames) ? std::string() : std::string(" and the gravity pass")) + ")");
+    return bad(std::to_string(path.positions.size()) + " positions where the query asks for " + std::to_string(n) +
+               " (the start, then per frame (" + std::to_string(q.frames) + ") the move pass" +
+               (n == 1 + static_cast<std::size_t>(q.frames) ? std::string() : std::string(" and the gravity pass")) +
+               ")");
   if (!same_bits(path.positions.front(), q.start))
-    bad("positions[0] " + text(path.positions.front()) + " is not the query's start rounded to " +
-        std::string(precision_name(precision)) + ", " + text(q.start));
+    return bad("positions[0] " + text(path.positions.front()) + " is not the query's start rounded to " +
+               std::string(precision_name(precision)) + ", " + text(q.start));
   const TriangleIndex& index = sc.index(precision);
   for (std::size_t i = 0; i < path.sweeps.size(); ++i)
     if (path.sweeps[i].hit && path.sweeps[i].triangle >= index.triangle_count())
-      bad("sweeps[" + std::to_string(i) + "].triangle " + std::to_string(path.sweeps[i].triangle) +
-          " is not a triangle of the scene (it has " + std::to_string(index.triangle_count()) + ")");
+      return bad("sweeps[" + std::to_string(i) + "].triangle " + std::to_string(path.sweeps[i].triangle) +
+                 " is not a triangle of the scene (it has " + std::to_string(index.triangle_count()) + ")");
   if (!path.iterations.empty() && path.iterations.size() != n - 1)
-    bad(std::to_string(path.iterations.size()) + " iteration counts for " + std::to_string(n - 1) + " passes");
+    return bad(std::to_string(path.iterations.size()) + " iteration counts for " + std::to_string(n - 1) + " passes");
   if (!path.waypoints.empty() && path.waypoints.size() != n - 1)
-    bad(std::to_string(path.waypoints.size()) + " lists of waypoints for " + std::to_string(n - 1) + " passes");
+    return bad(std::to_string(path.waypoints.size()) + " lists of waypoints for " + std::to_string(n - 1) + " passes");
+  return std::nullopt;
 }
 
-QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::string& query_file,
-                       const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
-                       Precision precision, const JudgeOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+void check_path_fits(const SceneContext& sc, const Query& query, const std::string& query_file,
+                     const formats::PathRecord& path, const std::string& paths_file, Precision precision) {
+  if (const std::optional<std::string> problem = path_misfit(sc, query, query_file, path, precision))
+    throw InputError(paths_file, path.line, *problem);
+}
+
+namespace {
+
+/// The record of a path before anything of it is judged: which query, scene, implementation
+/// and precision, and the query as it ran (rounded to the precision).
+QueryRecord unjudged_record(const SceneContext& sc, const Query& query, const std::string& query_file,
+                            const Algorithm& implementation, Precision precision) {
   QueryRecord r;
   r.query_id = query.id;
   r.query_file = query_file;
@@ -148,22 +159,35 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   r.algorithm = implementation;
   r.precision = precision;
   r.query = rounded_query(query, precision);
-  const Query& q = r.query;
+  return r;
+}
 
-  if (path.error) {
-    Failure f;
-    f.kind = FailureClass::implementation_error;
-    f.detail = *path.error;
-    r.failures.push_back(std::move(f));
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return r;
-  }
+/// The record of a path that cannot be judged: the implementation's own error, or an answer that
+/// does not fit its query. Nothing else is judged (docs/architecture.md, implementation_error).
+QueryRecord implementation_error_record(QueryRecord r, std::string detail,
+                                        std::chrono::steady_clock::time_point started) {
+  Failure f;
+  f.kind = FailureClass::implementation_error;
+  f.detail = std::move(detail);
+  r.failures.push_back(std::move(f));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
 
-  // The path must be a path of this query.
-  check_path_fits(sc, query, query_file, path, paths_file, precision);
-  const std::size_t n = expected_positions(q);
-  const TriangleIndex& index = sc.index(precision);
+/// "file:line: problem", as InputError says where (line 0: "file: problem").
+std::string located(const std::string& file, std::size_t line, const std::string& problem) {
+  return line == 0 ? file + ": " + problem : file + ":" + std::to_string(line) + ": " + problem;
+}
 
+/// Where each resting position of a judged path lies, and the step at which each pass starts.
+struct Polyline {
+  std::vector<StepLocation> where;
+  std::vector<int> pass_start_step;  ///< the step at which pass k starts (the previous pass's end)
+};
+
+/// The record's resting positions, pass ends, final position and iterations from `path`, which
+/// fits its query (`n` positions).
+Polyline travelled_polyline(QueryRecord& r, const formats::PathRecord& path, std::size_t n) {
   // The travelled polyline: the start, then per pass its waypoints and its end.
   r.resting_positions.push_back(path.positions.front());
   std::vector<StepLocation> where{StepLocation{}};
@@ -183,7 +207,13 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   }
   r.final_position = path.positions.back();
   for (const int k : path.iterations) r.iterations += k;
+  return {std::move(where), std::move(pass_start_step)};
+}
 
+/// Level A on the record's resting positions (and nonfinite), or recovery when the start
+/// overlaps.
+void judge_positions(QueryRecord& r, const TriangleIndex& index, const std::vector<StepLocation>& where) {
+  const Query& q = r.query;
   // Level A, or recovery when the start overlaps.
   const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
@@ -201,7 +231,12 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   if (inv.invalid_start)
     if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, requested_motion(q), where.back()))
       r.failures.push_back(std::move(*f));
+}
 
+/// The implementation's own sweeps against the exact first contact (judge_sweeps.hpp): their
+/// decisions, values and failures, and the first decision that disagrees.
+void judge_reported_sweeps(QueryRecord& r, const TriangleIndex& index, const formats::PathRecord& path,
+                           Precision precision, std::size_t n, const std::vector<int>& pass_start_step) {
   // The implementation's own sweeps: sweep i is placed at the start of pass i when there is one
   // per pass.
   if (!path.sweeps.empty()) {
@@ -219,11 +254,36 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
         break;
       }
   }
-  if (options.level_c && !r.invalid_start && is_finite(r.final_position)) judge_level_c(r, index, path, n, where, options);
+}
+
+/// The record with its failures in step order and the time it took.
+QueryRecord finished(QueryRecord r, std::chrono::steady_clock::time_point started) {
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return r;
+}
+
+}  // namespace
+
+QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::string& query_file,
+                       const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
+                       Precision precision, const JudgeOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  QueryRecord r = unjudged_record(sc, query, query_file, implementation, precision);
+  if (path.error) return implementation_error_record(std::move(r), *path.error, started);
+  // The path must be a path of this query: one that is not is the implementation's fault.
+  if (const std::optional<std::string> misfit = path_misfit(sc, query, query_file, path, precision))
+    return implementation_error_record(
+        std::move(r), "its answer does not fit the query: " + located(paths_file, path.line, *misfit), started);
+  const std::size_t n = expected_positions(r.query);
+  const TriangleIndex& index = sc.index(precision);
+  const Polyline polyline = travelled_polyline(r, path, n);
+  judge_positions(r, index, polyline.where);
+  judge_reported_sweeps(r, index, path, precision, n, polyline.pass_start_step);
+  if (options.level_c && !r.invalid_start && is_finite(r.final_position))
+    judge_level_c(r, index, path, n, polyline.where, options);
+  return finished(std::move(r), started);
 }
 
 }  // namespace slidecheck::verify

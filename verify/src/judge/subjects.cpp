@@ -2,6 +2,7 @@
 #include <slidecheck/verify/judge/subjects.hpp>
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/formats/paths_io.hpp>
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
@@ -40,7 +41,7 @@ std::string column_text(const Algorithm& a, Precision p) {
 }  // namespace
 
 std::shared_ptr<const ExternalSubject> paths_subject(const std::vector<std::string>& files, const JudgeOptions& options) {
-  if (files.empty()) throw InputError("--paths", 0, "no paths file given");
+  if (files.empty()) throw UsageError("--paths", "no paths file given");
   auto data = std::make_shared<PathsColumns>();
   auto subject = std::make_shared<ExternalSubject>();
   std::string names;
@@ -136,7 +137,7 @@ std::string scene_file_for_exec(const SceneContext& sc, Precision p, const std::
 std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o) {
   ExecDescription d = describe_exec(o.settings);
   if (!valid_algorithm_name(d.implementation))
-    throw InputError("--implementation", 0,
+    throw UsageError("--implementation",
                      "the implementation calls itself '" + d.implementation +
                          "', which is not a usable name (letters, digits, '_', '-', '.')");
   auto subject = std::make_shared<ExternalSubject>();
@@ -145,7 +146,7 @@ std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o)
   const std::vector<Precision> wanted = o.precisions.empty() ? d.precisions : o.precisions;
   for (const Precision p : wanted) {
     if (std::find(d.precisions.begin(), d.precisions.end(), p) == d.precisions.end())
-      throw InputError("--precision", 0,
+      throw UsageError("--precision",
                        d.implementation + " does not run in " + std::string(precision_name(p)) +
                            " (it describes itself with " +
                            [&] {
@@ -167,7 +168,7 @@ std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o)
     if (!subject->tolerances.count(name)) {
       std::string known;
       for (const auto& [n, v] : d.tolerances) known += (known.empty() ? "" : ", ") + n;
-      throw InputError("--implementation", 0,
+      throw UsageError("--implementation",
                        d.implementation + " has no tolerance '" + name + "' (" + (known.empty() ? "none" : known) + ")");
     }
     subject->tolerances[name] = value;
@@ -194,16 +195,8 @@ std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o)
                                                         const std::map<std::string, double>& tolerances) {
     const std::string scene = scene_file_for_exec(*in.scene, p, scene_dir);
     formats::PathRecord path = impl->run(scene, in.query, p, tolerances);
-    const std::string where = "the answer of " + a.name();
-    try {
-      return judge_path(*in.scene, in.query, in.file, path, where, a, p, judge);
-    } catch (const InputError& e) {
-      // An answer that does not fit its query is the implementation's fault, not the input's.
-      formats::PathRecord wrong;
-      wrong.query_id = in.query.id;
-      wrong.error = std::string("its answer does not fit the query: ") + e.what();
-      return judge_path(*in.scene, in.query, in.file, wrong, where, a, p, judge);
-    }
+    // An answer that does not fit its query is the implementation's fault: judge_path records it.
+    return judge_path(*in.scene, in.query, in.file, path, "the answer of " + a.name(), a, p, judge);
   };
   subject->run = [run_with = subject->run_with, overrides](const QueryInput& in, const Algorithm& a, Precision p) {
     return run_with(in, a, p, overrides);

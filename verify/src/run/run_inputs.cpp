@@ -4,6 +4,7 @@
 #include "run/run_json.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -123,7 +124,7 @@ std::string read_run_format(const std::string& dir) {
 
 void prepare_merge_output(const std::string& out, const std::vector<std::string>& shard_dirs, bool overwrite,
                           const std::vector<std::string>& run_files) {
-  if (out.empty()) throw InputError("--out", 0, "no output directory given");
+  if (out.empty()) throw UsageError("--out", "no output directory given");
   std::error_code ec;
   for (const std::string& dir : shard_dirs)
     if (fs::equivalent(out, dir, ec))

@@ -2,6 +2,7 @@
 #include "run/run_json.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -80,7 +81,7 @@ std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
 
 nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_view format,
                               std::vector<std::string>& ordered) {
-  if (dirs.empty()) throw InputError("merge", 0, "no shard directories given");
+  if (dirs.empty()) throw UsageError("merge", "no shard directories given");
   nlohmann::json common;
   std::vector<std::string> by_index;
   std::string first_dir;
@@ -112,7 +113,7 @@ nlohmann::json read_shard_set(const std::vector<std::string>& dirs, std::string_
   }
   for (std::size_t i = 0; i < by_index.size(); ++i)
     if (by_index[i].empty())
-      throw InputError("merge", 0,
+      throw UsageError("merge",
                        "shard " + Shard{i, by_index.size()}.text() +
                            " is missing: run it (the same command with --shard " + Shard{i, by_index.size()}.text() +
                            ") and merge again");
@@ -138,8 +139,11 @@ Shard shard_of(const nlohmann::json& description, const std::string& file) {
   if (!j.is_object() || !j.contains("index") || !j.contains("count") || !j["index"].is_number_unsigned() ||
       !j["count"].is_number_unsigned())
     throw InputError(file, 0, "\"shard\" must be {\"index\": I, \"count\": N}");
-  return parse_shard(std::to_string(j["index"].get<std::size_t>()) + "/" + std::to_string(j["count"].get<std::size_t>()),
-                     file);
+  Shard s;
+  const std::string problem =
+      shard_problem(std::to_string(j["index"].get<std::size_t>()) + "/" + std::to_string(j["count"].get<std::size_t>()), s);
+  if (!problem.empty()) throw InputError(file, 0, problem);
+  return s;
 }
 
 }  // namespace slidecheck::verify

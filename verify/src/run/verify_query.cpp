@@ -66,15 +66,11 @@ bool queries_inside(const std::vector<TraceEvent<F>>& events, const Vec3<double>
   return true;
 }
 
+/// The record of a task before its run: which query, scene, algorithm and precision, and the
+/// query as it runs. std::invalid_argument when a number of it is not representable in F.
 template <IeeeBinary F>
-QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::string& query_file, Algorithm algorithm,
-                      Precision precision, const VerifyQueryOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  if (options.implementation == Implementation::fast && !has_fast_implementation(algorithm))
-    throw std::invalid_argument(std::string(algorithm_name(algorithm)) +
-                                " has no fast implementation (fast/ has fauerby, linahan, monter and robust)");
-  const AlgorithmTolerances tol = tolerances_for(query, algorithm);
-
+QueryRecord unrun_record(const SceneContext& sc, const Query& query, const std::string& query_file, Algorithm algorithm,
+                         Precision precision) {
   QueryRecord r;
   r.query_id = query.id;
   r.query_file = query_file;
@@ -94,9 +90,29 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   if (!finite(q.start) || !finite(q.displacement) || !finite(q.gravity) || !lengths_positive(q.shape))
     throw std::invalid_argument("query '" + query.id + "' is not representable in " +
                                 std::string(precision_name(precision)) + " (a number overflows or a radius rounds to 0)");
+  return r;
+}
+
+/// The input of the float run: the rounded query in F.
+template <IeeeBinary F>
+SlideInput<F> slide_input(const Query& q) {
   const SlideInput<F> in{narrow<F>(q.start), narrow<F>(q.displacement), EllipsoidRadii<F>{narrow<F>(espace_radii(q.shape).radii)},
                          narrow<F>(q.gravity)};
+  return in;
+}
 
+/// The traced float run of every frame, the mesh it ran on and, when culled, each of its
+/// triangles' index in the scene (empty: the whole mesh).
+template <IeeeBinary F>
+struct FloatRun {
+  FramedRun<F> framed;
+  IndexedMesh<F> mesh;
+  std::vector<std::size_t> original_index;
+};
+
+template <IeeeBinary F>
+FloatRun<F> float_run(const SceneContext& sc, const Query& q, const SlideInput<F>& in, const AlgorithmTolerances& tol,
+                      Algorithm algorithm, Precision precision, const VerifyQueryOptions& options) {
   // The float run, on the reachable triangles when that is provably the same run.
   const TriangleIndex& index = sc.index(precision);
   FramedRun<F> framed;
@@ -142,9 +158,13 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
     mesh = narrow_mesh<F>(index.mesh());
     framed = run_frames<F>(tol, in, mesh, q.frames);
   }
-  r.run_triangles = original_index;
-  const TracedRun<F>& run = framed.joined;
+  return {std::move(framed), std::move(mesh), std::move(original_index)};
+}
 
+/// The run's outputs into the record (final and resting positions, pass ends, iterations, stop
+/// reasons), and its trace where options ask for it; the location of each resting position.
+template <IeeeBinary F>
+std::vector<StepLocation> record_run(QueryRecord& r, const TracedRun<F>& run, const VerifyQueryOptions& options) {
   // The run itself.
   const SlideResult<F>& result = run.result;
   r.final_position = widen(result.final_position);
@@ -159,37 +179,42 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
     for (const TraceEvent<F>& e : run.events) options.trace_lines->push_back(format_event(e));
   if (options.step_shapes)
     for (const TraceEvent<F>& e : run.events) options.step_shapes->push_back(step_shape(e));
+  return where;
+}
 
-  // The record says which implementation ran, whatever the verdict (a resume checks it).
-  if (options.implementation == Implementation::fast) r.implementation = Implementation::fast;
+/// nonfinite: the first resting position that is not finite (every later one descends from it).
+void add_nonfinite(QueryRecord& r, const std::vector<StepLocation>& where) {
+  for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
+    if (!finite(r.resting_positions[i])) {
+      Failure f;
+      f.kind = FailureClass::nonfinite;
+      f.where = where[i];
+      f.detail = "resting position " + std::to_string(i) + " is (" + exact_text(r.resting_positions[i].x) + ", " +
+                 exact_text(r.resting_positions[i].y) + ", " + exact_text(r.resting_positions[i].z) + ")";
+      r.failures.push_back(std::move(f));
+      return;
+    }
+}
 
-  // nonfinite: the first resting position that is not finite (every later one descends from it).
-  const auto add_nonfinite = [&] {
-    for (std::size_t i = 1; i < r.resting_positions.size(); ++i)
-      if (!finite(r.resting_positions[i])) {
-        Failure f;
-        f.kind = FailureClass::nonfinite;
-        f.where = where[i];
-        f.detail = "resting position " + std::to_string(i) + " is (" + exact_text(r.resting_positions[i].x) + ", " +
-                   exact_text(r.resting_positions[i].y) + ", " + exact_text(r.resting_positions[i].z) + ")";
-        r.failures.push_back(std::move(f));
-        return;
-      }
-  };
+/// An invalid start is the input's fault; what the algorithm made of it is still judged (recovery).
+void judge_invalid_start(QueryRecord& r, const TriangleIndex& index, const std::vector<StepLocation>& where) {
+  const Query& q = r.query;
+  r.invalid_start = true;
+  add_nonfinite(r, where);
+  const double motion = q.frames * (length(q.displacement) + length(q.gravity));
+  if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, motion, where.back()))
+    r.failures.push_back(std::move(*f));
+}
 
-  // Level A.
-  const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
-  r.min_clearance = inv.min_clearance;
-  if (inv.invalid_start) {
-    // The input's fault; what the algorithm made of it is still judged (recovery).
-    r.invalid_start = true;
-    add_nonfinite();
-    const double motion = q.frames * (length(q.displacement) + length(q.gravity));
-    if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, motion, where.back()))
-      r.failures.push_back(std::move(*f));
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return r;
-  }
+/// The fast run compared with the reference run, when options ask for it and fast/ takes the
+/// shape (r.fast_skipped says why not otherwise).
+template <IeeeBinary F>
+std::optional<FastOutcome> fast_outcome(QueryRecord& r, const SceneContext& sc, const SlideInput<F>& in,
+                                        const AlgorithmTolerances& tol, const FloatRun<F>& run, Algorithm algorithm,
+                                        Precision precision, const VerifyQueryOptions& options) {
+  const Query& q = r.query;
+  const FramedRun<F>& framed = run.framed;
+  const std::vector<std::size_t>& original_index = run.original_index;
   // --implementation fast: fast/ on the scene's cached world, from the same input (not for an
   // invalid start: nothing of such a record is checked).
   std::optional<FastOutcome> fast_run;
@@ -210,10 +235,12 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       fast_run = run_and_compare_fast<F>(sc, algorithm, precision, tol, framed, original_index,
                                          options.fast_offset_for_testing);
   }
+  return fast_run;
+}
 
-  r.failures = inv.failures;
-  add_nonfinite();
-  const std::vector<StepLocation> stops = stop_locations(run.events);
+/// iteration_cap: each pass stopped at its algorithm's cap.
+template <IeeeBinary F>
+void add_iteration_caps(QueryRecord& r, const SlideResult<F>& result, const std::vector<StepLocation>& stops) {
   for (std::size_t p = 0; p < result.passes.size(); ++p)
     if (is_iteration_cap(result.passes[p].stop)) {
       Failure f;
@@ -223,7 +250,11 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
                  std::to_string(result.passes[p].iterations) + " collision queries";
       r.failures.push_back(std::move(f));
     }
+}
 
+/// fast_mismatch, and level A on the fast run's resting positions where they differ.
+void add_fast_failures(QueryRecord& r, const TriangleIndex& index, const std::optional<FastOutcome>& fast_run) {
+  const Query& q = r.query;
   if (fast_run) {
     if (fast_run->mismatch) r.failures.push_back(*fast_run->mismatch);
     // Level A judges the fast run's resting positions too. When they equal the reference's bit
@@ -244,7 +275,15 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       }
     }
   }
+}
 
+/// Level B of every frame (check_local_error), into the record.
+template <IeeeBinary F>
+void add_level_b(QueryRecord& r, const AlgorithmTolerances& tol, const FloatRun<F>& run,
+                 const VerifyQueryOptions& options) {
+  const FramedRun<F>& framed = run.framed;
+  const IndexedMesh<F>& mesh = run.mesh;
+  const std::vector<std::size_t>& original_index = run.original_index;
   // Level B, frame by frame, its steps and passes moved to the joined run's numbering.
   if (options.level_b) {
     LocalErrorOptions lo;
@@ -267,11 +306,53 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
       r.undecided += local.undecided;
     }
   }
-  if (options.level_c) compare_with_ideal(r, tol, mesh, original_index, framed, stops, options.level_c_options,
+}
+
+/// The wall time of the record.
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+template <IeeeBinary F>
+QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::string& query_file, Algorithm algorithm,
+                      Precision precision, const VerifyQueryOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  if (options.implementation == Implementation::fast && !has_fast_implementation(algorithm))
+    throw std::invalid_argument(std::string(algorithm_name(algorithm)) +
+                                " has no fast implementation (fast/ has fauerby, linahan, monter and robust)");
+  const AlgorithmTolerances tol = tolerances_for(query, algorithm);
+
+  QueryRecord r = unrun_record<F>(sc, query, query_file, algorithm, precision);
+  const Query& q = r.query;
+  const SlideInput<F> in = slide_input<F>(q);
+  const FloatRun<F> run = float_run<F>(sc, q, in, tol, algorithm, precision, options);
+  r.run_triangles = run.original_index;
+  const std::vector<StepLocation> where = record_run(r, run.framed.joined, options);
+
+  // The record says which implementation ran, whatever the verdict (a resume checks it).
+  if (options.implementation == Implementation::fast) r.implementation = Implementation::fast;
+
+  // Level A.
+  const TriangleIndex& index = sc.index(precision);
+  const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
+  r.min_clearance = inv.min_clearance;
+  if (inv.invalid_start) {
+    judge_invalid_start(r, index, where);
+    r.seconds = seconds_since(started);
+    return r;
+  }
+  const std::optional<FastOutcome> fast_run = fast_outcome<F>(r, sc, in, tol, run, algorithm, precision, options);
+  r.failures = inv.failures;
+  add_nonfinite(r, where);
+  const std::vector<StepLocation> stops = stop_locations(run.framed.joined.events);
+  add_iteration_caps(r, run.framed.joined.result, stops);
+  add_fast_failures(r, index, fast_run);
+  add_level_b(r, tol, run, options);
+  if (options.level_c) compare_with_ideal(r, tol, run.mesh, run.original_index, run.framed, stops, options.level_c_options,
                                          options.ideal_trajectory);
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  r.seconds = seconds_since(started);
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include <slidecheck/verify/level_c/core_diagnostics.hpp>
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/verify/usage_error.hpp>
 #include <slidecheck/verify/report/report.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
@@ -243,35 +244,51 @@ std::vector<std::string> find_query_files(const std::string& corpus) {
   return files;
 }
 
-VerifyRunResult run_verify(const VerifyRunOptions& o) {
-  if (o.precisions.empty() && !o.external) throw InputError("--precision", 0, "no precision chosen");
-  if (o.external && o.external->columns.empty()) throw InputError("--precision", 0, "nothing to judge");
-  if (!o.write_paths.empty() && o.resume)
-    throw InputError("--write-paths", 0, "needs a whole run: resumed records keep no passes (drop --resume)");
-  if (!o.write_paths.empty() && o.external)
-    throw InputError("--write-paths", 0, "writes the paths of slidecheck's own runs, not of an external implementation");
-  if (o.corpus.empty()) throw InputError("--corpus", 0, "no corpus given");
-  if (o.out.empty()) throw InputError("--out", 0, "no output directory given");
+namespace {
 
-  // 1. Read and check every input before anything runs.
+/// The options' own consistency (UsageError naming the option), before any file is read.
+void check_run_options(const VerifyRunOptions& o) {
+  if (o.precisions.empty() && !o.external) throw UsageError("--precision", "no precision chosen");
+  if (o.external && o.external->columns.empty()) throw UsageError("--precision", "nothing to judge");
+  if (!o.write_paths.empty() && o.resume)
+    throw UsageError("--write-paths", "needs a whole run: resumed records keep no passes (drop --resume)");
+  if (!o.write_paths.empty() && o.external)
+    throw UsageError("--write-paths", "writes the paths of slidecheck's own runs, not of an external implementation");
+  if (o.corpus.empty()) throw UsageError("--corpus", "no corpus given");
+  if (o.out.empty()) throw UsageError("--out", "no output directory given");
+}
+
+/// The query files of every corpus argument, in order.
+std::vector<std::string> corpus_files(const std::vector<std::string>& corpus) {
   std::vector<std::string> files;
-  for (const std::string& c : o.corpus)
+  for (const std::string& c : corpus)
     for (std::string& f : find_query_files(c)) files.push_back(std::move(f));
-  const std::vector<QueryInput> inputs = load_query_inputs(files);
-  // Case files are named by the query file's stem and the query's id (case_file_name): two
-  // files of the same name holding the same id would write the same case.
-  {
-    std::map<std::pair<std::string, std::string>, const QueryInput*> names;
-    for (const QueryInput& in : inputs) {
-      const auto [it, fresh] = names.emplace(std::make_pair(fs::path(in.file).stem().string(), in.query.id), &in);
-      if (!fresh && it->second->file != in.file)
-        throw InputError(in.file, in.line,
-                         "query '" + in.query.id + "' has the id of a query of " + it->second->file + ":" +
-                             std::to_string(it->second->line) +
-                             ", a file of the same name: their case files would collide (rename a file or an id)");
-    }
+  return files;
+}
+
+/// Case files are named by the query file's stem and the query's id (case_file_name): two
+/// files of the same name holding the same id would write the same case. InputError then.
+void check_case_names(const std::vector<QueryInput>& inputs) {
+  std::map<std::pair<std::string, std::string>, const QueryInput*> names;
+  for (const QueryInput& in : inputs) {
+    const auto [it, fresh] = names.emplace(std::make_pair(fs::path(in.file).stem().string(), in.query.id), &in);
+    if (!fresh && it->second->file != in.file)
+      throw InputError(in.file, in.line,
+                       "query '" + in.query.id + "' has the id of a query of " + it->second->file + ":" +
+                           std::to_string(it->second->line) +
+                           ", a file of the same name: their case files would collide (rename a file or an id)");
   }
-  if (o.external && o.external->check) o.external->check(inputs);
+}
+
+/// The tasks of a run: those of its shard (`mine`), and how many the whole run has.
+struct TaskList {
+  std::vector<Task> mine;
+  std::size_t all = 0;
+};
+
+/// Every (query, algorithm, precision) of the run in corpus order, each checked to be runnable
+/// (InputError naming the query's file and line otherwise), then --limit and the shard applied.
+TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& inputs) {
   std::vector<Task> tasks;
   // Queries (all their algorithms and precisions together) go round-robin to the shards.
   std::vector<std::size_t> query_of_task;
@@ -299,7 +316,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
                                     " has no fast implementation: --implementation fast runs fauerby, linahan, monter "
                                     "and robust (or use --implementation reference)";
         if (o.algorithms.empty()) throw InputError(in.file, in.line, "query '" + in.query.id + "': " + problem);
-        throw InputError("--algorithm", 0, problem);
+        throw UsageError("--algorithm", problem);
       }
       try {
         (void)tolerances_for(in.query, a);
@@ -314,24 +331,22 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     }
   }
   if (o.limit > 0 && tasks.size() > o.limit) tasks.resize(o.limit);
-  const std::size_t all_tasks = tasks.size();
-  if (!o.shard.whole()) {
-    std::vector<Task> mine;
-    for (std::size_t t = 0; t < tasks.size(); ++t)
-      if (o.shard.owns(query_of_task[t])) mine.push_back(tasks[t]);
-    tasks = std::move(mine);
-  }
+  TaskList list{{}, tasks.size()};
+  for (std::size_t t = 0; t < tasks.size(); ++t)
+    if (o.shard.owns(query_of_task[t])) list.mine.push_back(tasks[t]);
+  return list;
+}
 
-  // 2. The output directory: a new run, a resumed one, or a replaced one.
+/// The output directory of a new, resumed or replaced run, with its run.json and cases/; the
+/// records of the run being resumed (none otherwise).
+std::vector<QueryRecord> prepare_output(const VerifyRunOptions& o, const json& description,
+                                        const std::vector<Task>& tasks) {
   const fs::path out(o.out);
-  const json description = run_description(o, files, all_tasks);
-  const std::string records_path = (out / "records.jsonl").string();
-  VerifyRunResult result;
+  std::vector<QueryRecord> previous;
   const bool existing = fs::exists(out / "run.json") || fs::exists(out / "records.jsonl");
   if (o.resume) {
     require_same_run(o.out, description);
-    result.records = read_previous_records(records_path, tasks, o.implementation);
-    result.resumed = result.records.size();
+    previous = read_previous_records((out / "records.jsonl").string(), tasks, o.implementation);
   } else {
     if (existing && !o.overwrite)
       throw InputError(o.out, 0,
@@ -345,13 +360,53 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     write_text_file((out / "run.json").string(), description.dump(2) + "\n");
   }
   fs::create_directories(out / "cases");
-  // CORE's warnings into the run's folder, never the working directory (core_diagnostics.hpp).
-  const certified::CoreDiagnosticsFolder core_diagnostics(out);
+  return previous;
+}
 
-  // 3. Run the remaining tasks in chunks.
+/// Runs task `t` (slidecheck's own algorithm, or the external implementation judged) into `r`,
+/// writes its case file when it fails, and returns its record line.
+std::string run_task(const VerifyRunOptions& o, const Task& t, QueryRecord& r) {
+  if (o.external) {
+    r = o.external->run(*t.input, t.algorithm, t.precision);
+  } else {
+    VerifyQueryOptions vo;
+    vo.level_b = o.level_b;
+    vo.level_c = o.level_c;
+    vo.level_c_options = o.level_c_options;
+    vo.implementation = o.implementation;
+    r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
+  }
+  if (r.failed()) {
+    const SceneContext& sc = *t.input->scene;
+    const std::map<std::string, double> tolerances =
+        o.external ? o.external->tolerances : tolerance_values(tolerances_for(t.input->query, t.algorithm));
+    CaseFile c = make_case(r, tolerances, sc.scene, sc.mesh(t.precision), r.run_triangles);
+    if (o.external) c.positions = r.resting_positions;
+    write_case_file((fs::path(o.out) / "cases" / case_file_name(r)).string(), c);
+  }
+  return record_line(r) + "\n";
+}
+
+/// The error of task `t` as the run reports it: malformed input as it is (exit 2), anything
+/// else as an internal error naming the task (exit 3; --resume redoes it).
+[[noreturn]] void rethrow_task_error(const Task& t, const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const InputError&) {
+    throw;  // malformed input found only while running: exit 2, as before the run
+  } catch (const std::exception& e) {
+    throw std::runtime_error("query '" + t.input->query.id + "' of " + t.input->file + " (" +
+                             std::string(algorithm_name(t.algorithm)) + ", " + std::string(precision_name(t.precision)) +
+                             "): " + e.what());
+  }
+}
+
+/// Runs the tasks after the resumed records in chunks (parallel inside a chunk), appending each
+/// chunk's record lines in task order, synced, before the next starts.
+void run_tasks(const VerifyRunOptions& o, const std::vector<Task>& tasks, VerifyRunResult& result) {
   const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  SyncedAppender records_file(records_path);
+  SyncedAppender records_file((fs::path(o.out) / "records.jsonl").string());
   // What SIGINT or SIGTERM reports: the tasks synced so far (interruption.hpp).
   interruption_run_started(o.out, tasks.size(), result.records.size());
   const InterruptionRunScope interruption_scope;
@@ -372,28 +427,8 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     std::vector<std::string> done_lines(end - begin);
     std::vector<std::exception_ptr> errors(end - begin);
     tbb::parallel_for(std::size_t(0), end - begin, [&](std::size_t k) {
-      const Task& t = tasks[begin + k];
       try {
-        QueryRecord& r = done[k];
-        if (o.external) {
-          r = o.external->run(*t.input, t.algorithm, t.precision);
-        } else {
-          VerifyQueryOptions vo;
-          vo.level_b = o.level_b;
-          vo.level_c = o.level_c;
-          vo.level_c_options = o.level_c_options;
-          vo.implementation = o.implementation;
-          r = verify_query(*t.input->scene, t.input->query, t.input->file, t.algorithm, t.precision, vo);
-        }
-        if (r.failed()) {
-          const SceneContext& sc = *t.input->scene;
-          const std::map<std::string, double> tolerances =
-              o.external ? o.external->tolerances : tolerance_values(tolerances_for(t.input->query, t.algorithm));
-          CaseFile c = make_case(r, tolerances, sc.scene, sc.mesh(t.precision), r.run_triangles);
-          if (o.external) c.positions = r.resting_positions;
-          write_case_file((out / "cases" / case_file_name(r)).string(), c);
-        }
-        done_lines[k] = record_line(r) + "\n";
+        done_lines[k] = run_task(o, tasks[begin + k], done[k]);
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -407,18 +442,9 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     std::string lines;
     for (std::size_t k = 0; k < done.size(); ++k) {
       if (errors[k]) {
-        // Keep the records before the broken task, then report it (exit 3; --resume redoes it).
+        // Keep the records before the broken task, then report it.
         records_file.append(lines);
-        const Task& t = tasks[begin + k];
-        try {
-          std::rethrow_exception(errors[k]);
-        } catch (const InputError&) {
-          throw;  // malformed input found while running (a reported path that does not fit): exit 2
-        } catch (const std::exception& e) {
-          throw std::runtime_error("query '" + t.input->query.id + "' of " + t.input->file + " (" +
-                                   std::string(algorithm_name(t.algorithm)) + ", " +
-                                   std::string(precision_name(t.precision)) + "): " + e.what());
-        }
+        rethrow_task_error(tasks[begin + k], errors[k]);
       }
       failing += done[k].failed();
       lines += done_lines[k];
@@ -436,11 +462,34 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
     }
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
 
+}  // namespace
+
+VerifyRunResult run_verify(const VerifyRunOptions& o) {
+  check_run_options(o);
+
+  // 1. Read and check every input before anything runs.
+  const std::vector<std::string> files = corpus_files(o.corpus);
+  const std::vector<QueryInput> inputs = load_query_inputs(files);
+  check_case_names(inputs);
+  if (o.external && o.external->check) o.external->check(inputs);
+  const TaskList tasks = make_tasks(o, inputs);
+
+  // 2. The output directory: a new run, a resumed one, or a replaced one.
+  const json description = run_description(o, files, tasks.all);
+  VerifyRunResult result;
+  result.records = prepare_output(o, description, tasks.mine);
+  result.resumed = result.records.size();
+  // CORE's warnings into the run's folder, never the working directory (core_diagnostics.hpp).
+  const certified::CoreDiagnosticsFolder core_diagnostics(o.out);
+
+  // 3. Run the remaining tasks in chunks.
+  run_tasks(o, tasks.mine, result);
   if (!o.write_paths.empty()) write_paths_files(o.write_paths, result.records);
 
   // 4. Summaries and reports, from every record (resumed ones included).
-  VerifyRunResult outputs = write_outputs(out, description, std::move(result.records), o.views);
+  VerifyRunResult outputs = write_outputs(o.out, description, std::move(result.records), o.views);
   result.records = std::move(outputs.records);
   result.summary_text = std::move(outputs.summary_text);
   result.warnings = std::move(outputs.warnings);

@@ -15,6 +15,7 @@
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
+#include <optional>
 #include <string>
 
 namespace slidecheck::verify {
@@ -33,17 +34,23 @@ std::size_t expected_positions(const Query& query);
 /// std::invalid_argument when a number overflows or a radius rounds to zero.
 Query rounded_query(const Query& query, Precision precision);
 
+/// Why `path` does not fit `query` in `precision` ("path of query 'ID' (QUERY_FILE): ..."), or
+/// nothing when it fits: a count of positions other than expected_positions, a start other than
+/// the query's start rounded to the precision, a sweep naming a triangle the scene does not
+/// have, iterations or lists of waypoints not one per pass. A path that carries an error fits.
+std::optional<std::string> path_misfit(const SceneContext& scene, const Query& query, const std::string& query_file,
+                                       const formats::PathRecord& path, Precision precision);
+
 /// Throws InputError naming `paths_file` and the path's line when `path` does not fit `query`
-/// in `precision`: a count of positions other than expected_positions, a start other than the
-/// query's start rounded to the precision, a sweep naming a triangle the scene does not have,
-/// iterations or lists of waypoints not one per pass. A path that carries an error fits. Run
-/// on every path before anything is judged, so that bad input stops a run before it starts.
+/// (path_misfit). Run on every path of a paths file before anything is judged, so that a
+/// malformed input file stops a run before it starts.
 void check_path_fits(const SceneContext& scene, const Query& query, const std::string& query_file,
                      const formats::PathRecord& path, const std::string& paths_file, Precision precision);
 
 /// Judges `path` (what `implementation` reported for `query` in `precision`) against the scene.
-/// Throws check_path_fits's InputError when the path does not fit the query. A path that carries an error gives an `implementation_error`
-/// record.
+/// An implementation's bad answer is a record, never an exception: a path that carries an error,
+/// or that does not fit the query (path_misfit, located at `paths_file` and the path's line),
+/// gives a record whose only failure is `implementation_error`.
 QueryRecord judge_path(const SceneContext& scene, const Query& query, const std::string& query_file,
                        const formats::PathRecord& path, const std::string& paths_file, const Algorithm& implementation,
                        Precision precision, const JudgeOptions& options = {});

@@ -23,7 +23,11 @@ struct Shard {
   friend bool operator==(const Shard&, const Shard&) = default;
 };
 
-/// Parses "I/N" (0 <= I < N, 1 <= N <= 2^20). InputError naming `option` otherwise.
+/// Why `text` is not a shard "I/N" (0 <= I < N, 1 <= N <= 2^20); empty when it is one, which is
+/// then stored in `shard`.
+std::string shard_problem(const std::string& text, Shard& shard);
+
+/// Parses the value of `option`; UsageError naming it with shard_problem's reason otherwise.
 Shard parse_shard(const std::string& text, const std::string& option = "--shard");
 
 }  // namespace slidecheck::verify

@@ -101,21 +101,7 @@ ExecDescription describe_exec(const ExecSettings& settings) {
 
 std::string exec_request(const std::string& scene_file, const Query& query, Precision precision,
                          const std::map<std::string, double>& tolerances) {
-  ojson t = ojson::object();
-  for (const auto& [name, value] : tolerances) t[name] = to_hex(value);
-  ojson j;
-  j["scene"] = scene_file;
-  // The query as in a query file, less what names slidecheck's own files and algorithms: its
-  // scene is the request's `scene` (which may be a moved or shrunk copy of the query's file),
-  // and the tolerances to use are the request's.
-  ojson q = ojson::parse(query_to_json_line(query));
-  q.erase("scene");
-  q.erase("algorithm");
-  q.erase("tolerances");
-  j["query"] = std::move(q);
-  j["precision"] = precision_name(precision);
-  j["tolerances"] = std::move(t);
-  return j.dump();
+  return exec_request_to_json_line(scene_file, query, precision, tolerances);
 }
 
 ExecImplementation::ExecImplementation(ExecSettings settings, ExecDescription description)

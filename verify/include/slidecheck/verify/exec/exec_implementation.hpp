@@ -6,6 +6,7 @@
 /// becomes that query's `implementation_error`; the process is restarted for the next query
 /// and the run goes on.
 
+#include <slidecheck/formats/exec_io.hpp>
 #include <slidecheck/formats/paths_io.hpp>
 #include <slidecheck/formats/query_io.hpp>
 
@@ -22,9 +23,6 @@ using namespace slidecheck::formats;  // verify is built on the formats layer
 
 class ExecLog;
 class ExecProcess;
-
-/// The protocol's version, the describe answer's "format".
-inline constexpr std::string_view exec_format = "slidecheck-exec 1";
 
 /// How to run the implementation.
 struct ExecSettings {
@@ -52,7 +50,7 @@ struct ExecDescription {
 ExecDescription describe_exec(const ExecSettings& settings);
 
 /// The one-line request for a query (docs/judge.md): the scene file's absolute path, the query
-/// object, the precision and the tolerance overrides.
+/// object, the precision and the tolerance overrides (formats::exec_request_to_json_line).
 std::string exec_request(const std::string& scene_file, const Query& query, Precision precision,
                          const std::map<std::string, double>& tolerances);
 

@@ -2,12 +2,14 @@
 #include <slidecheck/formats/exec_io.hpp>
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/formats/excerpt.hpp>
 
 #include "query_object.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 
 namespace slidecheck::formats {
 
@@ -56,6 +58,65 @@ Precision requested_precision(const json& request, const ExecDescribeAnswer& cli
 
 }  // namespace
 
+ExecDescribeAnswer parse_exec_describe_answer(std::string_view text, const std::string& where) {
+  const auto bad = [&](const std::string& problem) -> void {
+    throw InputError(where, 0, "the describe answer " + problem + " (got: " + printable_excerpt(text) + ")");
+  };
+  ojson j;
+  try {
+    j = ojson::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    bad("is not JSON");
+  }
+  if (!j.is_object()) bad("is not a JSON object");
+  if (j.contains("error") && j["error"].is_string())
+    throw InputError(where, 0, "refused to describe itself: " + printable_excerpt(j["error"].get<std::string>(), 4 * kExcerptBytes));
+  for (const auto& item : j.items())
+    if (item.key() != "format" && item.key() != "implementation" && item.key() != "precisions" &&
+        item.key() != "tolerances" && item.key() != "description")
+      bad("has an unknown field '" + printable_excerpt(item.key()) + "'");
+  if (!j.contains("format") || j["format"] != std::string(exec_format))
+    bad("must have \"format\": \"" + std::string(exec_format) + "\"");
+  ExecDescribeAnswer d;
+  if (!j.contains("implementation") || !j["implementation"].is_string() ||
+      j["implementation"].get<std::string>().empty())
+    bad("must name the implementation (\"implementation\": a non-empty string)");
+  d.implementation = j["implementation"].get<std::string>();
+  if (j.contains("description")) {
+    if (!j["description"].is_string()) bad("has a \"description\" that is not a string");
+    d.description = j["description"].get<std::string>();
+  }
+  if (!j.contains("precisions") || !j["precisions"].is_array() || j["precisions"].empty())
+    bad("must list its precisions (\"precisions\": [\"float\"] or [\"float\", \"double\"] ...)");
+  for (const ojson& p : j["precisions"]) {
+    if (!p.is_string()) bad("lists a precision that is not a string");
+    try {
+      d.precisions.push_back(parse_precision(p.get<std::string>()));
+    } catch (const std::invalid_argument&) {
+      bad("lists an unknown precision '" + p.get<std::string>() + "'");
+    }
+  }
+  if (j.contains("tolerances")) {
+    if (!j["tolerances"].is_object()) bad("has \"tolerances\" that is not an object of name: default");
+    for (const auto& item : j["tolerances"].items()) {
+      // A JSON number or, losslessly, a hexfloat string (as every number of the protocol).
+      double value = std::numeric_limits<double>::quiet_NaN();
+      if (item.value().is_number()) {
+        value = item.value().get<double>();
+      } else if (item.value().is_string()) {
+        try {
+          value = parse_double(item.value().get<std::string>());
+        } catch (const std::exception&) {
+        }
+      }
+      if (!std::isfinite(value))
+        bad("gives tolerance '" + item.key() + "' a default that is not a finite number (a JSON number or hexfloat string)");
+      d.tolerances.emplace_back(item.key(), value);
+    }
+  }
+  return d;
+}
+
 std::string exec_describe_to_json_line(const ExecDescribeAnswer& d) {
   ojson tolerances = ojson::object();
   for (const auto& [name, value] : d.tolerances) tolerances[name] = value;
@@ -66,6 +127,7 @@ std::string exec_describe_to_json_line(const ExecDescribeAnswer& d) {
   j["implementation"] = d.implementation;
   j["precisions"] = std::move(precisions);
   j["tolerances"] = std::move(tolerances);
+  if (!d.description.empty()) j["description"] = d.description;
   return j.dump();
 }
 

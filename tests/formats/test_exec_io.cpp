@@ -17,8 +17,8 @@ using formats::Precision;
 
 namespace {
 
-const ExecDescribeAnswer kFloatClient{"toy_float", {Precision::single_float}, {{"skin", 0x1p-10}, {"pad", 0}}};
-const ExecDescribeAnswer kBothClient{"toy_both", {Precision::double_float, Precision::single_float}, {}};
+const ExecDescribeAnswer kFloatClient{"toy_float", {Precision::single_float}, {{"skin", 0x1p-10}, {"pad", 0}}, {}};
+const ExecDescribeAnswer kBothClient{"toy_both", {Precision::double_float, Precision::single_float}, {}, {}};
 
 formats::Query a_query() {
   formats::Query q;
@@ -99,6 +99,32 @@ BOOST_AUTO_TEST_CASE(the_describe_request_and_answer) {
              R"({"format":"slidecheck-exec 1","implementation":"toy_float","precisions":["float"],)"
              R"("tolerances":{"skin":0.0009765625,"pad":0.0}})");
   BOOST_TEST(formats::exec_error_to_json_line("no \"way\"") == R"({"error":"no \"way\""})");
+
+  // What a client writes, slidecheck reads back: the same name, precisions and defaults in order.
+  ExecDescribeAnswer described = kBothClient;
+  described.tolerances = {{"skin", 0x1.47ae147ae147bp-8}, {"pad", 0}, {"max_slope", 0x1.921fb6p-1}};
+  described.description = "Toy 1.0";
+  const ExecDescribeAnswer back = formats::parse_exec_describe_answer(formats::exec_describe_to_json_line(described), "exec:toy");
+  BOOST_TEST(back.implementation == "toy_both");
+  BOOST_TEST(back.description == "Toy 1.0");
+  BOOST_TEST((back.precisions == described.precisions));
+  BOOST_TEST((back.tolerances == described.tolerances));
+  const auto refused = [](const std::string& text) {
+    try {
+      formats::parse_exec_describe_answer(text, "exec:toy");
+    } catch (const InputError& e) {
+      BOOST_TEST(e.file() == "exec:toy");
+      return e.problem();
+    }
+    return std::string("(accepted)");
+  };
+  BOOST_TEST(refused(R"({"error": "no"})") == "refused to describe itself: no");
+  BOOST_TEST(contains(refused(R"({"format": "slidecheck-exec 2", "implementation": "x", "precisions": ["float"]})"),
+                      "must have \"format\": \"slidecheck-exec 1\""));
+  BOOST_TEST(contains(refused(R"({"format": "slidecheck-exec 1", "implementation": "x", "precisions": ["half"]})"),
+                      "lists an unknown precision 'half'"));
+  BOOST_TEST(contains(refused(R"({"format": "slidecheck-exec 1", "implementation": "x", "precisions": ["float"], "tolerances": {"a": "nan"}})"),
+                      "gives tolerance 'a' a default that is not a finite number"));
 }
 
 BOOST_AUTO_TEST_CASE(requests_the_client_cannot_answer_are_refused_naming_the_query) {

@@ -80,7 +80,7 @@ BulletPeer& BulletScenes::world(const std::string& path) {
 }
 
 formats::ExecDescribeAnswer BulletExec::describe() const {
-  return {mode_ == BulletMode::sweep ? "bullet_sweep" : "bullet_kcc", {bullet_precision()}, tolerances()};
+  return {mode_ == BulletMode::sweep ? "bullet_sweep" : "bullet_kcc", {bullet_precision()}, tolerances(), {}};
 }
 
 std::vector<std::pair<std::string, double>> BulletExec::tolerances() const {

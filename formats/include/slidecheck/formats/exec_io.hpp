@@ -27,15 +27,21 @@ inline constexpr std::string_view exec_format = "slidecheck-exec 1";
 
 /// What a client answers to {"describe": true}.
 struct ExecDescribeAnswer {
-  std::string implementation;  ///< the name records and reports give it
+  std::string implementation;  ///< the name records, reports and file names give it
   std::vector<Precision> precisions;
-  /// Every setting of the client that acts as a tolerance, with its default, in this order.
+  /// Every setting of the client that acts as a tolerance, with its default, in the order the
+  /// client listed them (eps-sweep sweeps them by name).
   std::vector<std::pair<std::string, double>> tolerances;
+  std::string description;  ///< optional ("description"): what it is, for people (engine and version)
 };
 
 /// The describe answer as one JSON line (no newline); the defaults as JSON numbers (the shortest
-/// decimal that reads back to the same double).
+/// decimal that reads back to the same double), the description only when not empty.
 std::string exec_describe_to_json_line(const ExecDescribeAnswer& d);
+
+/// Reads a describe answer strictly. Throws InputError(where, 0, ...) for anything but a valid
+/// one, quoting an excerpt of it; for {"error": TEXT}, says that the client refused to describe itself.
+ExecDescribeAnswer parse_exec_describe_answer(std::string_view text, const std::string& where);
 
 /// The request for `query` on the scene file `scene_file` (an absolute path), in `precision`,
 /// with the tolerance overrides `tolerances` (hexfloats), as one JSON line.

@@ -32,13 +32,7 @@ struct ExecSettings {
 };
 
 /// The describe answer.
-struct ExecDescription {
-  std::string implementation;  ///< its name, for records, reports and file names
-  std::string description;     ///< optional: what it is, for people (engine and version)
-  std::vector<Precision> precisions;
-  /// Every setting of the implementation that acts as a tolerance, with its default, in the
-  /// order the implementation listed them (eps-sweep sweeps them by name).
-  std::vector<std::pair<std::string, double>> tolerances;
+struct ExecDescription : ExecDescribeAnswer {
   /// What the process wrote to stderr while describing itself: written to the log when the
   /// run starts (a refused run writes no log).
   std::string describe_stderr;

@@ -1,5 +1,6 @@
 # Build step of the Node engine peers (the entries of peers/engines.json whose client is node:
-# slidecheck-exec clients in peers/<folder>/): copies each client with peers/node-common beside it
+# an engine module peers/<folder>/peer.mjs run by the shared slidecheck-exec client,
+# peers/node-common/client.mjs): copies each engine's module with client.mjs, peers/node-common beside them,
 # into DIR/<engine>/ and installs its locked npm package there with `npm ci`, which checks every
 # package against the sha512 in package-lock.json. A failure (no node or npm, no network) is not
 # fatal to the build: it is written to DIR/<engine>/status and whoever starts the client reports it.
@@ -13,8 +14,8 @@ if(NOT ENGINES)
   set(ENGINES ${SLIDECHECK_NODE_ENGINES})
 endif()
 
-# Shared modules, imported by relative path (../node-common/...): copied once.
-set(_common hexfloat.mjs limits.mjs peer_conformance.mjs peer_process.mjs protocol.mjs scene.mjs)
+# Shared modules, imported by relative path (../node-common/...): copied once, all of them.
+file(GLOB _common RELATIVE ${SRC}/node-common ${SRC}/node-common/*.mjs)
 file(MAKE_DIRECTORY ${DIR}/node-common)
 foreach(f ${_common})
   configure_file(${SRC}/node-common/${f} ${DIR}/node-common/${f} COPYONLY)
@@ -49,10 +50,11 @@ foreach(engine ${ENGINES})
   set(folder ${SLIDECHECK_ENGINE_${engine}_FOLDER})
   set(dir ${DIR}/${engine})
   file(MAKE_DIRECTORY ${dir})
-  set(_files client.mjs ${folder}_peer.mjs)
-  foreach(f package.json package-lock.json ${_files})
+  # The engine's own module and package, and the one entry point, which runs the peer.mjs beside it.
+  foreach(f package.json package-lock.json peer.mjs)
     configure_file(${SRC}/${folder}/${f} ${dir}/${f} COPYONLY)
   endforeach()
+  configure_file(${SRC}/node-common/client.mjs ${dir}/client.mjs COPYONLY)
   set(status "ok")
   if(NOT NPM)
     set(status "npm was not found when slidecheck was built (install Node.js and npm, then rebuild)")

@@ -7,6 +7,8 @@
 
 #include <slidecheck/formats/text_lines.hpp>
 
+#include "query_object.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -33,27 +35,30 @@ struct LineContext {
   }
 };
 
-/// A number: a hexfloat or decimal string (parse_double), or a JSON number. nlohmann
-/// reads JSON numbers with strtod, correctly rounded in glibc; integers beyond 2^53
+/// A number of a query file: a hexfloat or decimal string (parse_double), or a JSON number.
+/// nlohmann reads JSON numbers with strtod, correctly rounded in glibc; integers beyond 2^53
 /// round once in the conversion to double.
-double number_field(const LineContext& ctx, const json& j, const std::string& field) {
-  if (j.is_string()) {
-    try {
-      return parse_double(j.get_ref<const std::string&>());
-    } catch (const NumberError& e) {
-      ctx.fail_field(field, e.what());
-    }
-  }
+double file_number(const json& j) {
+  if (j.is_string()) return parse_double(j.get_ref<const std::string&>());
   if (j.is_number()) return j.get<double>();
-  ctx.fail_field(field, std::string("expected a number or a numeric string, got ") + j.type_name());
+  throw NumberError(std::string("expected a number or a numeric string, got ") + j.type_name());
 }
 
-Vec3<double> vec_field(const LineContext& ctx, const json& j, const std::string& field) {
+/// A number read by `read`, its NumberError named after the field.
+double number_field(const LineContext& ctx, const detail::QueryNumber& read, const json& j, const std::string& field) {
+  try {
+    return read(j);
+  } catch (const NumberError& e) {
+    ctx.fail_field(field, e.what());
+  }
+}
+
+Vec3<double> vec_field(const LineContext& ctx, const detail::QueryNumber& read, const json& j, const std::string& field) {
   if (!j.is_array() || j.size() != 3)
     ctx.fail_field(field, std::string("expected an array of 3 numbers, got ") +
                               (j.is_array() ? "an array of " + std::to_string(j.size()) : std::string(j.type_name())));
-  return {number_field(ctx, j[0], field + "[0]"), number_field(ctx, j[1], field + "[1]"),
-          number_field(ctx, j[2], field + "[2]")};
+  return {number_field(ctx, read, j[0], field + "[0]"), number_field(ctx, read, j[1], field + "[1]"),
+          number_field(ctx, read, j[2], field + "[2]")};
 }
 
 std::string string_field(const LineContext& ctx, const json& obj, const std::string& field) {
@@ -127,9 +132,11 @@ bool valid_algorithm_name(std::string_view name) {
   return true;
 }
 
-Query parse_query_line(std::string_view text, const std::string& file, std::size_t line) {
+namespace detail {
+
+Query query_from_object(const nlohmann::json& j, const std::string& file, std::size_t line, const QueryNumber& read,
+                        bool scene_required) {
   const LineContext ctx{file, line};
-  const json j = parse_strict(ctx, text);
   if (!j.is_object()) ctx.fail(std::string("expected a JSON object, got ") + j.type_name());
   for (const auto& [key, value] : j.items()) {
     bool known = false;
@@ -139,7 +146,7 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
   }
   Query q;
   q.id = string_field(ctx, j, "id");
-  q.scene = string_field(ctx, j, "scene");
+  if (scene_required || j.contains("scene")) q.scene = string_field(ctx, j, "scene");
   q.algorithm_given = j.contains("algorithm");
   if (q.algorithm_given) {
     // Which names exist is the verifier's knowledge (its registry); here only the form.
@@ -148,20 +155,20 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
       ctx.fail_field("algorithm", "'" + algorithm + "' is not an algorithm name (letters, digits, _ - ., from a letter)");
     q.algorithm = Algorithm(algorithm);
   }
-  q.start = vec_field(ctx, required(ctx, j, "start"), "start");
-  q.displacement = vec_field(ctx, required(ctx, j, "displacement"), "displacement");
+  q.start = vec_field(ctx, read, required(ctx, j, "start"), "start");
+  q.displacement = vec_field(ctx, read, required(ctx, j, "displacement"), "displacement");
   q.shape = detail::read_shape(
-      j, "", [&](const json& v, const std::string& f) { return number_field(ctx, v, f); },
-      [&](const json& v, const std::string& f) { return vec_field(ctx, v, f); },
+      j, "", [&](const json& v, const std::string& f) { return number_field(ctx, read, v, f); },
+      [&](const json& v, const std::string& f) { return vec_field(ctx, read, v, f); },
       [&](const std::string& problem) { ctx.fail(problem); },
       "give only one of " + detail::shape_fields_text(), "missing field " + detail::shape_fields_text());
-  if (j.contains("gravity")) q.gravity = vec_field(ctx, j["gravity"], "gravity");
+  if (j.contains("gravity")) q.gravity = vec_field(ctx, read, j["gravity"], "gravity");
   if (j.contains("tolerances")) {
     const json& t = j["tolerances"];
     if (!q.algorithm_given)
       ctx.fail_field("tolerances", "needs 'algorithm': tolerance names are those of one algorithm");
     if (!t.is_object()) ctx.fail_field("tolerances", std::string("expected an object, got ") + t.type_name());
-    for (const auto& [name, value] : t.items()) q.tolerances[name] = number_field(ctx, value, "tolerances." + name);
+    for (const auto& [name, value] : t.items()) q.tolerances[name] = number_field(ctx, read, value, "tolerances." + name);
   }
   if (j.contains("frames")) {
     const json& f = j["frames"];
@@ -174,6 +181,16 @@ Query parse_query_line(std::string_view text, const std::string& file, std::size
   }
   if (const auto problem = range_problem(q)) ctx.fail_field(problem->first, problem->second);
   return q;
+}
+
+nlohmann::json parse_query_json(std::string_view text, const std::string& file, std::size_t line) {
+  return parse_strict(LineContext{file, line}, text);
+}
+
+}  // namespace detail
+
+Query parse_query_line(std::string_view text, const std::string& file, std::size_t line) {
+  return detail::query_from_object(detail::parse_query_json(text, file, line), file, line, file_number, true);
 }
 
 std::vector<Query> parse_queries(std::string_view text, const std::string& file) {

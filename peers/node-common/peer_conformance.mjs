@@ -21,14 +21,28 @@ export function request(scene, query, extra = {}) {
   return { scene: scenePath(scene), query, precision: 'float', ...extra };
 }
 
+/** The one entry point of the Node clients (client.mjs beside this module). */
+export const NODE_CLIENT = fileURLToPath(new URL('./client.mjs', import.meta.url));
+
 /**
- * Skips (or, with SLIDECHECK_PEERS_REQUIRE=1, fails) when the engine package is not installed next
- * to the client: the engine tests need `npm ci` in the client's folder.
+ * The Node client to test for an engine: the installed copy `process.env[envVar]` names (e.g. the
+ * build's, build/peers/node/<engine>/client.mjs beside its peer.mjs), or the source tree's client.mjs
+ * run on `engineDir` (the engine's folder, peers/<folder>). Returns { clientPath, clientArgs, engineDir }.
  */
-export function engineInstalled(clientPath, packageName) {
-  const here = join(dirname(clientPath), 'node_modules', ...packageName.split('/'));
+export function nodeClient(envVar, engineDir) {
+  const installed = process.env[envVar];
+  if (installed) return { clientPath: installed, clientArgs: [], engineDir: dirname(installed) };
+  return { clientPath: NODE_CLIENT, clientArgs: [engineDir], engineDir };
+}
+
+/**
+ * Skips (or, with SLIDECHECK_PEERS_REQUIRE=1, fails) when the engine package is not installed in
+ * the engine's directory (nodeClient's engineDir): the engine tests need `npm ci` there.
+ */
+export function engineInstalled(engineDir, packageName) {
+  const here = join(engineDir, 'node_modules', ...packageName.split('/'));
   if (existsSync(here)) return true;
-  const msg = `${packageName} is not installed next to ${clientPath}: run npm ci --no-audit --no-fund in ${dirname(clientPath)}`;
+  const msg = `${packageName} is not installed in ${engineDir}: run npm ci --no-audit --no-fund there`;
   if (process.env.SLIDECHECK_PEERS_REQUIRE === '1') throw new Error(msg);
   test(`engine tests (${msg})`, { skip: msg }, () => {});
   return false;

@@ -24,12 +24,12 @@ std::vector<Vec3<double>> widen(const std::vector<Vec3<Scalar>>& vs) {
 }
 
 /// The sweep of one pass as the protocol reports it.
-ExecSweep reported(const BulletPeer::Sweep& s, const Vec3<Scalar>& from, const Vec3<Scalar>& move, Scalar radius) {
+formats::PathSweep reported(const BulletPeer::Sweep& s, const Vec3<Scalar>& from, const Vec3<Scalar>& move, Scalar radius) {
   if (s.hit && s.triangle < 0) throw std::runtime_error("Bullet reported a hit without a triangle");
-  ExecSweep e;
+  formats::PathSweep e;
   e.start = widen(from);
   e.displacement = widen(move);
-  e.radius = double(radius);
+  e.shape = Sphere<double>{double(radius)};
   e.hit = s.hit;
   if (s.hit) {
     e.time = double(s.fraction);
@@ -79,7 +79,9 @@ BulletPeer& BulletScenes::world(const std::string& path) {
   return *it->second.peer;
 }
 
-std::string BulletExec::implementation() const { return mode_ == BulletMode::sweep ? "bullet_sweep" : "bullet_kcc"; }
+formats::ExecDescribeAnswer BulletExec::describe() const {
+  return {mode_ == BulletMode::sweep ? "bullet_sweep" : "bullet_kcc", {bullet_precision()}, tolerances(), {}};
+}
 
 std::vector<std::pair<std::string, double>> BulletExec::tolerances() const {
   // convexSweepTest's allowedCcdPenetration argument defaults to 0 (btCollisionWorld.h).
@@ -93,20 +95,29 @@ std::vector<std::pair<std::string, double>> BulletExec::tolerances() const {
           {"sweep_allowed_penetration", sweep_default}};
 }
 
-ExecAnswer BulletExec::run(const ExecQuery& q) {
-  BulletPeer& peer = scenes_.world(q.scene);
-  const Scalar radius = Scalar(q.radius);
+formats::PathRecord BulletExec::run(const formats::ExecRequest& request) {
+  const formats::Query& q = request.query;
+  const auto* sphere_shape = std::get_if<Sphere<double>>(&q.shape);
+  if (sphere_shape == nullptr)
+    throw RequestError("query '" + q.id + "': " + std::string(shape_name(q.shape)) + "s are not supported by Bullet");
+  for (const auto& [name, value] : request.tolerances)
+    if (!(value >= 0))
+      throw RequestError("query '" + q.id + "': tolerance '" + name + "': must be >= 0, got " + formats::exact_text(value));
+  BulletPeer& peer = scenes_.world(request.scene);
+  const Scalar radius = Scalar(sphere_shape->radius);
   const Vec3<Scalar> move = narrow(q.displacement), gravity = narrow(q.gravity);
+  const int passes_per_frame = has_gravity(q) ? 2 : 1;
   const btSphereShape sphere(radius);
-  ExecAnswer a;
+  formats::PathRecord a;
   a.query_id = q.id;
   a.positions.push_back(q.start);
   Vec3<Scalar> at = narrow(q.start);
+  const std::map<std::string, double>& tolerance = request.tolerances;
 
   if (mode_ == BulletMode::sweep) {
-    const Scalar allowed = Scalar(q.tolerances.at("allowed_penetration"));
+    const Scalar allowed = Scalar(tolerance.at("allowed_penetration"));
     for (int frame = 0; frame < q.frames; ++frame)
-      for (int pass = 0; pass < (q.has_gravity() ? 2 : 1); ++pass) {
+      for (int pass = 0; pass < passes_per_frame; ++pass) {
         const Vec3<Scalar>& d = pass == 0 ? move : gravity;
         const BulletPeer::Sweep s = peer.sweep(sphere, at, d, allowed);
         a.sweeps.push_back(reported(s, at, d, radius));
@@ -117,14 +128,14 @@ ExecAnswer BulletExec::run(const ExecQuery& q) {
   }
 
   CharacterSettings settings;
-  settings.step_height = Scalar(q.tolerances.at("step_height"));
-  settings.max_penetration_depth = Scalar(q.tolerances.at("max_penetration_depth"));
-  settings.allowed_ccd_penetration = Scalar(q.tolerances.at("allowed_ccd_penetration"));
-  settings.max_slope = Scalar(q.tolerances.at("max_slope"));
-  const Scalar sweep_allowed = Scalar(q.tolerances.at("sweep_allowed_penetration"));
-  CharacterRun character(peer, at, radius, q.has_gravity() ? gravity : Vec3<Scalar>{0, 0, 0}, settings);
+  settings.step_height = Scalar(tolerance.at("step_height"));
+  settings.max_penetration_depth = Scalar(tolerance.at("max_penetration_depth"));
+  settings.allowed_ccd_penetration = Scalar(tolerance.at("allowed_ccd_penetration"));
+  settings.max_slope = Scalar(tolerance.at("max_slope"));
+  const Scalar sweep_allowed = Scalar(tolerance.at("sweep_allowed_penetration"));
+  CharacterRun character(peer, at, radius, has_gravity(q) ? gravity : Vec3<Scalar>{0, 0, 0}, settings);
   for (int frame = 0; frame < q.frames; ++frame)
-    for (int pass = 0; pass < (q.has_gravity() ? 2 : 1); ++pass) {
+    for (int pass = 0; pass < passes_per_frame; ++pass) {
       const Vec3<Scalar>& d = pass == 0 ? move : gravity;
       a.sweeps.push_back(reported(peer.sweep(sphere, at, d, sweep_allowed), at, d, radius));
       const CharacterPass p = pass == 0 ? character.move(d) : character.fall();

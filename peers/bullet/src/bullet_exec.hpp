@@ -59,13 +59,12 @@ class BulletScenes {
 class BulletExec : public ExecEngine {
  public:
   explicit BulletExec(BulletMode mode) : mode_(mode) {}
-  std::string implementation() const override;
-  std::string engine_name() const override { return "Bullet"; }
-  formats::Precision precision() const override { return bullet_precision(); }
-  std::vector<std::pair<std::string, double>> tolerances() const override;
-  ExecAnswer run(const ExecQuery& query) override;
+  /// "bullet_sweep" or "bullet_kcc", the precision of the linked build, and the mode's tolerances.
+  formats::ExecDescribeAnswer describe() const override;
+  formats::PathRecord run(const formats::ExecRequest& request) override;
 
  private:
+  std::vector<std::pair<std::string, double>> tolerances() const;
   BulletMode mode_;
   BulletScenes scenes_;
 };

@@ -3,21 +3,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { conformanceSuite, engineInstalled, request, vec } from '../../node-common/peer_conformance.mjs';
+import { conformanceSuite, engineInstalled, nodeClient, request, vec } from '../../node-common/peer_conformance.mjs';
 import { PeerProcess } from '../../node-common/peer_process.mjs';
 
-const clientPath = process.env.SLIDECHECK_JOLT_CLIENT ?? fileURLToPath(new URL('../client.mjs', import.meta.url));
+const { clientPath, clientArgs, engineDir } = nodeClient('SLIDECHECK_JOLT_CLIENT', fileURLToPath(new URL('..', import.meta.url)));
 
-if (engineInstalled(clientPath, 'jolt-physics')) {
+if (engineInstalled(engineDir, 'jolt-physics')) {
   conformanceSuite({
     clientPath,
+    clientArgs,
     engineName: 'Jolt',
     gap: [0.0195, 0.0205], // character_padding, 0.02 by default
     requiredTolerances: ['character_padding', 'penetration_recovery_speed', 'predictive_contact_distance', 'collision_tolerance'],
   });
 
   test('Jolt: character_padding sets the gap kept from a wall', async () => {
-    const p = new PeerProcess(clientPath);
+    const p = new PeerProcess(clientPath, clientArgs);
     try {
       const q = { id: 'pad', start: [0, -1, 0.6], displacement: [3, 0, 0], radius: 0.5 };
       const a = await p.send(request('corner.scene', q, { tolerances: { character_padding: '0x1p-4' } }));

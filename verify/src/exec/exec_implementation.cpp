@@ -23,67 +23,6 @@ std::chrono::duration<double> timeout_of(const ExecSettings& s) { return std::ch
 
 std::string where_of(const ExecSettings& s) { return "exec:" + s.command; }
 
-/// The describe answer, strictly; InputError naming the command otherwise.
-ExecDescription parse_description(const std::string& text, const ExecSettings& s) {
-  const std::string where = where_of(s);
-  const auto bad = [&](const std::string& problem) -> void {
-    throw InputError(where, 0, "the describe answer " + problem + " (got: " + printable_excerpt(text) + ")");
-  };
-  ojson j;
-  try {
-    j = ojson::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    bad("is not JSON");
-  }
-  if (!j.is_object()) bad("is not a JSON object");
-  if (j.contains("error") && j["error"].is_string())
-    throw InputError(where, 0, "refused to describe itself: " + printable_excerpt(j["error"].get<std::string>(), 4 * kExcerptBytes));
-  for (const auto& item : j.items())
-    if (item.key() != "format" && item.key() != "implementation" && item.key() != "precisions" &&
-        item.key() != "tolerances" && item.key() != "description")
-      bad("has an unknown field '" + printable_excerpt(item.key()) + "'");
-  if (!j.contains("format") || j["format"] != std::string(exec_format))
-    bad("must have \"format\": \"" + std::string(exec_format) + "\"");
-  ExecDescription d;
-  if (!j.contains("implementation") || !j["implementation"].is_string() ||
-      j["implementation"].get<std::string>().empty())
-    bad("must name the implementation (\"implementation\": a non-empty string)");
-  d.implementation = j["implementation"].get<std::string>();
-  if (j.contains("description")) {
-    if (!j["description"].is_string()) bad("has a \"description\" that is not a string");
-    d.description = j["description"].get<std::string>();
-  }
-  if (!j.contains("precisions") || !j["precisions"].is_array() || j["precisions"].empty())
-    bad("must list its precisions (\"precisions\": [\"float\"] or [\"float\", \"double\"] ...)");
-  for (const ojson& p : j["precisions"]) {
-    if (!p.is_string()) bad("lists a precision that is not a string");
-    try {
-      d.precisions.push_back(parse_precision(p.get<std::string>()));
-    } catch (const std::invalid_argument&) {
-      bad("lists an unknown precision '" + p.get<std::string>() + "'");
-    }
-  }
-  if (j.contains("tolerances")) {
-    if (!j["tolerances"].is_object()) bad("has \"tolerances\" that is not an object of name: default");
-    for (const auto& item : j["tolerances"].items()) {
-      // A JSON number or, losslessly, a hexfloat string (as every number of the protocol).
-      double value = std::numeric_limits<double>::quiet_NaN();
-      if (item.value().is_number()) {
-        value = item.value().get<double>();
-      } else if (item.value().is_string()) {
-        try {
-          value = parse_double(item.value().get<std::string>());
-        } catch (const std::exception&) {
-        }
-      }
-      if (!std::isfinite(value))
-        bad("gives tolerance '" + item.key() + "' a default that is not a finite number (a JSON number or hexfloat string)");
-      d.tolerances.emplace_back(item.key(), value);
-    }
-  }
-  return d;
-}
-
 }  // namespace
 
 ExecDescription describe_exec(const ExecSettings& settings) {
@@ -94,7 +33,7 @@ ExecDescription describe_exec(const ExecSettings& settings) {
   ExecFault fault;
   const auto answer = p.exchange(R"({"describe":true})", timeout_of(settings), fault);
   if (!answer) throw InputError(where_of(settings), 0, "did not answer the describe request: " + fault.what);
-  ExecDescription d = parse_description(*answer, settings);
+  ExecDescription d{parse_exec_describe_answer(*answer, where_of(settings)), {}};
   p.stop();
   if (log) d.describe_stderr = log->held();
   return d;
@@ -102,21 +41,7 @@ ExecDescription describe_exec(const ExecSettings& settings) {
 
 std::string exec_request(const std::string& scene_file, const Query& query, Precision precision,
                          const std::map<std::string, double>& tolerances) {
-  ojson t = ojson::object();
-  for (const auto& [name, value] : tolerances) t[name] = to_hex(value);
-  ojson j;
-  j["scene"] = scene_file;
-  // The query as in a query file, less what names slidecheck's own files and algorithms: its
-  // scene is the request's `scene` (which may be a moved or shrunk copy of the query's file),
-  // and the tolerances to use are the request's.
-  ojson q = ojson::parse(query_to_json_line(query));
-  q.erase("scene");
-  q.erase("algorithm");
-  q.erase("tolerances");
-  j["query"] = std::move(q);
-  j["precision"] = precision_name(precision);
-  j["tolerances"] = std::move(t);
-  return j.dump();
+  return exec_request_to_json_line(scene_file, query, precision, tolerances);
 }
 
 ExecImplementation::ExecImplementation(ExecSettings settings, ExecDescription description)

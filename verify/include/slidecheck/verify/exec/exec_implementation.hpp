@@ -6,6 +6,7 @@
 /// becomes that query's `implementation_error`; the process is restarted for the next query
 /// and the run goes on.
 
+#include <slidecheck/formats/exec_io.hpp>
 #include <slidecheck/formats/paths_io.hpp>
 #include <slidecheck/formats/query_io.hpp>
 
@@ -23,9 +24,6 @@ using namespace slidecheck::formats;  // verify is built on the formats layer
 class ExecLog;
 class ExecProcess;
 
-/// The protocol's version, the describe answer's "format".
-inline constexpr std::string_view exec_format = "slidecheck-exec 1";
-
 /// How to run the implementation.
 struct ExecSettings {
   std::string command;          ///< run by /bin/sh -c
@@ -34,13 +32,7 @@ struct ExecSettings {
 };
 
 /// The describe answer.
-struct ExecDescription {
-  std::string implementation;  ///< its name, for records, reports and file names
-  std::string description;     ///< optional: what it is, for people (engine and version)
-  std::vector<Precision> precisions;
-  /// Every setting of the implementation that acts as a tolerance, with its default, in the
-  /// order the implementation listed them (eps-sweep sweeps them by name).
-  std::vector<std::pair<std::string, double>> tolerances;
+struct ExecDescription : ExecDescribeAnswer {
   /// What the process wrote to stderr while describing itself: written to the log when the
   /// run starts (a refused run writes no log).
   std::string describe_stderr;
@@ -52,7 +44,7 @@ struct ExecDescription {
 ExecDescription describe_exec(const ExecSettings& settings);
 
 /// The one-line request for a query (docs/judge.md): the scene file's absolute path, the query
-/// object, the precision and the tolerance overrides.
+/// object, the precision and the tolerance overrides (formats::exec_request_to_json_line).
 std::string exec_request(const std::string& scene_file, const Query& query, Precision precision,
                          const std::map<std::string, double>& tolerances);
 

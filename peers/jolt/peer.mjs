@@ -1,11 +1,10 @@
 // Jolt Physics (official WASM build of jolt-physics, single precision) as a slidecheck-exec peer:
 // a CharacterVirtual with a SphereShape slides through a static MeshShape of the scene, one
 // CharacterVirtual::Update per pass; single sweeps are NarrowPhaseQuery::CastShape of the sphere.
+// The client around it (scene cache, passes, answers) is node-common's (peer.mjs).
 import { createRequire } from 'node:module';
 import initJolt from 'jolt-physics';
-import { readScene } from '../node-common/scene.mjs';
-import { describeAnswer, passesOf, sweepRecord, upOf } from '../node-common/protocol.mjs';
-import { vecToHex } from '../node-common/hexfloat.mjs';
+import { upOf } from '../node-common/protocol.mjs';
 
 const require = createRequire(import.meta.url);
 const JOLT_VERSION = require('jolt-physics/package.json').version;
@@ -14,13 +13,10 @@ const JOLT_VERSION = require('jolt-physics/package.json').version;
 const LAYER_MOVING = 0;
 const LAYER_STATIC = 1;
 
-/** Scenes kept built at once (each a Body with its MeshShape); least recently used dropped first. */
-const SCENE_CACHE_SIZE = 64;
-
 /** 21 bits per coordinate: how Jolt's MeshShape stores vertices, relative to the mesh bounds. */
 const MESH_COMPONENT_STEPS = 2 ** 21 - 1;
 
-export async function createJoltPeer() {
+export async function createEngine() {
   const J = await initJolt();
 
   const settings = new J.JoltSettings();
@@ -63,7 +59,7 @@ export async function createJoltPeer() {
   J.destroy(mss);
   J.destroy(scs);
 
-  const engine = {
+  const info = {
     name: 'jolt_cv',
     description: `Jolt Physics (jolt-physics ${JOLT_VERSION}, WASM, float)`,
     shortName: 'Jolt',
@@ -78,12 +74,14 @@ export async function createJoltPeer() {
   const one = new J.Vec3(1, 1, 1);
   const origin = new J.RVec3(0, 0, 0);
 
-  // ---- scenes ----
-  const scenes = new Map(); // key -> { bodyId, mesh, path }
-  let active = null;
+  // ---- scenes: a static Body with the scene's MeshShape each, one of them in the system ----
+  let active = null; // the scene whose body is in the physics system
 
-  function buildScene(path, activeEdgeCos) {
-    const scene = readScene(path, { allowDegenerate: true }); // slidecheck has validated it already
+  /** A MeshShape's active edges depend on a tolerance: a scene is built once per value. */
+  const sceneKey = (req) => `${req.tolerances.active_edge_cos_threshold_angle}\u0000${req.scene}`;
+
+  function buildScene(scene, path, req) {
+    const activeEdgeCos = req.tolerances.active_edge_cos_threshold_angle;
     const { vertices, triangles } = scene;
     const nt = triangles.length / 3;
     // The scene's own vertices (rounded to float) and indices: MeshShapeSettings(TriangleList)
@@ -118,7 +116,7 @@ export async function createJoltPeer() {
     if (!result.IsValid()) {
       const why = result.HasError() ? result.GetError().c_str() : 'no valid triangle';
       J.destroy(mss);
-      throw new Error(`${engine.shortName} cannot build a MeshShape of ${path}: ${why}`);
+      throw new Error(`${info.shortName} cannot build a MeshShape of ${path}: ${why}`);
     }
     const shape = result.Get();
     shape.AddRef();
@@ -153,33 +151,24 @@ export async function createJoltPeer() {
       const b = shape.GetLocalBounds();
       const lo = b.get_mMin(), hi = b.get_mMax();
       const steps = [hi.GetX() - lo.GetX(), hi.GetY() - lo.GetY(), hi.GetZ() - lo.GetZ()].map((e) => (e / MESH_COMPONENT_STEPS).toPrecision(3));
-      console.error(`${engine.shortName}: ${path}: MeshShape moved ${moved} of ${3 * n} triangle corners off the scene's float vertices ` +
+      console.error(`${info.shortName}: ${path}: MeshShape moved ${moved} of ${3 * n} triangle corners off the scene's float vertices ` +
         `(21-bit grid over the mesh bounds, steps ${steps.join(', ')})`);
     }
   }
 
-  function sceneFor(path, activeEdgeCos) {
-    const key = `${activeEdgeCos}\u0000${path}`;
-    let s = scenes.get(key);
-    if (s) {
-      scenes.delete(key); // re-insert: most recently used last
-    } else {
-      s = buildScene(path, activeEdgeCos);
-      if (scenes.size >= SCENE_CACHE_SIZE) {
-        const [oldKey, old] = scenes.entries().next().value;
-        scenes.delete(oldKey);
-        if (active === old) { bodies.RemoveBody(old.bodyId); active = null; }
-        bodies.DestroyBody(old.bodyId);
-        old.shape.Release();
-      }
-    }
-    scenes.set(key, s);
+  function freeScene(old) {
+    if (active === old) { bodies.RemoveBody(old.bodyId); active = null; }
+    bodies.DestroyBody(old.bodyId);
+    old.shape.Release();
+  }
+
+  /** Puts the scene's body, alone, into the physics system. */
+  function activate(s) {
     if (active !== s) {
       if (active) bodies.RemoveBody(active.bodyId);
       bodies.AddBody(s.bodyId, J.EActivation_DontActivate);
       active = s;
     }
-    return s;
   }
 
   // ---- per query ----
@@ -220,9 +209,10 @@ export async function createJoltPeer() {
     return out;
   }
 
-  function query(req) {
+  /** A CharacterVirtual with the query's sphere at its start, in the scene. */
+  function character(scene, req) {
     const tol = req.tolerances;
-    const scene = sceneFor(req.scene, tol.active_edge_cos_threshold_angle);
+    activate(scene);
     const sphere = sphereOf(req.radius);
     const up = upOf(req);
 
@@ -249,34 +239,23 @@ export async function createJoltPeer() {
     cvs.mMinTimeRemaining = tol.min_time_remaining;
     cvs.mHitReductionCosMaxAngle = tol.hit_reduction_cos_max_angle;
     rA.Set(req.start[0], req.start[1], req.start[2]);
-    const character = new J.CharacterVirtual(cvs, rA, J.Quat.prototype.sIdentity(), system);
-    try {
-      const centre = () => readPos(character.GetCenterOfMassPosition());
-      const positions = [centre()];
-      const sweeps = [];
-      for (const pass of passesOf(req)) {
-        const from = positions[positions.length - 1];
-        const d = pass.displacement;
-        const s = sweep(scene, sphere, from, d, tol);
-        sweeps.push(sweepRecord(from, d.map(Math.fround), sphere.GetRadius(), s.hit, s.time, s.triangle));
+    const cv = new J.CharacterVirtual(cvs, rA, J.Quat.prototype.sIdentity(), system);
+    return {
+      radius: sphere.GetRadius(),
+      position: () => readPos(cv.GetCenterOfMassPosition()),
+      sweep: (from, d) => sweep(scene, sphere, from, d, tol),
+      move(d) {
         vA.Set(d[0], d[1], d[2]);
-        character.SetLinearVelocity(vA);
+        cv.SetLinearVelocity(vA);
         // Update's gravity argument only pushes a dynamic ground body; the scene is static.
-        character.Update(1, zero, bpFilter, objFilter, bodyFilter, shapeFilter, allocator);
-        const p = centre();
-        if (!p.every(Number.isFinite)) throw new Error(`${engine.shortName} produced a non-finite position in pass ${positions.length}`);
-        positions.push(p);
-      }
-      return { query_id: req.id, positions: positions.map(vecToHex), sweeps };
-    } finally {
-      J.destroy(character);
-      J.destroy(cvs);
-    }
+        cv.Update(1, zero, bpFilter, objFilter, bodyFilter, shapeFilter, allocator);
+      },
+      free() {
+        J.destroy(cv);
+        J.destroy(cvs);
+      },
+    };
   }
 
-  return {
-    engine,
-    describe: () => describeAnswer(engine),
-    query,
-  };
+  return { info, sceneKey, buildScene, freeScene, character };
 }

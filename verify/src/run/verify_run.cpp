@@ -319,6 +319,7 @@ TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& in
         throw UsageError("--algorithm", problem);
       }
       try {
+        check_runs_shape(a, in.query);
         (void)tolerances_for(in.query, a);
       } catch (const std::invalid_argument& e) {
         throw InputError(in.file, in.line, e.what());

@@ -41,6 +41,10 @@ bool culls_back_faces(const Algorithm& a);
 /// and it computes relative to its start already (local_espace.hpp).
 bool translation_invariant(const Algorithm& a);
 
+/// Throws std::invalid_argument, naming the query, its shape and the shapes the algorithm runs,
+/// when the algorithm does not run the query's body shape (AlgorithmEntry::shapes).
+void check_runs_shape(const Algorithm& a, const Query& q);
+
 /// Runs the algorithm `tol` belongs to on `in` over `mesh`, in number type T with `tracer`.
 /// The verifier's combinations only: float and double, untraced or with a RecordingTracer (level
 /// B), and Certified with an IdealTracer (level C).

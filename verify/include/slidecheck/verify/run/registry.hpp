@@ -14,6 +14,7 @@
 ///       static constexpr bool fauerby_detection = false;
 ///       static constexpr bool traces_relative_to_start = false;
 ///       static slidecheck::verify::AlgorithmChecks checks();  // optional: its own level B steps
+///       static constexpr std::string_view shapes[] = {"sphere"};  // optional: see AlgorithmEntry
 ///     };
 ///
 /// and `algorithm<MySlide>("mine")` instantiates it for every number type and tracer the
@@ -30,6 +31,7 @@
 #include <slidecheck/verify/run/algorithm_checks.hpp>
 
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -116,6 +118,14 @@ struct AlgorithmEntry {
   bool traces_relative_to_start = false;
   /// Its own level B steps and level C stop margins (algorithm_checks.hpp); empty: none.
   AlgorithmChecks checks;
+  /// The body shapes it runs (reference/.../geometry/body/shape.hpp's names). By default the
+  /// shapes with eSpace radii (sphere, ellipsoid), which SlideInput's radii describe; verify
+  /// refuses a query of another shape under it (check_runs_shape).
+  std::vector<std::string> shapes = [] {
+    std::vector<std::string> names;
+    for (const std::string_view n : espace_shape_names()) names.emplace_back(n);
+    return names;
+  }();
   /// The defaults with `overrides` applied; std::invalid_argument for an unknown name, a
   /// non-finite or negative value, or a fraction for an integer tolerance.
   std::function<AlgorithmTolerances(const std::map<std::string, double>& overrides)> make;
@@ -158,6 +168,7 @@ AlgorithmEntry algorithm(std::string name) {
   if constexpr (requires { A::translation_invariant; }) e.translation_invariant = A::translation_invariant;
   if constexpr (requires { A::fauerby_detection; }) e.fauerby_detection = A::fauerby_detection;
   if constexpr (requires { A::traces_relative_to_start; }) e.traces_relative_to_start = A::traces_relative_to_start;
+  if constexpr (requires { A::shapes; }) e.shapes.assign(std::begin(A::shapes), std::end(A::shapes));
   if constexpr (requires { A::checks(); }) e.checks = A::checks();
   e.make = [fields, name](const std::map<std::string, double>& overrides) {
     std::vector<std::pair<std::string, bool>> kinds;

@@ -52,6 +52,17 @@ inline std::vector<std::string_view> shape_names() {
   return names;
 }
 
+/// The names of the shapes Fauerby's eSpace maps to the unit sphere (EspaceShape): those an
+/// algorithm working on SlideInput's radii runs.
+inline std::vector<std::string_view> espace_shape_names() {
+  std::vector<std::string_view> names;
+  for_each_shape_type<double>([&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if constexpr (EspaceShape<S>) names.push_back(S::name);
+  });
+  return names;
+}
+
 template <Number T>
 Vec3<T> extent(const Shape<T>& s) {
   return std::visit([](const auto& b) { return b.extent(); }, s);

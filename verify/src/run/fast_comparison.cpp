@@ -31,20 +31,17 @@ const fast::World<F>& fast_world(const SceneContext& sc, Precision p, bool robus
 
 namespace {
 
-template <class Tag, IeeeBinary F>
-SlideResult<F> run_fast_as(const fast::World<F>& world, const SlideInput<F>& in, const AlgorithmTolerances& tol,
-                           fast::SlideScratch<F>& scratch) {
-  return fast::collide_and_slide<Tag>(world, in, tol.get<typename Tag::Tolerances>(), scratch);
-}
-
+/// The algorithm's fast/ twin (AlgorithmEntry::fast_float, fast_double).
 template <IeeeBinary F>
 SlideResult<F> run_fast(Algorithm a, const fast::World<F>& world, const SlideInput<F>& in,
                         const AlgorithmTolerances& tol, fast::SlideScratch<F>& scratch) {
-  if (a == Algorithm::robust) return run_fast_as<fast::Robust>(world, in, tol, scratch);
-  if (a == Algorithm::fauerby) return run_fast_as<fast::Fauerby>(world, in, tol, scratch);
-  if (a == Algorithm::linahan) return run_fast_as<fast::Linahan>(world, in, tol, scratch);
-  if (a == Algorithm::monter) return run_fast_as<fast::Monter>(world, in, tol, scratch);
-  throw std::invalid_argument(std::string(algorithm_name(a)) + " has no fast implementation");
+  const AlgorithmEntry& e = algorithm_entry(a);
+  const AlgorithmEntry::FastRun<F> twin = [&] {
+    if constexpr (std::is_same_v<F, float>) return e.fast_float;
+    else return e.fast_double;
+  }();
+  if (twin == nullptr) throw std::invalid_argument(std::string(algorithm_name(a)) + " has no fast implementation");
+  return twin(world, in, tol, scratch);
 }
 
 }  // namespace
@@ -89,7 +86,7 @@ FastOutcome run_and_compare_fast(const SceneContext& sc, Algorithm algorithm, Pr
                                  const AlgorithmTolerances& tol, const FramedRun<F>& framed,
                                  const std::vector<std::size_t>& original_index,
                                  const std::optional<Vec3<double>>& offset_for_testing) {
-  const fast::World<F>& world = fast_world<F>(sc, precision, algorithm == Algorithm::robust);
+  const fast::World<F>& world = fast_world<F>(sc, precision, algorithm_entry(algorithm).fast_exact_boxes);
   fast::SlideScratch<F> scratch;
   FastOutcome out;
   SlideResult<F> joined;

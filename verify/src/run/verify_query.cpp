@@ -219,7 +219,7 @@ std::optional<FastOutcome> fast_outcome(QueryRecord& r, const SceneContext& sc, 
   // invalid start: nothing of such a record is checked).
   std::optional<FastOutcome> fast_run;
   if (options.implementation == Implementation::fast) {
-    if (algorithm != Algorithm::robust) {
+    if (!algorithm_entry(algorithm).fast_exact_boxes) {
       // The seeds' BVH slack covers spheres only: fast/ refuses the rest, and so records say so.
       const fast::World<F>& world = fast_world<F>(sc, precision, false);
       try {
@@ -319,7 +319,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   const auto started = std::chrono::steady_clock::now();
   if (options.implementation == Implementation::fast && !has_fast_implementation(algorithm))
     throw std::invalid_argument(std::string(algorithm_name(algorithm)) +
-                                " has no fast implementation (fast/ has fauerby, linahan, monter and robust)");
+                                " has no fast implementation (fast/ has " + fast_implementations_text() + ")");
   const AlgorithmTolerances tol = tolerances_for(query, algorithm);
 
   QueryRecord r = unrun_record<F>(sc, query, query_file, algorithm, precision);
@@ -379,8 +379,19 @@ exact::Box query_reach_box(const Query& q) {
   return b;
 }
 
+std::string fast_implementations_text() {
+  std::vector<std::string> names;
+  for (const AlgorithmEntry& e : registered_algorithms())
+    if (e.fast_float != nullptr) names.push_back(e.algorithm.name());
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
 bool has_fast_implementation(Algorithm a) {
-  return a == Algorithm::robust || a == Algorithm::fauerby || a == Algorithm::linahan || a == Algorithm::monter;
+  const AlgorithmEntry* e = find_algorithm_entry(a.name());
+  return e != nullptr && e->fast_float != nullptr;
 }
 
 AlgorithmTolerances tolerances_for(const Query& query, Algorithm algorithm) {

@@ -313,8 +313,8 @@ TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& in
     for (const Algorithm& a : algorithms) {
       if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
         const std::string problem = std::string(algorithm_name(a)) +
-                                    " has no fast implementation: --implementation fast runs fauerby, linahan, monter "
-                                    "and robust (or use --implementation reference)";
+                                    " has no fast implementation: --implementation fast runs " +
+                                    fast_implementations_text() + " (or use --implementation reference)";
         if (o.algorithms.empty()) throw InputError(in.file, in.line, "query '" + in.query.id + "': " + problem);
         throw UsageError("--algorithm", problem);
       }

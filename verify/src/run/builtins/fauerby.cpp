@@ -1,5 +1,6 @@
 // Fauerby (2003), collideAndSlide: reference/.../response/fauerby.hpp.
 #include "run/builtins/builtins.hpp"
+#include "run/builtins/fast_twin.hpp"
 
 #include <slidecheck/reference/response/fauerby.hpp>
 
@@ -34,6 +35,7 @@ struct Builtin {
 AlgorithmEntry builtin_fauerby() {
   AlgorithmEntry e = algorithm<Builtin>("fauerby");
   e.swept_tolerance = "very_close_distance";
+  set_fast_twin<fast::Fauerby>(e, false);
   return e;
 }
 

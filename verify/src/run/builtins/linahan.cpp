@@ -1,5 +1,6 @@
 // Linahan's robustness fixes of Fauerby's response: reference/.../response/linahan.hpp.
 #include "run/builtins/builtins.hpp"
+#include "run/builtins/fast_twin.hpp"
 
 #include <slidecheck/reference/response/linahan.hpp>
 
@@ -32,6 +33,7 @@ struct Builtin {
 AlgorithmEntry builtin_linahan() {
   AlgorithmEntry e = algorithm<Builtin>("linahan");
   e.swept_tolerance = "very_close_distance";
+  set_fast_twin<fast::Linahan>(e, false);
   return e;
 }
 

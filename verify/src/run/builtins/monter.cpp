@@ -1,5 +1,6 @@
 // Monter's move_sphere: reference/.../response/monter.hpp.
 #include "run/builtins/builtins.hpp"
+#include "run/builtins/fast_twin.hpp"
 
 #include <slidecheck/reference/response/monter.hpp>
 
@@ -35,6 +36,7 @@ struct Builtin {
 AlgorithmEntry builtin_monter() {
   AlgorithmEntry e = algorithm<Builtin>("monter");
   e.swept_tolerance = "push_out_distance";
+  set_fast_twin<fast::Monter>(e, false);
   return e;
 }
 

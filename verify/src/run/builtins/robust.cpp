@@ -1,5 +1,6 @@
 // slidecheck's own collide-and-slide: reference/.../response/robust/robust.hpp.
 #include "run/builtins/builtins.hpp"
+#include "run/builtins/fast_twin.hpp"
 
 #include <slidecheck/reference/response/robust/robust.hpp>
 
@@ -39,6 +40,7 @@ struct Builtin {
 AlgorithmEntry builtin_robust() {
   AlgorithmEntry e = algorithm<Builtin>("robust");
   e.swept_tolerance = "skin_factor";
+  set_fast_twin<fast::Robust>(e, true);
   return e;
 }
 

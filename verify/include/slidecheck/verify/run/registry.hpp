@@ -41,6 +41,13 @@
 #include <utility>
 #include <vector>
 
+namespace slidecheck::fast {
+template <IeeeBinary F>
+struct World;
+template <IeeeBinary F>
+struct SlideScratch;
+}  // namespace slidecheck::fast
+
 namespace slidecheck::verify {
 
 using namespace slidecheck::formats;  // verify is built on the formats layer
@@ -118,6 +125,16 @@ struct AlgorithmEntry {
   bool traces_relative_to_start = false;
   /// Its own level B steps and level C stop margins (algorithm_checks.hpp); empty: none.
   AlgorithmChecks checks;
+  /// Its fast/ twin, if it has one: fast/'s BVH implementation of it, bit-identical to it, which
+  /// `verify --implementation fast` runs beside it (builtins/fast_twin.hpp). Null: none.
+  template <IeeeBinary F>
+  using FastRun = SlideResult<F> (*)(const fast::World<F>&, const SlideInput<F>&, const AlgorithmTolerances&,
+                                     fast::SlideScratch<F>&);
+  FastRun<float> fast_float = nullptr;
+  FastRun<double> fast_double = nullptr;
+  /// Its fast/ twin runs on a world of exact-conservative boxes (robust's) rather than the
+  /// seeds' float-faithful slack, which covers spheres only.
+  bool fast_exact_boxes = false;
   /// The body shapes it runs (reference/.../geometry/body/shape.hpp's names). By default the
   /// shapes with eSpace radii (sphere, ellipsoid), which SlideInput's radii describe; verify
   /// refuses a query of another shape under it (check_runs_shape).

@@ -96,8 +96,11 @@ struct VerifyQueryOptions {
   std::optional<Vec3<double>> fast_offset_for_testing;
 };
 
-/// Whether fast/ has the algorithm (robust, fauerby, linahan, monter; not pseudo_distance).
+/// Whether the algorithm has a fast/ twin (its registry entry's fast_float: robust, fauerby,
+/// linahan, monter; not pseudo_distance).
 bool has_fast_implementation(Algorithm a);
+/// The algorithms with a fast/ twin, for messages: "fauerby, linahan, monter and robust".
+std::string fast_implementations_text();
 
 /// The query in `precision` with `algorithm` and the query's own tolerances when `algorithm`
 /// is the query's algorithm, else that algorithm's defaults. The query's numbers are rounded

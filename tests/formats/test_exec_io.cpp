@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(a_request_written_by_slidecheck_reads_back_rounded_once_to_
   BOOST_TEST(r.precision == Precision::single_float);
   BOOST_TEST(r.query.id == "q1");
   BOOST_TEST(r.query.frames == 3);
-  BOOST_TEST(!r.query.ellipsoid);
+  BOOST_TEST(std::holds_alternative<Sphere<double>>(r.query.shape));
   BOOST_TEST(!r.query.algorithm_given);  // slidecheck's own algorithm is not the client's business
   BOOST_TEST(r.query.tolerances.empty());
   // The double 0.1 the query holds, rounded once to float; -0 stays -0.
@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(a_request_written_by_slidecheck_reads_back_rounded_once_to_
   BOOST_TEST(std::signbit(r.query.displacement.x));
   BOOST_TEST(r.query.displacement.y == double(1e-3f));
   BOOST_TEST(r.query.gravity.z == double(-9.81f));
-  BOOST_TEST(r.query.radii.radii.x == 0.5);
+  BOOST_TEST(length(r.query.shape, 0) == 0.5);
   // Every tolerance the client described: the request's override, or the default.
   BOOST_TEST(r.tolerances.size() == 2u);
   BOOST_TEST(r.tolerances.at("skin") == 0.25);
@@ -152,5 +152,5 @@ BOOST_AUTO_TEST_CASE(requests_the_client_cannot_answer_are_refused_naming_the_qu
   BOOST_TEST(contains(refusal(query(R"("start": [0, 0, 1], "radius": 1, "extra": 1)")), "query 'q': unknown field 'extra'"));
   // An ellipsoid is a valid query: whether the client runs it is the client's decision.
   const ExecRequest e = formats::parse_exec_request(query(R"("start": [0, 0, 1], "radii": [1, 1, 2])"), kFloatClient);
-  BOOST_TEST(e.query.ellipsoid);
+  BOOST_TEST((e.query.shape == Shape<double>{Ellipsoid<double>{{1, 1, 2}}}));
 }

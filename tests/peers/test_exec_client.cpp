@@ -24,7 +24,7 @@ class Teleport : public peers::ExecEngine {
     return {"teleport", {formats::Precision::single_float}, {{"skin", 0x1p-10}}, {}};
   }
   formats::PathRecord run(const formats::ExecRequest& r) override {
-    if (r.query.ellipsoid) throw peers::RequestError("query '" + r.query.id + "': no ellipsoids");
+    if (!std::holds_alternative<Sphere<double>>(r.query.shape)) throw peers::RequestError("query '" + r.query.id + "': no ellipsoids");
     if (r.query.id == "boom") throw std::runtime_error("engine failure");
     formats::PathRecord a;
     a.query_id = r.query.id;

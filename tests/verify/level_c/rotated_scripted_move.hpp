@@ -31,7 +31,7 @@ inline RotatedMove rotated_scripted_move(const std::string& shape_name, std::siz
       const formats::Query q = corpora::place_rotated_query(unit, r, scale, offset, formats::Precision::single_float);
       return {shape_name + "_r" + std::to_string(k) + " " + id + " scale " + std::to_string(scale) + " offset " +
                   std::to_string(offset),
-              {q.start, q.displacement, q.radii, q.gravity},
+              {q.start, q.displacement, espace_radii(q.shape), q.gravity},
               corpora::place_rotated(shape, r, scale, offset, formats::Precision::single_float),
               q.frames};
     }

@@ -95,6 +95,20 @@ class StepContext {
   }
   bool stopped_with(int pass, int iteration, StopReason r) const;
 
+  /// What a projected destination (a slide's last step) is computed from: its iteration's
+  /// collision query, sliding plane, touch point and near point; a null pointer for a step the
+  /// run did not trace.
+  struct SlideInputs {
+    const ev::CollisionQuery<F>& q;
+    const ev::SlidingPlane<F>* sp;
+    const ev::TouchPoint<F>* tp;
+    const ev::NearPoint<F>* np;
+  };
+  SlideInputs slide_inputs(const ev::ProjectedDestination<F>& e) const {
+    return {query(e.pass, e.iteration), previous<ev::SlidingPlane<F>>(e.pass, e.iteration),
+            previous<ev::TouchPoint<F>>(e.pass, e.iteration), previous<ev::NearPoint<F>>(e.pass, e.iteration)};
+  }
+
  private:
   const AlgorithmTolerances& tol_;
   const TracedRun<F>& run_;

@@ -55,10 +55,7 @@ struct LinahanSteps {
 
   static void step(StepContext<F>& cx, DetectionSteps<F>&, const ev::ProjectedDestination<F>& e) {
     const StepLocation at = cx.where(e);
-    const ev::CollisionQuery<F>& q = cx.query(e.pass, e.iteration);
-    const ev::SlidingPlane<F>* sp = cx.template previous<ev::SlidingPlane<F>>(e.pass, e.iteration);
-    const ev::TouchPoint<F>* tp = cx.template previous<ev::TouchPoint<F>>(e.pass, e.iteration);
-    const ev::NearPoint<F>* np = cx.template previous<ev::NearPoint<F>>(e.pass, e.iteration);
+    const auto [q, sp, tp, np] = cx.slide_inputs(e);
     if (!sp || !tp || !np) return;
     const Vec3<Q> n = to_q(sp->normal);
     const Vec3<Q> dest = to_q(e.destination);

@@ -20,9 +20,9 @@ namespace slidecheck::formats::detail {
 // line and field): number(json, field) and vec(json, field); its value as JSON, numbers as
 // hexfloat strings. Every length of a shape must be finite and positive.
 
-template <class Number, class Vec>
+template <class Number, class Vec, class Fail>
 Sphere<double> shape_value(std::type_identity<Sphere<double>>, const nlohmann::json& j, const std::string& field,
-                           Number&& number, Vec&&) {
+                           Number&& number, Vec&&, Fail&&) {
   return {number(j, field)};
 }
 template <class Json>
@@ -30,14 +30,34 @@ Json shape_json(const Sphere<double>& s) {
   return to_hex(s.radius);
 }
 
-template <class Number, class Vec>
+template <class Number, class Vec, class Fail>
 Ellipsoid<double> shape_value(std::type_identity<Ellipsoid<double>>, const nlohmann::json& j, const std::string& field,
-                              Number&&, Vec&& vec) {
+                              Number&&, Vec&& vec, Fail&&) {
   return {vec(j, field)};
 }
 template <class Json>
 Json shape_json(const Ellipsoid<double>& s) {
   return Json::array({to_hex(s.radii.x), to_hex(s.radii.y), to_hex(s.radii.z)});
+}
+
+/// "capsule": {"radius": r, "half_axis": [x, y, z]}, both required, nothing else.
+template <class Number, class Vec, class Fail>
+Capsule<double> shape_value(std::type_identity<Capsule<double>>, const nlohmann::json& j, const std::string& field,
+                            Number&& number, Vec&& vec, Fail&& fail) {
+  const std::string expected = "'" + field + "' must be an object {\"radius\": r, \"half_axis\": [x, y, z]}";
+  if (!j.is_object()) fail(expected + ", got " + j.type_name());
+  for (const auto& item : j.items())
+    if (item.key() != "radius" && item.key() != "half_axis") fail("unknown field '" + field + "." + item.key() + "'");
+  if (!j.contains("radius")) fail("missing field '" + field + ".radius'");
+  if (!j.contains("half_axis")) fail("missing field '" + field + ".half_axis'");
+  return {number(j["radius"], field + ".radius"), vec(j["half_axis"], field + ".half_axis")};
+}
+template <class Json>
+Json shape_json(const Capsule<double>& s) {
+  Json j = Json::object();
+  j["radius"] = to_hex(s.radius);
+  j["half_axis"] = Json::array({to_hex(s.half_axis.x), to_hex(s.half_axis.y), to_hex(s.half_axis.z)});
+  return j;
 }
 
 /// "'radius' (sphere) or 'radii' (ellipsoid)": every shape's field, for messages.
@@ -69,23 +89,44 @@ Shape<double> read_shape(const nlohmann::json& j, const std::string& prefix, Num
     const auto it = j.find(std::string(S::field));
     if (it == j.end()) return;
     if (shape) fail(several);
-    shape = shape_value(tag, *it, prefix + std::string(S::field), number, vec);
+    shape = shape_value(tag, *it, prefix + std::string(S::field), number, vec, fail);
   });
   if (!shape) fail(none);
   return *shape;
+}
+
+/// The field that holds length i of a shape, for messages.
+template <class S>
+std::string length_field(const S&, std::size_t) {
+  return std::string(S::field);
+}
+inline std::string length_field(const Capsule<double>&, std::size_t i) {
+  return i == 0 ? "capsule.radius" : "capsule.half_axis";
+}
+
+/// A shape's own condition beyond its lengths, as (field, problem): a capsule's axis must not
+/// be zero (that capsule is a sphere, which "radius" gives).
+template <class S>
+std::optional<std::pair<std::string, std::string>> shape_specific_problem(const S&) {
+  return std::nullopt;
+}
+inline std::optional<std::pair<std::string, std::string>> shape_specific_problem(const Capsule<double>& c) {
+  if (c.half_axis == Vec3<double>{}) return {{"capsule.half_axis", "must not be zero: a capsule without an axis is a sphere; give 'radius'"}};
+  return std::nullopt;
 }
 
 /// The first number of the shape that is not finite and positive, as (field, problem).
 inline std::optional<std::pair<std::string, std::string>> shape_problem(const Shape<double>& shape) {
   return std::visit(
       [](const auto& s) -> std::optional<std::pair<std::string, std::string>> {
-        const std::string field(s.field);
         for (std::size_t i = 0; i < s.length_count; ++i) {
           const double c = s.length(i);
+          const std::string field = length_field(s, i);
           if (!num::is_finite(c)) return {{field, "must be finite"}};
-          if (!(c > 0.0)) return {{field, "must be > 0, got " + to_hex(c) + " (" + to_decimal(c) + ")"}};
+          if (s.must_be_positive(i) && !(c > 0.0))
+            return {{field, "must be > 0, got " + to_hex(c) + " (" + to_decimal(c) + ")"}};
         }
-        return std::nullopt;
+        return shape_specific_problem(s);
       },
       shape);
 }

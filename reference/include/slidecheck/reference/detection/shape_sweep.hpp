@@ -3,6 +3,7 @@
 /// by `velocity` with a mesh given in R3, exact in exact types. One overload per shape
 /// (body/shape.hpp lists them); sweep_shape_mesh picks the shape's.
 
+#include <slidecheck/reference/detection/capsule_mesh.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/geometry/body/shape.hpp>
 
@@ -23,6 +24,14 @@ template <Number T>
 DetectionResult<T> sweep_body_mesh(const Ellipsoid<T>& body, const Vec3<T>& center, const Vec3<T>& velocity,
                                    const IndexedMesh<T>& mesh, const SweepOptions& options = {}) {
   return sweep_ellipsoid_mesh(center, velocity, body.espace_radii(), mesh, options);
+}
+
+/// A capsule sweeps as the point against the triangle swept along its axis
+/// (swept_capsule_triangle.hpp); the part of the capsule that touches is dropped here.
+template <Number T>
+DetectionResult<T> sweep_body_mesh(const Capsule<T>& body, const Vec3<T>& center, const Vec3<T>& velocity,
+                                   const IndexedMesh<T>& mesh, const SweepOptions& options = {}) {
+  return sweep_capsule_mesh(body, center, velocity, mesh, options).contact;
 }
 
 /// The first contact of a body of shape `shape`: the shape's own swept test.

@@ -23,6 +23,7 @@ struct Ellipsoid {
   static constexpr std::size_t length_count = 3;
   T& length(std::size_t i) { return i == 0 ? radii.x : (i == 1 ? radii.y : radii.z); }
   const T& length(std::size_t i) const { return i == 0 ? radii.x : (i == 1 ? radii.y : radii.z); }
+  static constexpr bool must_be_positive(std::size_t) { return true; }
   Vec3<T> extent() const { return radii; }
   /// eSpace divides coordinate j by radii[j]: the ellipsoid becomes the unit sphere.
   EllipsoidRadii<T> espace_radii() const { return {radii}; }

@@ -6,11 +6,13 @@
 ///
 /// Each alternative S provides: `S::name` (files, help, messages), `S::field` (its field in
 /// queries and sweeps, formats/src/shape_fields.hpp), `length_count` and `length(i)` (the
-/// sizes that scaling scales and rounding rounds, and search varies), `extent()` (half-widths of its axis-aligned
+/// sizes that scaling scales and rounding rounds, and search varies), `must_be_positive(i)`
+/// (whether length i must be positive: radii must, a capsule's axis need not), `extent()` (half-widths of its axis-aligned
 /// box around the centre: culling boxes, BVH queries), `converted<To>(c)` and, when the
 /// algorithms of Fauerby's family can run it, `espace_radii()` (the eSpace map that makes it
 /// the unit sphere).
 
+#include <slidecheck/reference/geometry/body/capsule.hpp>
 #include <slidecheck/reference/geometry/body/ellipsoid.hpp>
 #include <slidecheck/reference/geometry/body/sphere.hpp>
 
@@ -26,7 +28,7 @@ namespace slidecheck {
 
 /// Every shape, in the order files list them.
 template <Number T>
-using Shape = std::variant<Sphere<T>, Ellipsoid<T>>;
+using Shape = std::variant<Sphere<T>, Ellipsoid<T>, Capsule<T>>;
 
 /// A shape that Fauerby's eSpace maps to the unit sphere.
 template <class S>
@@ -108,14 +110,19 @@ Shape<T> map_lengths(Shape<T> s, F&& f) {
   return s;
 }
 
-/// Whether every length is finite and positive (a rounding may make one 0 or infinite).
+/// Whether every length is finite, and positive where the shape needs it (must_be_positive):
+/// a rounding may make a radius 0 or a length infinite.
 template <Number T>
 bool lengths_positive(const Shape<T>& s) {
-  for (std::size_t i = 0; i < length_count(s); ++i) {
-    const T l = length(s, i);
-    if (!num::is_finite(l) || !(num::sign(l) > 0)) return false;
-  }
-  return true;
+  return std::visit(
+      [](const auto& b) {
+        for (std::size_t i = 0; i < b.length_count; ++i) {
+          const T& l = b.length(i);
+          if (!num::is_finite(l) || (b.must_be_positive(i) && !(num::sign(l) > 0))) return false;
+        }
+        return true;
+      },
+      s);
 }
 
 /// The shape in number type To, each number converted by `c`.

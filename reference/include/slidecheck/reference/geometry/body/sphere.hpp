@@ -22,6 +22,8 @@ struct Sphere {
   static constexpr std::size_t length_count = 1;
   T& length(std::size_t) { return radius; }
   const T& length(std::size_t) const { return radius; }
+  /// Whether length i must be positive (a radius must; a capsule's axis may be negative).
+  static constexpr bool must_be_positive(std::size_t) { return true; }
   /// Half-widths of its axis-aligned box around the centre.
   Vec3<T> extent() const { return {radius, radius, radius}; }
   /// The semi-axes of Fauerby's eSpace map, which makes it the unit sphere.

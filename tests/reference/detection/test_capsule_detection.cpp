@@ -4,7 +4,8 @@
 // independent route, the exact segment-triangle distance in rationals and CORE::Expr: at the
 // time of impact the axis is exactly r from the triangle, before it (at sampled rational times)
 // farther, and a miss has no sampled contact; a zero half axis is the sphere sweep; h and -h
-// give the same time with the ends swapped; Rational and Real agree.
+// give the same time with the ends swapped; Rational and Real agree; tracing changes no result
+// and reports the axis test, the eight prism triangles in order and the choice.
 #include <support/number_types.hpp>
 #include <support/rapidcheck_runs.hpp>
 
@@ -18,6 +19,8 @@
 #include <array>
 #include <cmath>
 #include <sstream>
+#include <variant>
+#include <vector>
 
 using namespace slidecheck;
 using slidecheck::test::check_with;
@@ -325,6 +328,65 @@ BOOST_AUTO_TEST_CASE(rational_and_real_agree) {
     RC_ASSERT(q.contact.feature == r.contact.feature);
     const Real tq = evaluate_as<Real>(q.contact.time, to_real);
     RC_ASSERT(num::sign(Real(tq - evaluate(r.contact.time))) == 0);
+  });
+}
+
+namespace {
+
+/// Records the capsule's own events and counts the prism triangles' exact:: events.
+struct CapsuleRecorder {
+  static constexpr bool enabled = true;
+  std::vector<std::variant<int, std::pair<int, int>>> steps;  // 0: axis; (1, k): prism k; (2, part): choice
+  std::size_t sphere_events = 0;
+  template <class E>
+  void operator()(const E& e) {
+    if constexpr (requires { e.axis_reaches; }) steps.emplace_back(0);
+    else if constexpr (std::is_same_v<E, trace::capsule::PrismTriangle>) steps.emplace_back(std::pair{1, e.prism});
+    else if constexpr (std::is_same_v<E, trace::capsule::CapsuleChoice>) steps.emplace_back(std::pair{2, e.part});
+    else ++sphere_events;
+  }
+};
+
+template <class T>
+void check_traced(const Case& k) {
+  exact::SweepOptions o;
+  o.cull_back_faces = k.cull;
+  CapsuleRecorder rec;
+  const CapsuleDetection<T> traced = exact::sweep_capsule_triangle(capsule_of<T>(k), triangle_of<T>(k), o, 7, rec);
+  const CapsuleDetection<T> plain = run<T>(k);
+  RC_ASSERT(traced.contact.hit == plain.contact.hit);
+  RC_ASSERT(traced.part == plain.part);
+  if (plain.contact.hit) {
+    RC_ASSERT(compare(traced.contact.time, plain.contact.time) == 0);
+    RC_ASSERT(traced.contact.feature == plain.contact.feature);
+  }
+  if (culled(k)) {
+    RC_ASSERT(rec.steps.empty());
+    return;
+  }
+  RC_ASSERT(!rec.steps.empty());
+  RC_ASSERT(std::get<int>(rec.steps.front()) == 0);
+  if (rec.steps.size() == 1) {  // the axis reaches the triangle: no prism sweep
+    RC_ASSERT((plain.part == CapsulePart::side));
+    return;
+  }
+  RC_ASSERT(rec.steps.size() == 10u);
+  for (int p = 0; p < 8; ++p) RC_ASSERT((std::get<std::pair<int, int>>(rec.steps[1 + p]) == std::pair{1, p}));
+  RC_ASSERT((std::get<std::pair<int, int>>(rec.steps[9]).first == 2));
+  RC_ASSERT(rec.sphere_events > 0u);
+}
+
+}  // namespace
+
+// The traced sweep is the untraced one, in a rounded and an exact type, and its trace names the
+// steps: the axis distance, then P's eight triangles in order (with their own sphere events),
+// then the choice.
+BOOST_AUTO_TEST_CASE(tracing_changes_nothing_and_names_every_step) {
+  check_with(200, [] {
+    const Case k = *gen_case();
+    check_traced<float>(k);
+    check_traced<double>(k);
+    check_traced<Rational>(k);
   });
 }
 

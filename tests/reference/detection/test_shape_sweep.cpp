@@ -1,7 +1,8 @@
 // Each shape's swept test (shape_sweep.hpp): sweep_shape_mesh runs the body's own test. A
-// sphere and an ellipsoid dropping onto a floor touch it at the time their lowest point
-// reaches it (known by hand), in every exact type; on random meshes the dispatch agrees with
-// the eSpace sweep of the shape's own semi-axes.
+// sphere, an ellipsoid and a capsule dropping onto a floor touch it at the time their lowest
+// point reaches it (known by hand), in every exact type; on random meshes the dispatch agrees
+// with the eSpace sweep of the shape's own semi-axes, and a capsule's mesh sweep is the
+// earliest of its per-triangle sweeps (lowest index among ties), with or without the box filter.
 #include <support/number_types.hpp>
 #include <support/rapidcheck_runs.hpp>
 
@@ -49,6 +50,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_body_lands_when_its_lowest_point_reaches_the_flo
   BOOST_TEST(hits_at(exact::sweep_shape_mesh(sphere, start, down, floor), T(3) / T(8)));
   BOOST_TEST(hits_at(exact::sweep_shape_mesh(ellipsoid, start, down, floor), T(7) / T(16)));
   BOOST_TEST(!hits_at(exact::sweep_shape_mesh(ellipsoid, start, down, floor), T(3) / T(8)));
+  // A capsule of radius 1/4 tilted in x and z (half axis (1/2, 0, 1/2)): its low end is 1/2 below
+  // the centre, so it touches at z = 3/4, t = 5/16, on its end A.
+  const Capsule<T> capsule{T(1) / T(4), Vec3<T>(T(1) / T(2), T(0), T(1) / T(2))};
+  BOOST_TEST(hits_at(exact::sweep_shape_mesh(Shape<T>{capsule}, start, down, floor), T(5) / T(16)));
+  BOOST_TEST((exact::sweep_capsule_mesh(capsule, start, down, floor).part == CapsulePart::end_a));
   // Moving up, away from the floor's front: no contact.
   BOOST_TEST(!exact::sweep_shape_mesh(sphere, start, -down, floor).hit);
 }
@@ -72,6 +78,38 @@ RC_BOOST_PROP(the_dispatch_is_the_eSpace_sweep_of_the_shapes_own_semi_axes, ()) 
                  exact::sweep_ellipsoid_mesh(c, v, EllipsoidRadii<Rational>{{r, r, r}}, mesh, options)));
   RC_ASSERT(same(exact::sweep_shape_mesh(Shape<Rational>{Ellipsoid<Rational>{radii}}, c, v, mesh, options),
                  exact::sweep_ellipsoid_mesh(c, v, EllipsoidRadii<Rational>{radii}, mesh, options)));
+}
+
+RC_BOOST_PROP(a_capsules_mesh_sweep_is_the_earliest_triangle_filtered_or_not, ()) {
+  const auto small = rc::gen::map(rc::gen::inRange(-16, 17), [](int k) { return Rational(k, 4); });
+  const auto positive = rc::gen::map(rc::gen::inRange(1, 9), [](int k) { return Rational(k, 4); });
+  IndexedMesh<Rational> mesh;
+  for (int i = 0; i < 9; ++i) mesh.vertices.push_back({*small, *small, *small});
+  mesh.triangles = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+  if (*rc::gen::arbitrary<bool>()) mesh.triangles.push_back(mesh.triangles[0]);  // a tie: index 0 must win
+  const Capsule<Rational> body{*positive, Vec3<Rational>{*small, *small, *small}};
+  const Vec3<Rational> c{*small, *small, *small}, v{*small, *small, *small};
+  exact::SweepOptions options;
+  options.cull_back_faces = *rc::gen::arbitrary<bool>();
+  const exact::BoxFilter filter(mesh);
+  const CapsuleDetection<Rational> plain = exact::sweep_capsule_mesh(body, c, v, mesh, options);
+  const CapsuleDetection<Rational> filtered = exact::sweep_capsule_mesh(body, c, v, mesh, options, &filter);
+  std::optional<std::size_t> first;
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const CapsuleDetection<Rational> d =
+        exact::sweep_capsule_triangle(SweptCapsule<Rational>{c, body.half_axis, v, body.radius}, mesh.triangle(i), options, i);
+    if (!d.contact.hit) continue;
+    if (!first) first = i;
+    RC_ASSERT(compare(d.contact.time, plain.contact.time) >= 0);
+    if (compare(d.contact.time, plain.contact.time) == 0) RC_ASSERT(plain.contact.triangle <= i);
+  }
+  RC_ASSERT(plain.contact.hit == first.has_value());
+  RC_ASSERT(filtered.contact.hit == plain.contact.hit);
+  if (plain.contact.hit) {
+    RC_ASSERT(compare(filtered.contact.time, plain.contact.time) == 0);
+    RC_ASSERT(filtered.contact.triangle == plain.contact.triangle);
+    RC_ASSERT(filtered.part == plain.part);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -199,10 +199,12 @@ int chosen_triangle(const std::array<DetectionResult<T>, 8>& sweeps, const detai
 }  // namespace capsule_detail
 
 /// The first contact of `capsule` with `tri` in t in [0, 1] (see the file comment). `index` is
-/// recorded in the result.
-template <Number T>
+/// recorded in the result and the trace (trace::capsule's events, and each prism triangle's
+/// trace::exact events under the same index).
+template <Number T, class Tracer = NullTracer>
 CapsuleDetection<T> sweep_capsule_triangle(const SweptCapsule<T>& capsule, const Triangle<T>& tri,
-                                           const SweepOptions& options = {}, std::size_t index = 0) {
+                                           const SweepOptions& options = {}, std::size_t index = 0,
+                                           Tracer&& tracer = {}) {
   CapsuleDetection<T> out;
   out.contact.triangle = index;
   const Vec3<T>& h = capsule.half_axis;
@@ -210,6 +212,8 @@ CapsuleDetection<T> sweep_capsule_triangle(const SweptCapsule<T>& capsule, const
 
   const T r2 = capsule.radius * capsule.radius;
   const T axis_d2 = segment_triangle_squared_distance(Vec3<T>(capsule.center - h), Vec3<T>(capsule.center + h), tri);
+  if constexpr (tracing_enabled<Tracer>)
+    tracer(trace::capsule::AxisDistance<T>{index, axis_d2, detail::sign_zero(axis_d2)});
   if (detail::sign_zero(axis_d2)) {
     capsule_detail::embedded(out);
     return out;
@@ -222,11 +226,14 @@ CapsuleDetection<T> sweep_capsule_triangle(const SweptCapsule<T>& capsule, const
   std::array<DetectionResult<T>, 8> sweeps;
   detail::Best<T> best;
   for (int k = 0; k < 8; ++k) {
-    sweeps[k] = sweep_sphere_triangle(point, capsule_detail::prism_triangle(tri, h, k), sides);
+    if constexpr (tracing_enabled<Tracer>) tracer(trace::capsule::PrismTriangle{index, k});
+    sweeps[k] = sweep_sphere_triangle(point, capsule_detail::prism_triangle(tri, h, k), sides, index, tracer);
     if (sweeps[k].hit) best.offer(sweeps[k].time, sweeps[k].feature, sweeps[k].feature_index);
   }
   capsule_detail::Origin o;
   const int best_k = capsule_detail::chosen_triangle(sweeps, best, capsule.center, tri, h, o);
+  if constexpr (tracing_enabled<Tracer>)
+    tracer(trace::capsule::CapsuleChoice{index, best_k, static_cast<int>(o.part), o.feature, o.index});
   // Exactly, a start contact outside P is a start contact of P's nearest boundary triangle; a
   // rounded type may disagree, and then reports the start contact through the side.
   if (best.found && !best.at_start() && detail::sign_not_positive(T(axis_d2 - r2))) {

@@ -236,5 +236,42 @@ struct FilterSkip {
 };
 
 }  // namespace exact
+
+// ---------------------------------------------------------------------------------------
+// The exact swept capsule (detection/swept_capsule_triangle.hpp): the axis test at t = 0,
+// then the sphere sweep of each of the eight triangles of the prism P = T + [-h, h], whose own
+// exact:: events follow each PrismTriangle event, then the choice among them.
+// ---------------------------------------------------------------------------------------
+namespace capsule {
+
+/// t = 0: dist(axis, triangle)^2, and whether the axis itself reaches the triangle.
+template <class T>
+struct AxisDistance {
+  static constexpr std::string_view name = "axis_distance";
+  std::size_t triangle{};
+  T squared_distance{};
+  bool axis_reaches{};  ///< squared_distance == 0: the contact is at t = 0 through the side
+};
+
+/// The sphere sweep of P's triangle `prism` (0: cap at end A, 1: cap at end B, 2 + 2i and
+/// 3 + 2i: edge i's side quad) begins; its events carry the mesh triangle's index.
+struct PrismTriangle {
+  static constexpr std::string_view name = "prism_triangle";
+  std::size_t triangle{};
+  int prism{};
+};
+
+/// The prism triangle whose contact is reported (-1: none), and what it is on the capsule
+/// (CapsulePart's value) and on the mesh triangle.
+struct CapsuleChoice {
+  static constexpr std::string_view name = "capsule_choice";
+  std::size_t triangle{};
+  int prism{};
+  int part{};
+  Feature feature{};
+  int feature_index{};
+};
+
+}  // namespace capsule
 }  // namespace trace
 }  // namespace slidecheck

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <variant>
 
 namespace slidecheck::cli {
 namespace {
@@ -299,17 +301,31 @@ nlohmann::ordered_json scene_stats(const std::string& file, bool json) {
   return {};
 }
 
+/// A statistic: the double square root of the exactly computed, once-rounded squared length.
+double vector_length(const Vec3<double>& v) {
+  const Vec3<Rational> r{formats::to_rational(v.x), formats::to_rational(v.y), formats::to_rational(v.z)};
+  return num::sqrt(formats::round_to_nearest<double>(length_squared(r)));
+}
+
 nlohmann::ordered_json query_stats(const std::string& file, bool json) {
   const std::vector<formats::Query> queries = formats::read_queries(file);
   std::vector<double> lengths;
+  // Radii are the lengths a shape needs positive: a sphere's radius, an ellipsoid's semi-axes,
+  // a capsule's radius. A capsule's half axis is a vector, listed apart.
   std::set<double> radii;
+  std::set<std::array<double, 3>> half_axes;
+  std::map<std::string, std::size_t> shapes;
   std::map<std::string, std::size_t> generators;
   for (const formats::Query& q : queries) {
-    // A statistic: the double sqrt of the exactly computed, once-rounded squared length.
-    const Vec3<Rational> d{formats::to_rational(q.displacement.x), formats::to_rational(q.displacement.y),
-                           formats::to_rational(q.displacement.z)};
-    lengths.push_back(num::sqrt(formats::round_to_nearest<double>(length_squared(d))));
-    for (std::size_t i = 0; i < length_count(q.shape); ++i) radii.insert(length(q.shape, i));
+    lengths.push_back(vector_length(q.displacement));
+    ++shapes[std::string(shape_name(q.shape))];
+    std::visit(
+        [&](const auto& s) {
+          for (std::size_t i = 0; i < s.length_count; ++i)
+            if (s.must_be_positive(i)) radii.insert(s.length(i));
+        },
+        q.shape);
+    if (const auto* c = std::get_if<Capsule<double>>(&q.shape)) half_axes.insert({c->half_axis.x, c->half_axis.y, c->half_axis.z});
     // The generator is the id's first word after any "scene/" prefix ("walk", "script", ...).
     std::string_view id = q.id;
     if (const std::size_t slash = id.rfind('/'); slash != std::string_view::npos) id.remove_prefix(slash + 1);
@@ -320,17 +336,43 @@ nlohmann::ordered_json query_stats(const std::string& file, bool json) {
   if (json) {
     nlohmann::ordered_json r = nlohmann::ordered_json::array();
     for (const double x : radii) r.push_back(number_json(x));
-    return {{"file", file},
-            {"kind", "queries"},
-            {"count", queries.size()},
-            {"displacement_length", {{"min", number_json(lengths.front())}, {"median", number_json(median)}, {"max", number_json(lengths.back())}}},
-            {"radii", r},
-            {"generators", generators}};
+    nlohmann::ordered_json j = {{"file", file},
+                                {"kind", "queries"},
+                                {"count", queries.size()},
+                                {"displacement_length", {{"min", number_json(lengths.front())}, {"median", number_json(median)}, {"max", number_json(lengths.back())}}},
+                                {"shapes", shapes},
+                                {"radii", r}};
+    if (!half_axes.empty()) {
+      nlohmann::ordered_json h = nlohmann::ordered_json::array();
+      for (const auto& [x, y, z] : half_axes) h.push_back(vec_json({x, y, z}));
+      j["capsule_half_axes"] = h;
+    }
+    j["generators"] = generators;
+    return j;
   }
   std::cout << file << ": queries, " << queries.size() << " queries\n  displacement length: min "
             << lossless(lengths.front()) << ", median " << lossless(median) << ", max " << lossless(lengths.back())
-            << "\n  radii (" << radii.size() << " distinct): min " << lossless(*radii.begin()) << ", max "
-            << lossless(*radii.rbegin()) << "\n  by generator:";
+            << "\n  shapes:";
+  for (const auto& [name, n] : shapes) std::cout << ' ' << name << ' ' << n;
+  std::cout << "\n  radii (" << radii.size() << " distinct): min " << lossless(*radii.begin()) << ", max "
+            << lossless(*radii.rbegin()) << '\n';
+  if (!half_axes.empty()) {
+    // The axis from the centre to one end; its length is half the distance between the caps' centres.
+    std::vector<double> axis_lengths;
+    for (const auto& [x, y, z] : half_axes) axis_lengths.push_back(vector_length({x, y, z}));
+    std::sort(axis_lengths.begin(), axis_lengths.end());
+    std::cout << "  capsule half axes (" << half_axes.size() << " distinct): length min " << lossless(axis_lengths.front())
+              << ", max " << lossless(axis_lengths.back()) << ";";
+    constexpr std::size_t kListed = 4;
+    std::size_t listed = 0;
+    for (const auto& [x, y, z] : half_axes) {
+      if (listed++ == kListed) break;
+      std::cout << ' ' << vec_text({x, y, z});
+    }
+    if (half_axes.size() > kListed) std::cout << " and " << half_axes.size() - kListed << " more";
+    std::cout << '\n';
+  }
+  std::cout << "  by generator:";
   for (const auto& [name, n] : generators) std::cout << ' ' << name << ' ' << n;
   std::cout << '\n';
   return {};

@@ -51,6 +51,8 @@ int run(const VerifyArgs& a) {
   if (a.algorithms != "query") {
     if (a.algorithms == "all") {
       o.algorithms = verify::all_algorithms();
+      // Every algorithm on every query it can run: a capsule is skipped, not refused.
+      o.skip_unrun_shapes = true;
     } else {
       for (const std::string& name : split_list(a.algorithms)) {
         const auto alg = verify::find_algorithm(name);
@@ -124,6 +126,11 @@ int report_verify(const std::string& out, const verify::VerifyRunResult& r, bool
     j["failing"] = failing;
     j["seconds"] = r.seconds;
     j["warnings"] = r.warnings;
+    if (!r.skipped.empty()) {
+      j["skipped"] = nlohmann::ordered_json::array();
+      for (const verify::ShapeSkip& s : r.skipped)
+        j["skipped"].push_back({{"shape", s.shape}, {"algorithms", s.algorithms}, {"queries", s.queries}});
+    }
     std::cout << j.dump(2) << '\n';
   } else {
     std::cout << r.summary_text;
@@ -145,7 +152,9 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
   cmd->add_option("--corpus", args->corpus, "Query files (.jsonl) or directories searched for them (repeatable)")
       ->required();
   cmd->add_option("--algorithm", args->algorithms,
-                  "all, a comma list (" + verify::algorithm_names() + "), or 'query' (each query's own)")
+                  "all (each on the queries whose shape it runs: a capsule query is skipped and counted), a comma "
+                  "list (" + verify::algorithm_names() + "; a query of a shape one of them does not run is refused), "
+                  "or 'query' (each query's own)")
       ->capture_default_str();
   add_precisions(*cmd, *args, "float,double", "verify in each");
   cmd->add_option("--implementation", args->implementation,

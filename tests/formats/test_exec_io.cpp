@@ -153,4 +153,34 @@ BOOST_AUTO_TEST_CASE(requests_the_client_cannot_answer_are_refused_naming_the_qu
   // An ellipsoid is a valid query: whether the client runs it is the client's decision.
   const ExecRequest e = formats::parse_exec_request(query(R"("start": [0, 0, 1], "radii": [1, 1, 2])"), kFloatClient);
   BOOST_TEST((e.query.shape == Shape<double>{Ellipsoid<double>{{1, 1, 2}}}));
+  // So is a capsule; one whose half axis rounds to zero in the client's precision is a sphere
+  // there, and refused naming the member.
+  const ExecRequest c = formats::parse_exec_request(query(R"("start": [0, 0, 1], "capsule": {"radius": 1, "half_axis": [0, 0, 2]})"), kFloatClient);
+  BOOST_TEST((c.query.shape == Shape<double>{Capsule<double>{1, {0, 0, 2}}}));
+  BOOST_TEST(contains(refusal(query(R"("start": [0, 0, 1], "capsule": {"radius": 1, "half_axis": [0, "0x1p-200", 0]})")),
+                      "query 'q': field 'capsule.half_axis': must not be zero"));
+  BOOST_TEST(refusal(query(R"("start": [0, 0, 1], "capsule": {"radius": 1, "half_axis": [0, "0x1p-200", 0]})"), kBothClient) ==
+             "(accepted)");
+  // A decimal string is rounded from its text, and one below float's range is named as such.
+  BOOST_TEST(contains(refusal(query(R"("start": [0, 0, 1], "capsule": {"radius": 1, "half_axis": [0, "1e-50", 0]})")),
+                      "query 'q': field 'capsule.half_axis[1]': '1e-50' is too small for float"));
+  BOOST_TEST(contains(refusal(query(R"("start": [0, 0, 1], "capsule": {"radius": 1, "half_axis": [0, 0, 1e300]})")),
+                      "overflows float"));
+  BOOST_TEST(contains(refusal(query(R"("start": [0, 0, 1], "capsule": {"radius": -1, "half_axis": [0, 0, 1]})")),
+                      "query 'q': field 'capsule.radius': must be > 0"));
+}
+
+BOOST_AUTO_TEST_CASE(a_capsule_request_reads_back_rounded_once_to_the_clients_precision) {
+  formats::Query q = a_query();
+  q.shape = Capsule<double>{0.1, {-0.0, 0x1.000001p+0, 0.3}};
+  const ExecRequest f = formats::parse_exec_request(
+      formats::exec_request_to_json_line("/abs/floor.scene", q, Precision::single_float, {}), kFloatClient);
+  const auto& fc = std::get<Capsule<double>>(f.query.shape);
+  BOOST_TEST(fc.radius == double(0.1f));
+  BOOST_TEST(std::signbit(fc.half_axis.x));
+  BOOST_TEST(fc.half_axis.y == double(0x1.000001p+0f));  // rounded from the double's exact value, to even
+  BOOST_TEST(fc.half_axis.z == double(0.3f));
+  const ExecRequest d = formats::parse_exec_request(
+      formats::exec_request_to_json_line("/abs/floor.scene", q, Precision::double_float, {}), kBothClient);
+  BOOST_TEST((d.query.shape == q.shape));
 }

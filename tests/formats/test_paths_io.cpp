@@ -125,6 +125,20 @@ BOOST_AUTO_TEST_CASE(malformed_records_name_line_and_field) {
                "sweeps[0].triangle");
   expect_error(R"({"query_id":"a","positions":[[0,0,0]],"sweeps":[{"start":[0,0,0],"displacement":[1,0,0],"radius":0,"hit":false}]})",
                "sweeps[0].radius");
+  // A capsule sweep's problems name the sweep and the capsule's member.
+  const auto capsule_sweep = [](const std::string& capsule) {
+    return R"({"query_id":"a","positions":[[0,0,0]],"sweeps":[{"start":[0,0,0],"displacement":[1,0,0],"capsule":)" + capsule +
+           R"(,"hit":false}]})";
+  };
+  expect_error(capsule_sweep(R"({"radius":0,"half_axis":[0,0,1]})"), "field 'sweeps[0].capsule.radius': must be > 0");
+  expect_error(capsule_sweep(R"({"radius":1,"half_axis":[0,0,0]})"), "field 'sweeps[0].capsule.half_axis': must not be zero");
+  expect_error(capsule_sweep(R"({"radius":1})"), "missing field 'sweeps[0].capsule.half_axis'");
+  expect_error(capsule_sweep(R"({"radius":1,"half_axis":[0,0,1],"top":1})"), "unknown field 'sweeps[0].capsule.top'");
+  expect_error(capsule_sweep(R"({"radius":1,"half_axis":[0,0,"0x1.000001p+0"]})"), "sweeps[0].capsule.half_axis[2]",
+               Precision::single_float);
+  expect_error(R"({"query_id":"a","positions":[[0,0,0]],"sweeps":[{"start":[0,0,0],"displacement":[1,0,0],"radius":1,)"
+               R"("capsule":{"radius":1,"half_axis":[0,0,1]},"hit":false}]})",
+               "give exactly one of 'radius' (sphere) or 'radii' (ellipsoid) or 'capsule' (capsule)");
   expect_error(R"({"query_id":"a","positions":[[0,0,0]],"iterations":[1.5]})", "iterations[0]");
   expect_error(R"({"query_id":"a","error":"x","positions":[[0,0,0]]})", "'error'");
   // Positions and waypoints are read straight to coordinates; whatever that reader does not
@@ -207,8 +221,15 @@ RC_BOOST_PROP(records_round_trip_bit_for_bit, (bool single)) {
     const double radius = std::fabs(*gen_coordinate(p));
     RC_PRE(radius > 0);
     // Equal semi-axes stay an ellipsoid ("radii"): the shape, not its sizes, picks the field.
-    if (*rc::gen::arbitrary<bool>()) s.shape = Sphere<double>{radius};
-    else s.shape = Ellipsoid<double>{{radius, radius, radius}};
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: s.shape = Sphere<double>{radius}; break;
+      case 1: s.shape = Ellipsoid<double>{{radius, radius, radius}}; break;
+      default: {
+        const Vec3<double> axis = *gen_vec(p);
+        RC_PRE(!(axis == Vec3<double>{}));
+        s.shape = Capsule<double>{radius, axis};
+      }
+    }
     s.hit = *rc::gen::arbitrary<bool>();
     if (s.hit) {
       s.time = std::fabs(*gen_coordinate(p));
@@ -233,6 +254,8 @@ RC_BOOST_PROP(records_round_trip_bit_for_bit, (bool single)) {
     RC_ASSERT(same_vec_bits(back.sweeps[i].start, r.sweeps[i].start));
     RC_ASSERT(same_vec_bits(back.sweeps[i].displacement, r.sweeps[i].displacement));
     RC_ASSERT(back.sweeps[i].shape == r.sweeps[i].shape);
+    for (std::size_t k = 0; k < length_count(r.sweeps[i].shape); ++k)
+      RC_ASSERT(same_bits(length(back.sweeps[i].shape, k), length(r.sweeps[i].shape, k)));  // -0 too
     RC_ASSERT(back.sweeps[i].hit == r.sweeps[i].hit);
     RC_ASSERT(same_bits(back.sweeps[i].time, r.sweeps[i].time));
     RC_ASSERT(back.sweeps[i].triangle == r.sweeps[i].triangle);

@@ -2,12 +2,12 @@
 // playwright-core: the page of a known case loads without console errors, renders it (checked
 // by its colours and by a coarse comparison with a reference picture, not by eye), and clicking
 // a trace row moves the view there; a verify report's views load too.
-// Usage: node view_test.mjs NODE_MODULES CHROMIUM CASE_PAGE REFERENCE_JSON OUT_DIR [REPORT_DIR...]
+// Usage: node view_test.mjs NODE_MODULES CHROMIUM CASE_PAGE REFERENCE_JSON OUT_DIR CAPSULE_PAGE [REPORT_DIR...]
 import { createRequire } from 'module';
 import fs from 'fs';
 import path from 'path';
 
-const [nodeModules, chromiumPath, casePage, referencePath, outDir, ...reportDirs] = process.argv.slice(2);
+const [nodeModules, chromiumPath, casePage, referencePath, outDir, capsulePage, ...reportDirs] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(nodeModules), 'x.js'));
 const { chromium } = require('playwright-core');
 let failures = 0;
@@ -123,7 +123,31 @@ fs.mkdirSync(outDir, { recursive: true });
   await page.close();
 }
 
-// 3. verify and eps-sweep reports link their worst cases to views that load.
+// 3. A capsule case (another implementation's): the capsule is drawn at every position, so
+// hiding the bodies changes the picture; its failing step can be selected.
+{
+  const { page, errors } = await openPage(capsulePage);
+  const facts = await page.evaluate(() => document.getElementById('facts').textContent);
+  check(facts.includes('capsule') && facts.includes('half axis (0, 0, 0.5)'), `names the capsule in its facts (${facts})`);
+  const capsulePng = await page.locator('#picture canvas').screenshot();
+  fs.writeFileSync(path.join(outDir, 'capsule.png'), capsulePng);
+  const withBodies = await pixelStats(capsulePng);
+  await page.click('#show-spheres');
+  const without = await pixelStats(await page.locator('#picture canvas').screenshot());
+  let changed = 0;
+  for (let i = 0; i < without.blocks.length; ++i) changed += Math.abs(without.blocks[i] - withBodies.blocks[i]);
+  changed /= without.blocks.length;
+  check(changed > 0.2 && without.white > withBodies.white,
+        `draws the capsules (hiding them changes the picture by ${changed.toFixed(2)} of 255 per block, white ${withBodies.white.toFixed(3)} -> ${without.white.toFixed(3)})`);
+  await page.click('#show-spheres');
+  await page.click('#trace tbody tr:last-child');
+  const selected = await page.evaluate(() => ({ step: window.slidecheckView.selectedStep, errors: window.slidecheckView.errors }));
+  check(selected.step === 1, `selects the failing position (step ${selected.step})`);
+  check(errors.length === 0 && selected.errors.length === 0, `no console errors (${errors.concat(selected.errors).join('; ') || 'none'})`);
+  await page.close();
+}
+
+// 4. verify and eps-sweep reports link their worst cases to views that load.
 for (const reportDir of reportDirs) {
   const html = fs.readFileSync(path.join(reportDir, 'report.html'), 'utf8');
   const links = [...html.matchAll(/href="(views\/[^"]+\.html)"/g)].map((m) => m[1]);

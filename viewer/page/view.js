@@ -18,8 +18,12 @@ const { OrbitControls } = await import(URL.createObjectURL(new Blob([controlsTex
 
 const data = JSON.parse(document.getElementById('slidecheck-data').textContent);
 const info = data.case;
-const radii = info.radii;
-const radius = Math.max(radii[0], radii[1], radii[2]);
+// The body: a sphere or ellipsoid (info.radii, its semi-axes), or a capsule (info.capsule: every
+// point within its radius of the segment centre -/+ half_axis). `radius` is the body's reach
+// from its centre, for sizes on the page.
+const capsule = info.capsule || null;
+const radii = capsule ? [capsule.radius, capsule.radius, capsule.radius] : info.radii;
+const radius = capsule ? capsule.radius + Math.hypot(...capsule.half_axis) : Math.max(radii[0], radii[1], radii[2]);
 const COLORS = { float: 0xe8710a, ideal: 0x1a73e8, plane: 0x188038, bad: 0xd93025, triangle: 0x9aa0a6, edge: 0x5f6368 };
 
 // ---- vectors in doubles ----
@@ -37,10 +41,11 @@ document.getElementById('title').textContent = 'slidecheck view: ' + data.title;
 document.title = data.title;
 const facts = [
   ['case', info.file], ['classes', info.classes.length ? info.classes.join(', ') : 'none'],
-  ['radius', radii[0] === radii[1] && radii[1] === radii[2] ? String(radii[0]) : radii.join(' x ')],
+  capsule ? ['capsule', `radius ${capsule.radius}, half axis (${capsule.half_axis.join(', ')})`]
+          : ['radius', radii[0] === radii[1] && radii[1] === radii[2] ? String(radii[0]) : radii.join(' x ')],
   ['triangles', String(data.triangles.length)],
   ['first divergent', info.first_divergent ? `step ${info.first_divergent.step} (${info.first_divergent.name} / ${info.first_divergent.decision}, margin ${info.first_divergent.margin_ulps} ulps)` : 'none'],
-  ['exact path', data.ideal ? (data.ideal.fully_proven ? 'every decision proven' : `${data.ideal.unproven} decisions unproven`) : 'not computed'],
+  ['exact path', data.ideal ? (data.ideal.fully_proven ? 'every decision proven' : `${data.ideal.unproven} decisions unproven`) : (info.ideal_note || 'not computed')],
 ];
 document.getElementById('facts').innerHTML = facts.map(([k, v]) => `<span><b>${k}</b> ${escapeHtml(v)}</span>`).join('');
 function escapeHtml(s) { return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]); }
@@ -179,10 +184,21 @@ function addPath(points, color) {
   addSegments(flat, color);
 }
 
-/// The part of the sphere (centre c, the case's radii) near the frame: the whole sphere when it
-/// fits, else the patch around the point of its surface closest to the frame's origin.
-function addSphere(c, color, wire) {
+/// The body at centre c: the case's sphere or ellipsoid, or its capsule.
+function addBody(c, color, wire) {
   if (!finite(c)) return;
+  if (!capsule) return addSphere(c, radii, color, wire);
+  const a = sub(c, capsule.half_axis), b = add(c, capsule.half_axis);
+  addSphere(a, radii, color, wire);
+  addSphere(b, radii, color, wire);
+  addCylinder(a, b, capsule.radius, color, wire);
+}
+
+/// The part of the sphere (centre c, semi-axes r) near the frame: the whole sphere when it
+/// fits, else the patch around the point of its surface closest to the frame's origin.
+function addSphere(c, r, color, wire) {
+  if (!finite(c)) return;
+  const radius = Math.max(r[0], r[1], r[2]);
   const toFocus = rel(c).map((x) => -x);
   const d = norm(toFocus);
   if (d - radius > frame.half * 1.8) return;  // entirely outside the frame
@@ -197,7 +213,7 @@ function addSphere(c, color, wire) {
       const phi = 2 * Math.PI * j / n;
       // Direction at angle theta from the axis, in doubles; the point relative to the frame.
       const dir = add(mul(axis, Math.cos(theta)), add(mul(tangent, Math.sin(theta) * Math.cos(phi)), mul(bitangent, Math.sin(theta) * Math.sin(phi))));
-      const p = add(rel(c), [dir[0] * radii[0], dir[1] * radii[1], dir[2] * radii[2]]);
+      const p = add(rel(c), [dir[0] * r[0], dir[1] * r[1], dir[2] * r[2]]);
       positions.push(...p);
     }
   }
@@ -210,9 +226,41 @@ function addSphere(c, color, wire) {
   g.setAttribute('position', new THREE.Float32BufferAttribute(positions, 3));
   g.setIndex(index);
   g.computeVertexNormals();
-  const m = wire ? new THREE.MeshBasicMaterial({ color, wireframe: true, transparent: true, opacity: 0.35 })
-                 : new THREE.MeshLambertMaterial({ color, transparent: true, opacity: 0.28, depthWrite: false, side: THREE.DoubleSide });
-  content.add(new THREE.Mesh(g, m));
+  content.add(new THREE.Mesh(g, bodyMaterial(color, wire)));
+}
+
+function bodyMaterial(color, wire) {
+  return wire ? new THREE.MeshBasicMaterial({ color, wireframe: true, transparent: true, opacity: 0.35 })
+              : new THREE.MeshLambertMaterial({ color, transparent: true, opacity: 0.28, depthWrite: false, side: THREE.DoubleSide });
+}
+
+/// A capsule's side: the cylinder of radius r around segment ab, as quads computed in doubles
+/// relative to the frame and clipped to it (as triangles are), so that it stays exact when
+/// the view is far smaller than the capsule.
+function addCylinder(a, b, r, color, wire) {
+  const axis = unit(sub(b, a));
+  const tangent = unit(cross(axis, Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
+  const bitangent = cross(axis, tangent);
+  const ra = rel(a), rb = rel(b), n = wire ? 18 : 40, flat = [];
+  const ring = (j) => add(mul(tangent, r * Math.cos(2 * Math.PI * j / n)), mul(bitangent, r * Math.sin(2 * Math.PI * j / n)));
+  for (let j = 0; j < n; ++j) {
+    const u = ring(j), v = ring(j + 1);
+    const poly = clipPolygon([add(ra, u), add(ra, v), add(rb, v), add(rb, u)], frame.half);
+    for (let i = 1; i + 1 < poly.length; ++i) flat.push(...poly[0], ...poly[i], ...poly[i + 1]);
+  }
+  if (!flat.length) return;
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.Float32BufferAttribute(flat, 3));
+  g.computeVertexNormals();
+  content.add(new THREE.Mesh(g, bodyMaterial(color, wire)));
+}
+
+/// A capsule's path: besides its centre's, the tracks of its axis's two ends, which bound the
+/// volume it swept.
+function addAxisTracks(points, color) {
+  if (!capsule) return;
+  addPath(points.map((p) => sub(p, capsule.half_axis)), color);
+  addPath(points.map((p) => add(p, capsule.half_axis)), color);
 }
 
 /// A marker that stays a few pixels wide at any zoom: a small octahedron sized to the view.
@@ -264,12 +312,15 @@ function rebuild() {
   if (toggles.float.checked) {
     addPath(data.float_path, COLORS.float);
     for (const p of data.float_path) addMarker(p, COLORS.float, 0.006);
-    if (toggles.spheres.checked) data.float_path.forEach((p, i) => addSphere(p, COLORS.float, false));
+    if (toggles.spheres.checked) {
+      data.float_path.forEach((p) => addBody(p, COLORS.float, false));
+      addAxisTracks(data.float_path, COLORS.float);
+    }
   }
   if (data.ideal && toggles.ideal.checked) {
     addPath(data.ideal.path, COLORS.ideal);
     for (const p of data.ideal.path) addMarker(p, COLORS.ideal, 0.006);
-    if (toggles.spheres.checked) data.ideal.path.forEach((p) => addSphere(p, COLORS.ideal, true));
+    if (toggles.spheres.checked) data.ideal.path.forEach((p) => addBody(p, COLORS.ideal, true));
   }
   if (toggles.planes.checked)
     data.steps.forEach((s, i) => {
@@ -284,7 +335,7 @@ function rebuild() {
   if (divergent) addMarker(stepPoint(divergent), COLORS.bad, 0.02);
   const s = view.selectedStep !== null ? data.steps[view.selectedStep] : null;
   if (s) {
-    if (s.sphere) addSphere(s.sphere, COLORS.bad, true);
+    if (s.sphere) addBody(s.sphere, COLORS.bad, true);
     addMarker(stepPoint(s), COLORS.bad, 0.016);
     for (const pair of s.exact_points) {
       addMarker(pair.float, COLORS.float, 0.012);

@@ -97,6 +97,41 @@ BOOST_AUTO_TEST_CASE(record_json_round_trip_is_bit_exact) {
   BOOST_TEST(!to_json(r).contains("ideal"));  // written only when level C ran
 }
 
+BOOST_AUTO_TEST_CASE(a_capsule_query_round_trips_through_records_and_case_files) {
+  QueryRecord r = sample_record();
+  r.algorithm = Algorithm("peer_x");  // capsules are judged through another implementation
+  r.query.shape = Capsule<double>{0x1p-1, {-0.0, 0x1.8p-1074, 0x1.fffffffffffffp+1}};
+  r.resting_positions = {{0.25, 0.25, 1}, {0.25, 0.25, 0.5}};
+  const std::string line = record_line(r);
+  BOOST_TEST(line.find(R"("capsule":{"radius":"0x1p-1","half_axis":["-0x0p+0",)") != std::string::npos);
+  const QueryRecord back = record_from_json(nlohmann::json::parse(line), "records.jsonl", 1);
+  const auto& c = std::get<Capsule<double>>(back.query.shape);
+  BOOST_TEST(std::signbit(c.half_axis.x));
+  BOOST_TEST(same_bits(c.half_axis.y, 0x1.8p-1074));
+  BOOST_TEST(same_bits(c.half_axis.z, 0x1.fffffffffffffp+1));
+  BOOST_TEST(record_line(back) == line);
+
+  Scene s;
+  s.name = "floor";
+  s.units = "meter";
+  s.source = "test";
+  s.licence = "CC0-1.0";
+  s.precision = Precision::double_float;
+  s.mesh = {{{-2, -2, 0}, {2, -2, 0}, {2, 2, 0}}, {{0, 1, 2}}};
+  r.precision = Precision::double_float;
+  CaseFile cf = make_case(r, {}, s, s.mesh, {});
+  cf.positions = r.resting_positions;
+  const auto dir = std::filesystem::temp_directory_path() / "slidecheck-test-capsule-case";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / case_file_name(r)).string();
+  write_case_file(path, cf);
+  const CaseFile read = read_case_file(path);
+  BOOST_TEST((read.query.shape == r.query.shape));
+  BOOST_TEST(std::signbit(std::get<Capsule<double>>(read.query.shape).half_axis.x));
+  BOOST_TEST(read.positions.size() == 2u);
+  std::filesystem::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_CASE(record_lines_are_the_records_json) {
   // record_line writes the positions as text instead of through a JSON document: same bytes,
   // also for no positions, non-finite ones and an id that imitates the placeholder.

@@ -3,6 +3,7 @@
 // and the exact points of a step at the distance level B measured.
 #include <slidecheck/verify/cases/case_replay.hpp>
 #include <slidecheck/verify/view/case_view.hpp>
+#include <slidecheck/formats/errors.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -102,6 +103,46 @@ BOOST_AUTO_TEST_CASE(exact_points_are_level_b_values) {
       BOOST_TEST(s["divergence"].get<double>() >= p["apart"].get<double>());
     }
   BOOST_TEST(pairs > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_capsule_case_gives_the_capsule_not_radii) {
+  // Another implementation's capsule case: the page gets the capsule's radius and half axis to
+  // draw it at every position, and no ideal path (robust's ideal runs spheres and ellipsoids).
+  const std::string file = std::string(SLIDECHECK_SOURCE_DIR) + "/tests/data/capsules/capsule-walk.case";
+  const verify::CaseFile c = verify::read_case_file(file);
+  const auto j = nlohmann::ordered_json::parse(verify::case_view_json(c, file));
+  const auto& info = j["case"];
+  BOOST_TEST(info["shape"] == "capsule");
+  BOOST_TEST(!info.contains("radii"));
+  BOOST_TEST(info["capsule"]["radius"].get<double>() == 0.25);
+  BOOST_TEST((info["capsule"]["half_axis"] == nlohmann::ordered_json::array({0.0, 0.0, 0.5})));
+  BOOST_TEST(j["ideal"].is_null());
+  BOOST_TEST(info["ideal_note"].get<std::string>().find("spheres and ellipsoids") != std::string::npos);
+  BOOST_REQUIRE(j["steps"].size() == c.positions.size());
+  for (std::size_t i = 0; i < c.positions.size(); ++i) {
+    BOOST_TEST(j["steps"][i]["sphere"][2].get<double>() == c.positions[i].z);
+    BOOST_TEST(j["float_path"][i][0].get<double>() == c.positions[i].x);
+  }
+  BOOST_TEST(j["steps"][1]["failures"][0]["class"] == "penetration");
+
+  // A sphere case of another implementation keeps its radii.
+  verify::CaseFile sphere = c;
+  sphere.query.set_radius(0.25);
+  const auto s = nlohmann::ordered_json::parse(verify::case_view_json(sphere, file, {.level_c = false}));
+  BOOST_TEST((s["case"]["radii"] == nlohmann::ordered_json::array({0.25, 0.25, 0.25})));
+  BOOST_TEST(!s["case"].contains("capsule"));
+
+  // A built-in algorithm runs no capsule: its case is refused naming the file, not replayed.
+  verify::CaseFile builtin = c;
+  builtin.algorithm = formats::Algorithm::fauerby;
+  builtin.positions.clear();
+  try {
+    (void)verify::case_view_json(builtin, file);
+    BOOST_FAIL("a capsule case of fauerby was replayed");
+  } catch (const formats::InputError& e) {
+    BOOST_TEST(e.file() == file);
+    BOOST_TEST(std::string(e.what()).find("the algorithm fauerby runs no capsule") != std::string::npos);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

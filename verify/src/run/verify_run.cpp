@@ -58,7 +58,24 @@ struct Task {
   Precision precision{};
 };
 
-json run_description(const VerifyRunOptions& o, const std::vector<std::string>& files, std::size_t tasks) {
+json skipped_json(const std::vector<ShapeSkip>& skipped) {
+  json list = json::array();
+  for (const ShapeSkip& s : skipped)
+    list.push_back({{"shape", s.shape}, {"algorithms", s.algorithms}, {"runs", s.runs}, {"queries", s.queries}});
+  return list;
+}
+
+std::vector<ShapeSkip> skipped_of(const json& description) {
+  std::vector<ShapeSkip> out;
+  if (!description.contains("skipped")) return out;
+  for (const json& s : description.at("skipped"))
+    out.push_back({s.at("shape").get<std::string>(), s.at("algorithms").get<std::vector<std::string>>(),
+                   s.at("runs").get<std::vector<std::string>>(), s.at("queries").get<std::size_t>()});
+  return out;
+}
+
+json run_description(const VerifyRunOptions& o, const std::vector<std::string>& files, std::size_t tasks,
+                     const std::vector<ShapeSkip>& skipped) {
   json j;
   j["format"] = kRunFormat;
   j["tool"] = build_info().version;
@@ -93,6 +110,8 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   if (o.level_c && o.level_c_options.anchored_frames) j["level_c_options"]["anchored_frames"] = true;
   j["tasks"] = tasks;
+  // Only when something was skipped, so that other runs' run.json is what earlier versions wrote.
+  if (!skipped.empty()) j["skipped"] = skipped_json(skipped);
   add_shard(j, o.shard);
   return j;
 }
@@ -115,9 +134,11 @@ std::string joined(const json& list) {
 VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<QueryRecord> records, std::size_t views) {
   VerifyRunResult result;
   result.records = std::move(records);
+  result.skipped = skipped_of(d);
   const Summary summary = summarize(result.records);
   std::ostringstream text;
   print_summary(text, summary);
+  for (const ShapeSkip& s : result.skipped) text << shape_skip_text(s) << '\n';
   result.summary_text = text.str();
   write_text_file((out / "summary.txt").string(), result.summary_text);
   write_csv(out.string(), summary, result.records);
@@ -147,6 +168,7 @@ VerifyRunResult write_outputs(const fs::path& out, const json& d, std::vector<Qu
               {"level C", level_c},
               {"tasks", std::to_string(d.at("tasks").get<std::size_t>())},
               {"slidecheck", d.at("tool").get<std::string>()}};
+  for (const ShapeSkip& s : result.skipped) ro.facts.push_back({"skipped", shape_skip_text(s)});
   if (!shard.whole())
     ro.facts.push_back({"shard", shard.text() + " (" + std::to_string(result.records.size()) + " of the tasks)"});
   ro.case_link = [](const QueryRecord& r) { return r.failed() ? "cases/" + case_file_name(r) : std::string(); };
@@ -225,6 +247,19 @@ void write_paths_files(const std::string& dir, const std::vector<QueryRecord>& r
 
 }  // namespace
 
+std::string shape_skip_text(const ShapeSkip& s) {
+  const auto listed = [](const std::vector<std::string>& items, const std::string& last) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == items.size() ? " " + last + " " : ", ") + items[i];
+    return out;
+  };
+  return "skipped " + std::to_string(s.queries) + " " + s.shape + " quer" + (s.queries == 1 ? "y" : "ies") +
+         " for each of " + listed(s.algorithms, "and") + ": " + (s.algorithms.size() == 1 ? "it runs " : "these algorithms run ") +
+         (s.runs.empty() ? std::string("no shape") : listed(s.runs, "and")) + "; judge " + s.shape +
+         "s through --implementation exec:COMMAND or peer:NAME";
+}
+
 bool VerifyRunResult::any_failure() const {
   return std::any_of(records.begin(), records.end(), [](const QueryRecord& r) { return r.failed(); });
 }
@@ -280,26 +315,39 @@ void check_case_names(const std::vector<QueryInput>& inputs) {
   }
 }
 
-/// The tasks of a run: those of its shard (`mine`), and how many the whole run has.
+/// The tasks of a run: those of its shard (`mine`), how many the whole run has, and the
+/// queries skipped for algorithms that do not run their shape.
 struct TaskList {
   std::vector<Task> mine;
   std::size_t all = 0;
+  std::vector<ShapeSkip> skipped;
 };
+
+/// Whether the algorithm runs the query's shape (AlgorithmEntry::shapes).
+bool runs_shape_of(const Algorithm& a, const Query& q) {
+  const std::vector<std::string>& shapes = algorithm_entry(a).shapes;
+  return std::find(shapes.begin(), shapes.end(), shape_name(q.shape)) != shapes.end();
+}
 
 /// Every (query, algorithm, precision) of the run in corpus order, each checked to be runnable
 /// (InputError naming the query's file and line otherwise), then --limit and the shard applied.
 TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& inputs) {
   std::vector<Task> tasks;
-  // Queries (all their algorithms and precisions together) go round-robin to the shards.
+  // Queries (all their algorithms and precisions together) go round-robin to the shards,
+  // counting only queries with a task (skip_unrun_shapes may leave one without).
   std::vector<std::size_t> query_of_task;
-  for (std::size_t q = 0; q < inputs.size(); ++q) {
-    const QueryInput& in = inputs[q];
+  std::size_t q = 0;
+  // Skipped queries per (shape, algorithm), the algorithms in the order they were chosen.
+  std::map<std::pair<std::string, std::size_t>, std::size_t> skips;
+  for (const QueryInput& in : inputs) {
+    const std::size_t before = tasks.size();
     if (o.external) {
       for (const auto& [a, p] : o.external->columns) {
         check_runnable(in, p);
         tasks.push_back({&in, a, p});
         query_of_task.push_back(q);
       }
+      ++q;
       continue;
     }
     std::vector<Algorithm> algorithms = o.algorithms;
@@ -310,7 +358,12 @@ TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& in
                          "choose with --algorithm");
       algorithms.push_back(in.query.algorithm);
     }
-    for (const Algorithm& a : algorithms) {
+    for (std::size_t k = 0; k < algorithms.size(); ++k) {
+      const Algorithm& a = algorithms[k];
+      if (o.skip_unrun_shapes && !o.algorithms.empty() && !runs_shape_of(a, in.query)) {
+        ++skips[{std::string(shape_name(in.query.shape)), k}];
+        continue;
+      }
       if (o.implementation == Implementation::fast && !has_fast_implementation(a)) {
         const std::string problem = std::string(algorithm_name(a)) +
                                     " has no fast implementation: --implementation fast runs " +
@@ -330,9 +383,35 @@ TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& in
         query_of_task.push_back(q);
       }
     }
+    if (tasks.size() > before) ++q;
+  }
+  // One line per shape and list of shapes run: the algorithms skipping it skip every query of it.
+  std::vector<ShapeSkip> skipped;
+  for (const auto& [key, count] : skips) {
+    const Algorithm& a = o.algorithms[key.second];
+    const std::vector<std::string>& runs = algorithm_entry(a).shapes;
+    auto same = std::find_if(skipped.begin(), skipped.end(),
+                             [&](const ShapeSkip& s) { return s.shape == key.first && s.runs == runs; });
+    if (same == skipped.end()) same = skipped.insert(skipped.end(), ShapeSkip{key.first, {}, runs, count});
+    same->algorithms.push_back(a.name());
+  }
+  if (!skipped.empty() && tasks.empty()) {
+    std::string why;
+    for (const ShapeSkip& s : skipped) why += (why.empty() ? "" : "; ") + shape_skip_text(s);
+    throw UsageError("--algorithm", "nothing to run: " + why);
+  }
+  if (!skipped.empty() && !o.shard.whole()) {
+    // merge assigns tasks to shards by a fixed count per query: every query keeps all or none.
+    const std::size_t per_query = o.algorithms.size() * o.precisions.size();
+    std::map<std::size_t, std::size_t> per;
+    for (const std::size_t i : query_of_task) ++per[i];
+    for (const auto& [i, n] : per)
+      if (n != per_query)
+        throw UsageError("--shard", "some queries run under only some of the algorithms (" + shape_skip_text(skipped.front()) +
+                                        "): run the shards with a list of algorithms that run all or none of each query");
   }
   if (o.limit > 0 && tasks.size() > o.limit) tasks.resize(o.limit);
-  TaskList list{{}, tasks.size()};
+  TaskList list{{}, tasks.size(), std::move(skipped)};
   for (std::size_t t = 0; t < tasks.size(); ++t)
     if (o.shard.owns(query_of_task[t])) list.mine.push_back(tasks[t]);
   return list;
@@ -478,7 +557,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   const TaskList tasks = make_tasks(o, inputs);
 
   // 2. The output directory: a new run, a resumed one, or a replaced one.
-  const json description = run_description(o, files, tasks.all);
+  const json description = run_description(o, files, tasks.all, tasks.skipped);
   VerifyRunResult result;
   result.records = prepare_output(o, description, tasks.mine);
   result.resumed = result.records.size();
@@ -494,6 +573,7 @@ VerifyRunResult run_verify(const VerifyRunOptions& o) {
   result.records = std::move(outputs.records);
   result.summary_text = std::move(outputs.summary_text);
   result.warnings = std::move(outputs.warnings);
+  result.skipped = std::move(outputs.skipped);
   return result;
 }
 

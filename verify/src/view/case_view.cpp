@@ -4,6 +4,7 @@
 #include <slidecheck/verify/cases/case_replay.hpp>
 
 #include <slidecheck/formats/convert.hpp>
+#include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/level_b/traced_run.hpp>
@@ -18,6 +19,9 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 namespace slidecheck::verify {
 
@@ -82,6 +86,20 @@ ojson ideal_json(const IdealTrajectory& ideal) {
   return id;
 }
 
+/// The body's size for the page: an eSpace shape's semi-axes as "radii" (a sphere's three
+/// equal); a capsule as "capsule": {"radius", "half_axis"}, its centre the position drawn.
+void add_body(ojson& info, const Shape<double>& shape) {
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, Capsule<double>>)
+          info["capsule"] = {{"radius", s.radius}, {"half_axis", vec(s.half_axis)}};
+        else
+          info["radii"] = vec(s.espace_radii().radii);
+      },
+      shape);
+}
+
 /// Another implementation's case (judge, exec, peers): nothing to replay, so the page draws
 /// the positions it reported, one step per position with the failures judged there, beside
 /// the ideal collide-and-slide.
@@ -97,7 +115,7 @@ ojson external_case_view_data(const CaseFile& c, const std::string& file, const 
   info["precision"] = precision_name(c.precision);
   info["query"] = c.query.id;
   info["shape"] = std::string(shape_name(q.shape));
-  info["radii"] = vec(espace_radii(q.shape).radii);
+  add_body(info, q.shape);
   info["start"] = vec(q.start);
   info["move"] = vec(q.displacement);
   info["gravity"] = vec(q.gravity);
@@ -114,7 +132,10 @@ ojson external_case_view_data(const CaseFile& c, const std::string& file, const 
   for (const Vec3<double>& p : c.positions) float_path.push_back(vec(p));
   j["float_path"] = float_path;
   j["ideal"] = nullptr;
-  if (options.level_c) {
+  // The ideal collide-and-slide is robust's, which runs the shapes with eSpace radii.
+  const bool has_ideal = std::visit([](const auto& s) { return EspaceShape<std::decay_t<decltype(s)>>; }, q.shape);
+  if (!has_ideal) j["case"]["ideal_note"] = "not computed: the ideal collide-and-slide runs spheres and ellipsoids";
+  if (options.level_c && has_ideal) {
     IdealOptions io;
     io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
     io.frames = q.frames;
@@ -160,6 +181,12 @@ ojson external_case_view_data(const CaseFile& c, const std::string& file, const 
 ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewOptions& options) {
   if (!c.positions.empty() || find_algorithm_entry(c.algorithm.name()) == nullptr)
     return external_case_view_data(c, file, options);
+  // A built-in algorithm's case of a shape it does not run cannot be replayed: say so.
+  try {
+    check_runs_shape(c.algorithm, c.query);
+  } catch (const std::invalid_argument& e) {
+    throw formats::InputError(file, 0, e.what());
+  }
   const SceneContext scene(file, c.scene);
   // The verdict run (as verify checks it) with the ideal trajectory, then the detail run.
   IdealTrajectory ideal;

@@ -36,9 +36,28 @@ struct VerifyProgress {
   std::size_t failing = 0;  ///< of `done`, failing
 };
 
+/// Queries of one shape left out for algorithms that do not run it (VerifyRunOptions::
+/// skip_unrun_shapes): robust and the seed algorithms run spheres and ellipsoids, and a capsule
+/// is judged through --implementation.
+struct ShapeSkip {
+  std::string shape;                    ///< the queries' shape ("capsule")
+  std::vector<std::string> algorithms;  ///< the chosen algorithms that do not run it, in run order
+  std::vector<std::string> runs;        ///< the shapes those algorithms run
+  std::size_t queries = 0;              ///< queries of that shape, each skipped for every one of `algorithms`
+};
+
+/// "skipped 2 capsule queries for each of fauerby, robust: these algorithms run sphere and
+/// ellipsoid; judge capsules through --implementation exec:COMMAND or peer:NAME".
+std::string shape_skip_text(const ShapeSkip& s);
+
 struct VerifyRunOptions {
   std::vector<std::string> corpus;        ///< query files (.jsonl) or directories searched for them
   std::vector<Algorithm> algorithms;      ///< empty: each query's own algorithm (unless `external`)
+  /// `--algorithm all`: a query whose shape one of `algorithms` does not run
+  /// (AlgorithmEntry::shapes) is skipped for that algorithm and counted (run.json "skipped",
+  /// VerifyRunResult::skipped), instead of refused with its file and line. Queries left with
+  /// no task count for no shard.
+  bool skip_unrun_shapes = false;
   /// When set, its columns replace the algorithms and precisions, and it answers every task.
   std::shared_ptr<const ExternalSubject> external;
   /// When not empty: one paths file per algorithm and precision written into this directory
@@ -78,6 +97,7 @@ struct VerifyRunResult {
   std::vector<std::string> warnings; ///< e.g. plots missing
   double seconds = 0;                ///< wall time of the tasks run now
   std::size_t tasks_run = 0;
+  std::vector<ShapeSkip> skipped;    ///< queries skipped per shape (skip_unrun_shapes); one console line each
   bool any_failure() const;
 };
 

@@ -6,6 +6,7 @@
 #include <slidecheck/formats/scene_io.hpp>
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -76,11 +77,14 @@ std::size_t nearest_triangle(const IndexedMesh<double>& mesh, const Vec3<double>
   return best;
 }
 
-/// The fraction of `d` that `travel` is: its projection on d, in double (0 for a zero d).
-double time_of(const Vec3<float>& travel, const Vec3<float>& d) {
+/// The fraction of `d` that `travel` is: its projection on d, computed in double and rounded once
+/// to float, the precision the answer is in (0 for a zero d). The travel includes Godot's push out
+/// of a contact closer than safe_margin before the sweep (which may point against d, or add to
+/// it), so the fraction is clamped to [0, 1].
+float time_of(const Vec3<float>& travel, const Vec3<float>& d) {
   const Vec3<double> t = widen(travel), m = widen(d);
   const double mm = dot(m, m);
-  return mm == 0 ? 0.0 : dot(t, m) / mm;
+  return mm == 0 ? 0.0f : float(std::clamp(dot(t, m) / mm, 0.0, 1.0));
 }
 
 }  // namespace

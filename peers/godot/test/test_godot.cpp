@@ -5,6 +5,8 @@
 
 #include "godot_exec.hpp"
 
+#include <slidecheck/formats/hexfloat.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -108,4 +110,28 @@ BOOST_AUTO_TEST_CASE(a_missing_godot_is_an_error_answer_not_a_crash) {
   for (const int i : {1, 2})
     BOOST_TEST(answers[i]["error"].get<std::string>().find("did not start the peer script") != std::string::npos,
                answers[i].dump());
+}
+
+BOOST_AUTO_TEST_CASE(sweep_times_are_floats_in_the_unit_interval_even_after_a_push_out) {
+  // Starting 0.0005 above the floor (closer than safe_margin), a sweep down first pushes the body
+  // up, out of the margin, and then stops: its travel points against the displacement.
+  for (const GodotBackend backend : {GodotBackend::bullet, GodotBackend::godot_physics}) {
+    peers::GodotExec engine(backend, kGodot);
+    const std::string q = json{{"scene", kData + "/floor.scene"},
+                               {"query", {{"id", "near"}, {"start", {0.5, -1, "0x1.0020c4p-1"}}, {"displacement", {0, 0, -0.125}},
+                                          {"radius", 0.5}}}}
+                              .dump();
+    const std::string far = json{{"scene", kData + "/floor.scene"},
+                                 {"query", {{"id", "far"}, {"start", {0.5, -1, 2}}, {"displacement", {0.1, 0, -3}}, {"radius", 0.5}}}}
+                                .dump();
+    const auto answers = exchange(engine, {q, far});
+    for (const json& a : answers) {
+      BOOST_REQUIRE_MESSAGE(!a.contains("error"), a.dump());
+      const json& s = a["sweeps"][0];
+      BOOST_TEST(s["hit"] == true, a.dump());
+      const double t = formats::parse_double(s["time"].get<std::string>());
+      BOOST_TEST((t >= 0 && t <= 1), a.dump());
+      BOOST_TEST(double(float(t)) == t, a.dump());
+    }
+  }
 }

@@ -67,7 +67,10 @@ fs::path make_project(const std::string& physics_engine) {
   if (::mkdtemp(pattern.data()) == nullptr) throw system_error("cannot create a folder for Godot's project");
   const fs::path dir(pattern);
   std::ofstream(dir / "project.godot") << "config_version=4\n\n[application]\n\nconfig/name=\"slidecheck peer\"\n\n"
-                                       << "[physics]\n\n3d/physics_engine=\"" << physics_engine << "\"\n";
+                                       << "[physics]\n\n3d/physics_engine=\"" << physics_engine << "\"\n\n"
+                                       // No log file (Godot 3.2 writes logs/godot.log into the project folder,
+                                       // which is removed while Godot runs); its messages go to stderr anyway.
+                                       << "[logging]\n\nfile_logging/enable_file_logging.pc=false\n";
   std::ofstream(dir / "peer.gd") << godot_script;
   for (const char* d : {"data", "config", "cache"}) fs::create_directories(dir / "xdg" / d);
   return dir;

@@ -23,6 +23,7 @@ packages=(
   libfmt-dev          # formatting of reports and messages
   libbenchmark-dev    # Google Benchmark: speed measured as ratios against a peer
   libbullet-dev       # Bullet, float and float64 builds: fast/'s benchmark peer and peers/bullet
+  godot3-server       # Godot 3 headless: KinematicBody.move_and_slide on both its physics backends (peers/godot)
   libzip-dev          # reads .pk3 (zip) archives of Quake III maps
   gnuplot-nox         # draws the plots of the HTML reports (SVG)
   libopenmpi-dev      # the MPI backend: mpirun -np K slidecheck verify ... (docs/campaigns.md)

@@ -66,6 +66,7 @@ std::string failure_class_descriptions() {
 std::string construction_list() {
   std::string s;
   for (const auto n : verify::construction_names) s += (s.empty() ? "" : ", ") + std::string(n);
+  for (const auto n : verify::capsule_construction_names) s += ", " + std::string(n) + " (capsule)";
   return s;
 }
 

@@ -21,13 +21,15 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 namespace slidecheck::cli {
 
 namespace {
 
 struct SearchArgs : CommonArgs, ExternalArgs {
-  std::string algorithm, property = "any", construction, name, implementation = "reference";
+  std::string algorithm, property = "any", construction, name, implementation = "reference", shape = "sphere";
   std::uint64_t seed = 1;
   std::size_t budget = 10000, max_tests = 20000;
   double max_seconds = 600;
@@ -60,8 +62,36 @@ SearchArgs with_described_name(const SearchArgs& a) {
 }
 
 std::string default_name(const SearchArgs& a, const std::string& precision) {
-  return "search-" + searched_name(a) + "-" + precision + "-" + a.property + (a.rotated ? "-rotated" : "") + "-seed" +
-         std::to_string(a.seed);
+  return "search-" + searched_name(a) + "-" + precision + "-" + a.property + (a.shape == "sphere" ? "" : "-" + a.shape) +
+         (a.rotated ? "-rotated" : "") + "-seed" + std::to_string(a.seed);
+}
+
+/// Refuses a --shape that is no shape, one search does not generate, or one the built-in
+/// algorithm does not run (a capsule: an outside implementation answers, docs/judge.md).
+void check_shape(const SearchArgs& a) {
+  const std::vector<std::string_view> names = shape_names();
+  std::string known, searched;
+  for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  for (const auto n : verify::searched_shape_names) searched += (searched.empty() ? "" : ", ") + std::string(n);
+  if (std::find(names.begin(), names.end(), a.shape) == names.end())
+    throw verify::UsageError("--shape", "unknown shape '" + a.shape + "' (" + known + ")");
+  if (verify::constructions_for(a.shape).empty())
+    throw verify::UsageError("--shape", "search generates " + searched + " bodies, not " + a.shape);
+  if (!a.construction.empty() && verify::is_construction(a.construction)) {
+    const auto own = verify::constructions_for(a.shape);
+    if (std::find(own.begin(), own.end(), a.construction) == own.end())
+      throw verify::UsageError("--construction", a.construction + " builds a capsule: give --shape capsule");
+  }
+  if (is_external(a.implementation)) return;
+  const verify::AlgorithmEntry* e = verify::find_algorithm_entry(a.algorithm);
+  if (e && std::find(e->shapes.begin(), e->shapes.end(), a.shape) == e->shapes.end()) {
+    std::string runs;
+    for (const std::string& x : e->shapes) runs += (runs.empty() ? "" : ", ") + x;
+    throw verify::UsageError("--shape", "the algorithm " + a.algorithm + " runs no " + a.shape + " (its shapes: " +
+                                            (runs.empty() ? "none" : runs) +
+                                            "): search an implementation that does with --implementation "
+                                            "exec:COMMAND or peer:NAME (docs/judge.md)");
+  }
 }
 
 /// The search in one precision; adds its result to `j` and `text`, returns the exit code.
@@ -87,13 +117,11 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
     o.external = make_external_subject(a.implementation, {precision}, judge, a, a.out);
     o.algorithm = o.external->columns.front().first;
   }
-  if (!a.construction.empty()) {
-    bool known = false;
-    for (const auto n : verify::construction_names) known = known || n == a.construction;
-    if (!known) throw verify::UsageError("--construction", "unknown construction '" + a.construction + "' (" + construction_list() + ")");
-  }
+  if (!a.construction.empty() && !verify::is_construction(a.construction))
+    throw verify::UsageError("--construction", "unknown construction '" + a.construction + "' (" + construction_list() + ")");
   o.construction = a.construction;
   o.rotated = a.rotated;
+  o.shape = a.shape;
   o.seed = a.seed;
   o.budget = a.budget;
   o.threads = a.threads;
@@ -123,6 +151,7 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
   j["precision"] = formats::precision_name(o.precision);
   j["property"] = a.property;
   j["construction"] = a.construction.empty() ? "all" : a.construction;
+  if (a.shape != "sphere") j["shape"] = a.shape;
   if (a.rotated) j["rotated"] = true;
   j["seed"] = a.seed;
   j["budget"] = a.budget;
@@ -133,7 +162,7 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
   j["classes_seen"] = seen;
   j["search_seconds"] = r.search_seconds;
   text << "search " << formats::algorithm_name(o.algorithm) << " in " << formats::precision_name(o.precision) << " for "
-       << a.property << " (seed " << a.seed << "): " << r.tried << " candidates tried, " << r.invalid << " invalid, in "
+       << a.property << (a.shape == "sphere" ? "" : " with a " + a.shape) << " (seed " << a.seed << "): " << r.tried << " candidates tried, " << r.invalid << " invalid, in "
        << r.search_seconds << " s\n";
   for (const auto& [k, n] : r.classes_seen) text << "  " << verify::to_string(k) << ": " << n << " of " << r.tried << '\n';
   if (!o.shard.whole()) {
@@ -182,6 +211,7 @@ int run_in(const SearchArgs& a, formats::Precision precision, nlohmann::ordered_
                     : "--algorithm " + std::string(formats::algorithm_name(o.algorithm))) +
           " --precision " +
           std::string(formats::precision_name(o.precision)) + " --property " + a.property +
+          (a.shape == "sphere" ? "" : " --shape " + a.shape) +
           (a.construction.empty() ? "" : " --construction " + a.construction) + (a.rotated ? " --rotated" : "") +
           " --seed " + std::to_string(a.seed) +
           " --budget " + std::to_string(a.budget) + (o.shard.whole() ? "" : " --shard " + o.shard.text());
@@ -207,6 +237,7 @@ int run(const SearchArgs& given) {
   } else {
     (void)algorithm_option(given.algorithm);
   }
+  check_shape(given);
   const std::vector<formats::Precision> precisions = precision_list(given.precisions);
   check_output_dir(given.out);
   if (precisions.size() > 1 && !given.shard.empty())
@@ -256,7 +287,12 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
   cmd->add_option("--property", args->property, "The failure class to find (listed below, with its level) or any")
       ->capture_default_str();
   cmd->add_option("--construction", args->construction,
-                  "Only this construction: floor_touch, plane_parallel, edge_parallel, sliver, corner_push, random_soup");
+                  "Only this construction: floor_touch, plane_parallel, edge_parallel, sliver, corner_push, random_soup; "
+                  "with a capsule also cylinder_edge, ledge_roll, stair_nosing");
+  cmd->add_option("--shape", args->shape,
+                  "The body of every candidate: sphere, or capsule (every start exactly clear of the mesh; the "
+                  "built-in algorithms run no capsule: give --implementation exec:COMMAND or peer:NAME)")
+      ->capture_default_str();
   cmd->add_flag("--rotated", args->rotated,
                 "Every candidate rotated exactly into general position (one of the rotations r1..r8 with rational "
                 "entries) before it is rounded");

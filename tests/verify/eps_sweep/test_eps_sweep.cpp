@@ -5,6 +5,8 @@
 #include <slidecheck/verify/eps_sweep/eps_sweep.hpp>
 
 #include "eps_sweep/eps_sweep_json.hpp"
+#include "eps_sweep/sweep_cell.hpp"
+#include <slidecheck/formats/exec_io.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/usage_error.hpp>
 
@@ -13,6 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <variant>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -304,4 +310,78 @@ BOOST_AUTO_TEST_CASE(eps_sweep_worst_cases_replay) {
   }
   BOOST_TEST(worst > 0u);
   fs::remove_all(o.out);
+}
+
+// A capsule query in a moved world: make_world scales its radius and its half axis with the scene
+// (the offset moves the start, never a length), the request an exec implementation is sent in that
+// world carries the scaled capsule, and run_one hands an outside implementation the moved capsule
+// query with the swept tolerance's value (built-ins run no capsule: outside ones are the route).
+BOOST_AUTO_TEST_CASE(capsule_worlds_scale_the_half_axis_and_reach_outside_implementations) {
+  Scene plane;
+  plane.name = "floor";
+  plane.units = "unknown";
+  plane.source = "test";
+  plane.licence = "CC0-1.0";
+  plane.precision = Precision::double_float;
+  plane.mesh.vertices = {{-4, -4, 0}, {4, -4, 0}, {4, 4, 0}, {-4, 4, 0}};
+  plane.mesh.triangles = {{0, 1, 2}, {0, 2, 3}};
+  Query q;
+  q.id = "lying";
+  q.scene = "floor.scene";
+  q.start = {0.5, -1, 0.75};
+  q.displacement = {1, 0.25, -2};
+  q.shape = Capsule<double>{0.5, {0.25, -1.5, 0}};
+  const QueryInput in{"capsules.jsonl", 1, q, std::make_shared<const SceneContext>("floor.scene", plane)};
+
+  const eps_sweep::World w = eps_sweep::make_world({in}, 4, 16);
+  BOOST_TEST_REQUIRE(w.inputs.size() == 1u);
+  const Query& moved = w.inputs[0].query;
+  const auto* capsule = std::get_if<Capsule<double>>(&moved.shape);
+  BOOST_TEST_REQUIRE(capsule != nullptr);
+  BOOST_TEST(capsule->radius == 2.0);
+  BOOST_TEST(capsule->half_axis.x == 1.0);
+  BOOST_TEST(capsule->half_axis.y == -6.0);
+  BOOST_TEST(capsule->half_axis.z == 0.0);
+  BOOST_TEST(moved.start.x == 18.0);
+  BOOST_TEST(moved.start.z == 19.0);
+  BOOST_TEST(moved.displacement.y == 1.0);
+  BOOST_TEST(w.inputs[0].scene->scene.mesh.vertices[1].x == 32.0);
+
+  const nlohmann::json request =
+      nlohmann::json::parse(formats::exec_request_to_json_line("/tmp/floor.scene", moved, Precision::double_float, {}));
+  BOOST_TEST_REQUIRE(request.at("query").contains("capsule"), request.dump());
+  BOOST_TEST(!request.at("query").contains("radius"));
+  const nlohmann::json& field = request["query"]["capsule"];
+  auto number = [](const nlohmann::json& x) { return x.is_string() ? std::strtod(x.get<std::string>().c_str(), nullptr) : x.get<double>(); };
+  BOOST_TEST(number(field.at("radius")) == 2.0);
+  BOOST_TEST(number(field.at("half_axis")[0]) == 1.0);
+  BOOST_TEST(number(field.at("half_axis")[1]) == -6.0);
+
+  std::optional<Query> seen;
+  std::map<std::string, double> seen_tolerances;
+  auto subject = std::make_shared<ExternalSubject>();
+  subject->description = "test:capsule-probe";
+  subject->columns = {{Algorithm("capsule_probe"), Precision::double_float}};
+  subject->tolerances = {{"skin", 0x1p-10}};
+  subject->run_with = [&](const QueryInput& x, const Algorithm& a, Precision p, const std::map<std::string, double>& t) {
+    seen = x.query;
+    seen_tolerances = t;
+    QueryRecord r;
+    r.query_id = x.query.id;
+    r.query = x.query;
+    r.algorithm = a;
+    r.precision = p;
+    r.final_position = x.query.start;
+    r.resting_positions = {x.query.start, x.query.start};
+    return r;
+  };
+  EpsSweepOptions o;
+  o.external = subject;
+  const CellKey key{Algorithm("capsule_probe"), Precision::double_float, 4, 16, 0x1p-6};
+  const eps_sweep::QueryOutcome out = eps_sweep::run_one(w.inputs[0], key, "skin", o);
+  BOOST_TEST_REQUIRE(seen.has_value());
+  BOOST_TEST((seen->shape == moved.shape));
+  BOOST_TEST(seen_tolerances.at("skin") == 0x1p-6);
+  BOOST_TEST(!out.invalid);
+  BOOST_TEST(out.magnitude >= 19.0);
 }

@@ -5,6 +5,7 @@
 
 #include "search/candidate_shrinks.hpp"
 #include "search/search_generators.hpp"
+#include "ghost_capsule.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <variant>
 
 using namespace slidecheck;
 using namespace slidecheck::verify;
@@ -152,4 +154,88 @@ BOOST_AUTO_TEST_CASE(an_invalid_scene_is_never_interesting) {
   c = floor_candidate();
   c.scene.mesh.vertices[0].x = 0.1;  // not a float
   BOOST_TEST(!evaluate_candidate(c, Precision::single_float, false).has_value());
+}
+
+namespace {
+
+// The floor with an upright capsule (radius 0.5, half axis 1.25 up) falling through it: its
+// start is clear (the lower end 0.75 above the floor), its move ends 0.75 below it.
+Candidate capsule_fall() {
+  Candidate c = floor_candidate();
+  c.query.id = "capsule-fall";
+  c.query.start = {0.375, 0.25, 2.5};
+  c.query.displacement = {0.5, 0, -3};
+  c.query.shape = Capsule<double>{0.5, {0, 0, 1.25}};
+  c.query.algorithm = Algorithm("ghost");
+  return c;
+}
+
+}  // namespace
+
+// A capsule's numbers are its radius, then its half axis: only the radius is a radius number
+// (positive), every one a length; a zero half axis is a sphere, never a candidate.
+BOOST_AUTO_TEST_CASE(capsule_numbers_are_the_radius_and_the_half_axis) {
+  const Candidate c = capsule_fall();
+  BOOST_TEST(number_count(c) == 3 * 5 + 9 + 4);
+  BOOST_TEST(number(c, 24) == 0.5);
+  BOOST_TEST(number(c, 27) == 1.25);
+  BOOST_TEST(is_radius_number(c, 24));
+  for (std::size_t i = 25; i < 28; ++i) {
+    BOOST_TEST(!is_radius_number(c, i));
+    BOOST_TEST(is_length_number(c, i));
+  }
+  BOOST_TEST(!is_length_number(c, 23));
+  const Candidate turned = with_number(with_number(c, 25, -0.75), 27, 0);
+  BOOST_TEST(std::get<Capsule<double>>(turned.query.shape).half_axis.x == -0.75);
+  BOOST_TEST(!zero_half_axis(turned.query.shape));
+  const Candidate sphere = with_number(c, 27, 0);
+  BOOST_TEST(zero_half_axis(sphere.query.shape));
+  BOOST_TEST(!evaluate_candidate(sphere, Precision::single_float, false, "candidate",
+                                 test::ghost_capsule(Precision::single_float).get())
+                  .has_value());
+  BOOST_TEST(evaluate_candidate(c, Precision::single_float, false, "candidate",
+                                test::ghost_capsule(Precision::single_float).get())
+                 ->has(FailureClass::penetration));
+}
+
+// Every shrink of a generated capsule candidate stays a capsule with a positive radius and a
+// half axis that is not zero, every number exact in the precision.
+RC_BOOST_PROP(capsule_shrinks_never_make_a_sphere, ()) {
+  const Precision p = *rc::gen::element(Precision::single_float, Precision::double_float);
+  const Candidate c = *rc::gen::noShrink(gen_candidate(Algorithm("ghost"), p, false, "capsule"));
+  std::size_t seen = 0;
+  auto shrinks = candidate_shrinks(c);
+  while (auto s = shrinks.next()) {
+    if (++seen > 300) break;
+    const auto* capsule = std::get_if<Capsule<double>>(&s->query.shape);
+    RC_ASSERT(capsule != nullptr);
+    RC_ASSERT(capsule->radius > 0);
+    RC_ASSERT(!zero_half_axis(s->query.shape));
+    for (std::size_t i = 0; i < number_count(*s); ++i) RC_ASSERT(round_to(number(*s, i), p) == number(*s, i));
+  }
+  RC_ASSERT(seen > 0u);
+}
+
+// Shrinking the capsule's fall through the floor keeps the penetration and one triangle, keeps a
+// capsule, and keeps its start out of the floor even under a judge that never looks at the start
+// (where setting the start's height to 0, inside the floor, would otherwise be the simplest case).
+BOOST_AUTO_TEST_CASE(a_capsule_shrink_keeps_the_capsule_and_its_start_clear) {
+  for (const bool judge_start : {true, false}) {
+    ShrinkOptions o;
+    o.external = test::ghost_capsule(Precision::single_float, judge_start);
+    o.max_tests = 4000;
+    const Candidate c = capsule_fall();
+    const auto r = evaluate_candidate(c, Precision::single_float, false, "candidate", o.external.get());
+    BOOST_TEST_REQUIRE(r.has_value());
+    const auto target = signature_of(*r, FailureClass::penetration);
+    BOOST_TEST_REQUIRE(target.has_value());
+    const ShrinkResult s = shrink_candidate(c, Precision::single_float, *target, o);
+    BOOST_TEST(s.record.has(FailureClass::penetration));
+    BOOST_TEST(s.after.triangles == 1u);
+    const auto* capsule = std::get_if<Capsule<double>>(&s.candidate.query.shape);
+    BOOST_TEST_REQUIRE(capsule != nullptr);
+    BOOST_TEST(!zero_half_axis(s.candidate.query.shape));
+    BOOST_TEST(capsule_clearance(*capsule, s.candidate.query.start, s.candidate.scene.mesh) >= 0, judge_start);
+    BOOST_TEST(s.after.mean_bits <= s.before.mean_bits);
+  }
 }

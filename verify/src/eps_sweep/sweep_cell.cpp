@@ -30,7 +30,8 @@ Vec3<double> scaled(const Vec3<double>& v, double s, double o) { return {v.x * s
 
 double query_magnitude(const Query& q) {
   double m = 0;
-  for (std::size_t i = 0; i < length_count(q.shape); ++i) m = std::max(m, length(q.shape, i));
+  // |length|: a capsule's half axis may point down its axes.
+  for (std::size_t i = 0; i < length_count(q.shape); ++i) m = std::max(m, std::fabs(length(q.shape, i)));
   const Vec3<double> end = q.start + q.displacement, fall = end + q.gravity;
   for (const Vec3<double>& p : {q.start, end, fall}) m = std::max({m, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
   return m;

@@ -1,6 +1,8 @@
 // Candidates of search and shrink: their numbers, sizes and failure signatures (candidate.hpp).
 #include <slidecheck/verify/search/candidate.hpp>
 
+#include "search/capsule_clearance.hpp"
+
 #include <slidecheck/verify/run/algorithms.hpp>
 #include <slidecheck/verify/run/run_inputs.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <variant>
 
 namespace slidecheck::verify {
 
@@ -86,7 +89,13 @@ double number(const Candidate& c, std::size_t i) {
   return length(c.query.shape, i - 9);
 }
 
-bool is_radius_number(const Candidate& c, std::size_t i) { return i >= 3 * c.scene.mesh.vertices.size() + 9; }
+bool is_length_number(const Candidate& c, std::size_t i) { return i >= 3 * c.scene.mesh.vertices.size() + 9; }
+
+bool is_radius_number(const Candidate& c, std::size_t i) {
+  if (!is_length_number(c, i)) return false;
+  const std::size_t k = i - (3 * c.scene.mesh.vertices.size() + 9);
+  return std::visit([k](const auto& b) { return b.must_be_positive(k); }, c.query.shape);
+}
 
 Candidate with_number(const Candidate& c, std::size_t i, double v) {
   Candidate out = c;
@@ -184,6 +193,7 @@ std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass 
 
 std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision precision, bool level_c,
                                               const std::string& label, const ExternalSubject* external) {
+  if (zero_half_axis(c.query.shape)) return std::nullopt;
   Scene scene = c.scene;
   try {
     validate_scene(scene, label);

@@ -1,9 +1,12 @@
 // The shrinks of a candidate as a RapidCheck shrink tree (candidate_shrinks.hpp).
 #include "search/candidate_shrinks.hpp"
 
+#include "search/capsule_clearance.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <variant>
 #include <vector>
 
 namespace slidecheck::verify {
@@ -61,6 +64,14 @@ Candidate apply(const Candidate& c, const ShrinkOp& op) {
   return c;
 }
 
+// Whether setting the body's length k to 0 leaves a capsule with a zero half axis: a sphere,
+// which is not a smaller capsule but another shape.
+bool zeroes_half_axis(const Candidate& c, std::size_t k) {
+  Shape<double> shape = c.query.shape;
+  set_length(shape, k, 0.0);
+  return zero_half_axis(shape);
+}
+
 std::vector<ShrinkOp> shrink_ops(const Candidate& c) {
   std::vector<ShrinkOp> ops;
   for (std::size_t t = c.scene.mesh.triangle_count(); t-- > 0;)
@@ -93,10 +104,13 @@ std::vector<ShrinkOp> shrink_ops(const Candidate& c) {
       ops.push_back({ShrinkOp::translate, a, 0, off});
     }
 
-  // Shorter moves, but not below 2^-8 of the body's smallest length: halving forever would end
-  // in subnormal moves, which are smaller but not simpler (setting a component to 0 is).
+  // Shorter moves, but not below 2^-8 of the body's smallest radius (its lengths that must be
+  // positive: a capsule's half axis may have zero components): halving forever would end in
+  // subnormal moves, which are smaller but not simpler (setting a component to 0 is).
+  const std::size_t nv = 3 * c.scene.mesh.vertices.size();
   double smallest = length(c.query.shape, 0);
-  for (std::size_t i = 1; i < length_count(c.query.shape); ++i) smallest = std::min(smallest, length(c.query.shape, i));
+  for (std::size_t i = 1; i < length_count(c.query.shape); ++i)
+    if (is_radius_number(c, nv + 9 + i)) smallest = std::min(smallest, length(c.query.shape, i));
   const double shortest = std::ldexp(smallest, -8);
   auto longer_than_shortest = [&](const Vec3<double>& v) {
     return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}) > 2 * shortest;
@@ -113,13 +127,15 @@ std::vector<ShrinkOp> shrink_ops(const Candidate& c) {
     const double x = number(c, i);
     const bool radius = is_radius_number(c, i);
     std::vector<double> values;
-    if (!radius) values.push_back(0);
+    const bool last_axis = is_length_number(c, i) && zeroes_half_axis(c, i - nv - 9);
+    if (!radius && !last_axis) values.push_back(0);
     if (std::fabs(x) >= 1) values.push_back(std::trunc(x));
     for (int k = 1; k < significant_bits(x); ++k) values.push_back(round_to_bits(x, k));
     std::vector<double> seen;
     for (double v : values) {
       v = round_to(v, c.scene.precision);
-      if (v == x || (radius && !(v > 0)) || std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
+      if (v == x || (radius && !(v > 0)) || (last_axis && v == 0) || std::find(seen.begin(), seen.end(), v) != seen.end())
+        continue;
       seen.push_back(v);
       ops.push_back({ShrinkOp::set_number, i, v, {}});
     }
@@ -145,7 +161,11 @@ void showValue(const Candidate& c, std::ostream& os) {
   };
   os << "candidate (" << algorithm_name(c.query.algorithm) << ", " << precision_name(c.scene.precision) << "): "
      << size_of(c) << "\n  start " << vec(c.query.start) << " displacement " << vec(c.query.displacement)
-     << " gravity " << vec(c.query.gravity) << " radii " << vec(espace_radii(c.query.shape).radii) << '\n';
+     << " gravity " << vec(c.query.gravity);
+  if (const auto* capsule = std::get_if<Capsule<double>>(&c.query.shape))
+    os << " capsule radius " << exact_text(capsule->radius) << " half axis " << vec(capsule->half_axis) << '\n';
+  else
+    os << " radii " << vec(espace_radii(c.query.shape).radii) << '\n';
   for (std::size_t t = 0; t < c.scene.mesh.triangle_count(); ++t) {
     const Triangle<double> tri = c.scene.mesh.triangle(t);
     os << "  triangle " << t << ": " << vec(tri.p0) << " " << vec(tri.p1) << " " << vec(tri.p2) << '\n';

@@ -3,11 +3,13 @@
 #include <slidecheck/verify/search/case_shrink.hpp>
 
 #include "search/candidate_shrinks.hpp"
+#include "search/capsule_clearance.hpp"
 
 #include <slidecheck/verify/search/ddmin.hpp>
 
 #include <chrono>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 namespace slidecheck::verify {
@@ -21,11 +23,17 @@ ShrinkResult shrink_candidate(const Candidate& c, Precision precision, const Fai
   result.before = size_of(c);
 
   auto seconds = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  // A capsule start that is not inside the mesh stays out of it: a shrink that moves a triangle
+  // or the start into the capsule changes the failure's kind (a start search would not keep),
+  // decided exactly before anything runs. A start already inside (a recovery) may stay inside.
+  const std::optional<int> clearance = start_clearance(c);
+  const bool keep_clear = clearance && *clearance >= 0;
   auto interesting = [&](const Candidate& x) {
     if (result.tests >= options.max_tests || seconds() > options.max_seconds) {
       result.budget_exhausted = true;
       return false;
     }
+    if (keep_clear && *start_clearance(x) < 0) return false;
     ++result.tests;
     const auto r = evaluate_candidate(x, precision, level_c, "candidate", options.external.get());
     if (!r) return false;

@@ -30,8 +30,8 @@ SearchResult search_failure(const SearchOptions& o) {
                                                   static_cast<std::size_t>(o.threads));
   const Algorithm algorithm = o.external ? o.external->columns.front().first : o.algorithm;
   const rc::Gen<Candidate> gen = o.construction.empty()
-                                     ? gen_candidate(algorithm, o.precision, o.rotated)
-                                     : gen_construction(o.construction, algorithm, o.precision, o.rotated);
+                                     ? gen_candidate(algorithm, o.precision, o.rotated, o.shape)
+                                     : gen_construction(o.construction, algorithm, o.precision, o.rotated, o.shape);
   const bool level_c = o.property && needs_level_c(*o.property);
   SearchResult result;
   std::size_t failing = 0;

@@ -2,13 +2,17 @@
 #include "search/search_generators.hpp"
 
 #include "search/candidate_shrinks.hpp"
+#include "search/capsule_clearance.hpp"
 
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/reference/geometry/exact_rotation.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <variant>
+#include <vector>
 
 namespace slidecheck::verify {
 
@@ -35,9 +39,13 @@ double nudge(double x, int n, Precision p) {
   return x;
 }
 
-// A construction under way: exact (or double) geometry before rounding.
+// A construction under way: exact (or double) geometry before rounding. `away` points out of
+// the construction's surfaces, where a start is clear (a capsule start is lifted along it until
+// it is exactly clear); `along` lies in them (a lying capsule's axis).
 struct Builder {
   Candidate c;
+  V away{0, 0, 1};
+  V along{1, 0, 0};
   void triangle(const V& a, const V& b, const V& d) {
     auto& m = c.scene.mesh;
     const auto base = static_cast<std::uint32_t>(m.vertices.size());
@@ -62,12 +70,39 @@ void rotate_and_place(Candidate& c, const ExactRotation& rotation, const V& offs
   c.query.start = place(c.query.start, offset);
   c.query.displacement = place(c.query.displacement, {0, 0, 0});
   c.query.gravity = place(c.query.gravity, {0, 0, 0});
+  if (auto* capsule = std::get_if<Capsule<double>>(&c.query.shape)) capsule->half_axis = place(capsule->half_axis, {0, 0, 0});
+}
+
+// A direction turned by the rotation (in double: it only says where to lift a start).
+V turned(const ExactRotation& rotation, const V& v) {
+  const Vec3<Rational> r = rotation.apply(Vec3<Rational>{to_rational(v.x), to_rational(v.y), to_rational(v.z)});
+  return {round_to_nearest<double>(r.x), round_to_nearest<double>(r.y), round_to_nearest<double>(r.z)};
+}
+
+// Lifts a capsule's start along `away` until it is exactly clear of the mesh (capsule_clearance
+// > 0): by the double estimate of its overlap plus a step that starts at 2^-20 of the radius and
+// doubles, each try rounded once to the precision from the start as generated, so a start that
+// touches or overlaps ends just clear.
+void lift_clear(Candidate& c, const V& away, Precision p) {
+  auto* capsule = std::get_if<Capsule<double>>(&c.query.shape);
+  if (!capsule || capsule_clearance(*capsule, c.query.start, c.scene.mesh) > 0) return;
+  const V unit = away * (1 / length(away));
+  const V from = c.query.start;
+  const double overlap = std::max(0.0, -capsule_gap_estimate(*capsule, from, c.scene.mesh));
+  double step = std::ldexp(capsule->radius, -20);
+  for (int k = 0; k < 200; ++k, step *= 2) {
+    const V lifted = from + unit * (overlap + step);
+    c.query.start = {round_to(lifted.x, p), round_to(lifted.y, p), round_to(lifted.z, p)};
+    if (capsule_clearance(*capsule, c.query.start, c.scene.mesh) > 0) return;
+  }
+  throw std::logic_error("search: a capsule start could not be lifted clear of its mesh");
 }
 
 // Rounds the construction once to the precision (rotated first when `rotated`), maybe moves it
 // far from the origin, and moves a few of its numbers by a few ULPs.
 Candidate finish(Builder b, std::string_view name, Algorithm algorithm, Precision p, bool rotated) {
   Candidate& c = b.c;
+  V away = b.away;
   c.scene.name = std::string(name);
   c.scene.units = "unknown";
   c.scene.source = "slidecheck search, construction " + std::string(name);
@@ -92,6 +127,7 @@ Candidate finish(Builder b, std::string_view name, Algorithm algorithm, Precisio
   if (rotated) {
     const ExactRotation& rotation = general_rotations[turn];
     rotate_and_place(c, rotation, offset, p);
+    away = turned(rotation, away);
     const std::string r = "r" + std::to_string(turn + 1);
     c.query.id += "-" + r;
     c.scene.source += ", rotated by " + r + " (quaternion " + rotation.text() + ")";
@@ -102,6 +138,10 @@ Candidate finish(Builder b, std::string_view name, Algorithm algorithm, Precisio
       const double moved = nudge(number(c, i), draw(-2, 2), p);
       if (!is_radius_number(c, i) || moved > 0) c = with_number(c, i, moved);
     }
+  if (auto* capsule = std::get_if<Capsule<double>>(&c.query.shape)) {
+    if (zero_half_axis(c.query.shape)) capsule->half_axis.z = capsule->radius;  // a sphere is not a capsule
+    lift_clear(c, away, p);
+  }
   return c;
 }
 
@@ -145,6 +185,8 @@ Builder plane_parallel() {
   const V v = cross(n, u);  // u, v: integer vectors in the plane n.x = 0
   const double k = s * 8 / std::max(length(u), length(v));
   Builder b;
+  b.away = n;
+  b.along = u;
   const V p0 = (u + v) * -k, p1 = (u - v) * k, p2 = v * (2 * k);
   b.triangle(p0, p1, p2);
   if (chance(2)) b.triangle(p0, p2, (v - u) * k);  // a coplanar neighbour: a seam
@@ -212,6 +254,8 @@ Builder corner_push() {
   const double ta = chance(2) ? 0 : (chance(2) ? 1 : -1) * pow2(-draw(2, 20));
   const double tb = chance(2) ? 0 : (chance(2) ? 1 : -1) * pow2(-draw(2, 20));
   Builder b;
+  b.away = {1, 1, 1};  // out of the corner
+  b.along = {1, -1, 0};
   b.triangle(V{0, 0, 0}, V{len, 0, 0}, V{len, len, 0});  // floor
   b.triangle(V{0, 0, 0}, V{len, len, 0}, V{0, len, 0});
   b.triangle(V{0, 0, 0}, V{0, len, 0}, V{ta * len, len, len});  // wall x = 0, tilted by ta
@@ -242,13 +286,135 @@ Builder random_soup() {
   return b;
 }
 
-Builder build(std::string_view name) {
-  if (name == "floor_touch") return floor_touch();
-  if (name == "plane_parallel") return plane_parallel();
-  if (name == "edge_parallel") return edge_parallel();
-  if (name == "sliver") return sliver();
-  if (name == "corner_push") return corner_push();
-  return random_soup();
+// The capsule of a sphere construction, drawn after it: upright along `away` with its lower end
+// where the sphere was, lying along the surface (centre where the sphere was), or tilted by
+// 2^-2..2^-20 off either; its half length is 1/2..4 radii.
+void make_capsule(Builder& b) {
+  Query& q = b.c.query;
+  const double r = length(q.shape, 0);
+  const double h = r * draw(1, 8) / 2.0;
+  const V up = b.away * (1 / length(b.away)), flat = b.along * (1 / length(b.along));
+  const double tilt = pow2(-draw(2, 20)) * (chance(2) ? 1 : -1);
+  V axis;
+  switch (draw(0, 3)) {
+    case 0: axis = up * h; break;                      // upright
+    case 1: axis = flat * h; break;                    // lying
+    case 2: axis = (up + flat * tilt) * h; break;      // nearly upright
+    default: axis = (flat + up * tilt) * h; break;     // nearly lying
+  }
+  if (dot(axis, up) > 0) q.start = q.start + up * dot(axis, up);  // the lower end where the sphere was
+  q.shape = Capsule<double>{r, axis};
+}
+
+// An upright capsule moving sideways into a horizontal edge: a wedge whose edge runs along y at
+// x = 0 (level, or tilted by 2^-4..2^-20), its faces back to x = -w, thin or blunt; the edge meets
+// the cylinder at mid height, within it, or where cylinder and cap meet.
+Builder cylinder_edge() {
+  const auto [s, r] = draw_scale();
+  const double h = r * draw(2, 8) / 2.0, len = s * 8, w = s * 4;
+  const double slope = chance(2) ? 0 : (chance(2) ? 1 : -1) * pow2(-draw(4, 20));
+  const double t = chance(2) ? w : w * pow2(-draw(1, 10));  // the wedge's half thickness at its back
+  Builder b;
+  b.away = {1, 0, 0};
+  b.along = {0, 1, 0};
+  const V e0{0, -len, -slope * len}, e1{0, len, slope * len};
+  b.triangle(e0, e1, V{-w, 0, t});   // upper face, facing +x and up
+  b.triangle(e1, e0, V{-w, 0, -t});  // lower face, facing +x and down
+  Query& q = b.c.query;
+  double zc = 0;  // the edge at mid height
+  switch (draw(0, 2)) {
+    case 1: zc = (chance(2) ? 1 : -1) * h * draw(1, 3) / 4.0; break;  // within the cylinder
+    case 2: zc = (chance(2) ? 1 : -1) * h; break;                      // where cylinder meets cap
+    default: break;
+  }
+  const V axis = chance(4) ? V{(chance(2) ? 1 : -1) * h * pow2(-draw(2, 20)), 0, h} : V{0, 0, h};
+  q.shape = Capsule<double>{r, axis};
+  const double gap = chance(2) ? 0 : s * draw(1, 8) / 4.0;
+  q.start = {r + gap, s * draw(-8, 8) / 4.0, zc};
+  const double dy = chance(2) ? 0 : (chance(2) ? s * draw(-8, 8) / 4.0 : s * pow2(-draw(6, 30)));
+  q.displacement = {-s * draw(1, 16) / 4.0, dy, chance(4) ? -s * pow2(-draw(6, 30)) : 0};
+  if (chance(3)) q.gravity = {0, 0, -s * draw(1, 4) / 4.0};
+  return b;
+}
+
+// A capsule lying along a ledge's edge rolls over it: an upper floor z = 0 for x <= 0, its edge
+// along y at x = 0, a riser down to a lower floor at -D; the axis along the edge or turned off it
+// by 2^-2..2^-20 (in the floor or out of it), the capsule on the upper floor moving off it.
+Builder ledge_roll() {
+  const auto [s, r] = draw_scale();
+  const double h = r * draw(1, 8) / 2.0, len = s * 8, drop = s * draw(1, 8) / 2.0;
+  Builder b;
+  b.away = {0, 0, 1};
+  b.along = {0, 1, 0};
+  b.triangle(V{-len, -len, 0}, V{0, -len, 0}, V{0, len, 0});  // upper floor
+  b.triangle(V{-len, -len, 0}, V{0, len, 0}, V{-len, len, 0});
+  b.triangle(V{0, -len, 0}, V{0, -len, -drop}, V{0, len, -drop});  // riser, facing +x
+  b.triangle(V{0, -len, 0}, V{0, len, -drop}, V{0, len, 0});
+  b.triangle(V{0, -len, -drop}, V{len, -len, -drop}, V{len, len, -drop});  // lower floor
+  b.triangle(V{0, -len, -drop}, V{len, len, -drop}, V{0, len, -drop});
+  Query& q = b.c.query;
+  const double turn = (chance(2) ? 1 : -1) * h * pow2(-draw(2, 20));
+  V axis{0, h, 0};  // along the edge, half the time
+  switch (draw(0, 3)) {
+    case 2: axis.x = turn; break;  // turned in the floor
+    case 3: axis.z = turn; break;  // one end raised
+    default: break;
+  }
+  q.shape = Capsule<double>{r, axis};
+  const double x0 = -s * draw(0, 8) / 4.0;
+  // Where the move ends: half the time with the axis just past the edge, within a radius of it
+  // (the cylinder then rests on the edge line), else anywhere from over the floor to beyond it.
+  const double x1 = chance(2) ? r * draw(1, 7) / 8.0 : s * draw(-4, 16) / 4.0;
+  q.start = {x0, s * draw(-4, 4) / 4.0, r};
+  q.displacement = {std::max(x1 - x0, s / 4), chance(2) ? 0 : s * draw(-4, 4) / 4.0,
+                    chance(4) ? -s * pow2(-draw(6, 30)) : 0};
+  if (!chance(3)) q.gravity = {0, 0, -s * draw(1, 4) / 4.0};  // mostly with gravity: it rolls over
+  return b;
+}
+
+// The lower cap slides over a stair nosing: a lower tread z = 0 for x <= 0, a riser at x = 0 up
+// to H facing the capsule, an upper tread z = H; an upright capsule before the riser whose lower
+// end is at the nosing's height, a little above or a little below it, moving into the step.
+Builder stair_nosing() {
+  const auto [s, r] = draw_scale();
+  const double h = r * draw(1, 8) / 2.0, len = s * 8, rise = s * draw(1, 8) / 4.0;
+  Builder b;
+  b.away = {-1, 0, 1};
+  b.along = {0, 1, 0};
+  b.triangle(V{-len, -len, 0}, V{0, -len, 0}, V{0, len, 0});  // lower tread
+  b.triangle(V{-len, -len, 0}, V{0, len, 0}, V{-len, len, 0});
+  b.triangle(V{0, len, 0}, V{0, -len, 0}, V{0, -len, rise});  // riser, facing -x
+  b.triangle(V{0, len, 0}, V{0, -len, rise}, V{0, len, rise});
+  b.triangle(V{0, -len, rise}, V{len, -len, rise}, V{len, len, rise});  // upper tread
+  b.triangle(V{0, -len, rise}, V{len, len, rise}, V{0, len, rise});
+  Query& q = b.c.query;
+  double end = rise;  // the lower end's centre at the nosing's height
+  switch (draw(0, 2)) {
+    case 1: end += r * draw(1, 8) / 8.0; break;  // above: the cap slides over
+    case 2: end -= r * draw(1, 8) / 8.0; break;  // below: the cap is caught
+    default: break;
+  }
+  const V axis = chance(4) ? V{(chance(2) ? 1 : -1) * h * pow2(-draw(2, 20)), 0, h} : V{0, 0, h};
+  q.shape = Capsule<double>{r, axis};
+  const double gap = chance(2) ? 0 : s * draw(1, 4) / 8.0;
+  q.start = {-r - gap, s * draw(-4, 4) / 4.0, std::max(end, r) + h};
+  q.displacement = {s * draw(1, 16) / 4.0, chance(2) ? 0 : s * draw(-4, 4) / 8.0, chance(3) ? s * draw(0, 4) / 8.0 : 0};
+  if (chance(2)) q.gravity = {0, 0, -s * draw(1, 4) / 4.0};
+  return b;
+}
+
+Builder build(std::string_view name, std::string_view shape) {
+  if (name == "cylinder_edge") return cylinder_edge();
+  if (name == "ledge_roll") return ledge_roll();
+  if (name == "stair_nosing") return stair_nosing();
+  Builder b = name == "floor_touch"      ? floor_touch()
+              : name == "plane_parallel" ? plane_parallel()
+              : name == "edge_parallel"  ? edge_parallel()
+              : name == "sliver"         ? sliver()
+              : name == "corner_push"    ? corner_push()
+                                         : random_soup();
+  if (shape == "capsule") make_capsule(b);
+  return b;
 }
 
 // A generator whose values come from `make` (RapidCheck draws, not shrunk by RapidCheck's own
@@ -263,17 +429,26 @@ rc::Gen<Candidate> with_candidate_shrinks(Make make) {
 
 }  // namespace
 
-rc::Gen<Candidate> gen_construction(std::string_view name, Algorithm algorithm, Precision precision, bool rotated) {
-  if (!is_construction(name)) throw std::invalid_argument("unknown construction '" + std::string(name) + "'");
-  const std::string owned(name);
-  return with_candidate_shrinks(
-      [owned, algorithm, precision, rotated] { return finish(build(owned), owned, algorithm, precision, rotated); });
+rc::Gen<Candidate> gen_construction(std::string_view name, Algorithm algorithm, Precision precision, bool rotated,
+                                    std::string_view shape) {
+  const std::vector<std::string_view> names = constructions_for(shape);
+  if (names.empty()) throw std::invalid_argument("search generates no " + std::string(shape));
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw std::invalid_argument((is_construction(name) ? "the construction '" + std::string(name) + "' builds no " + std::string(shape)
+                                                       : "unknown construction '" + std::string(name) + "'"));
+  const std::string owned(name), body(shape);
+  return with_candidate_shrinks([owned, body, algorithm, precision, rotated] {
+    return finish(build(owned, body), owned, algorithm, precision, rotated);
+  });
 }
 
-rc::Gen<Candidate> gen_candidate(Algorithm algorithm, Precision precision, bool rotated) {
-  return with_candidate_shrinks([algorithm, precision, rotated] {
-    const std::string name(construction_names[draw(0, std::size(construction_names) - 1)]);
-    return finish(build(name), name, algorithm, precision, rotated);
+rc::Gen<Candidate> gen_candidate(Algorithm algorithm, Precision precision, bool rotated, std::string_view shape) {
+  const std::vector<std::string_view> names = constructions_for(shape);
+  if (names.empty()) throw std::invalid_argument("search generates no " + std::string(shape));
+  const std::string body(shape);
+  return with_candidate_shrinks([names, body, algorithm, precision, rotated] {
+    const std::string name(names[static_cast<std::size_t>(draw(0, static_cast<int>(names.size()) - 1))]);
+    return finish(build(name, body), name, algorithm, precision, rotated);
   });
 }
 

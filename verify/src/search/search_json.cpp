@@ -44,6 +44,7 @@ json search_description(const SearchOptions& o) {
   j["property"] = o.property ? std::string(to_string(*o.property)) : "any";
   j["construction"] = o.construction.empty() ? "all" : o.construction;
   if (o.rotated) j["rotated"] = true;  // only when set: an unrotated search's run.json is unchanged
+  if (o.shape != "sphere") j["shape"] = o.shape;  // likewise: a sphere search's run.json is unchanged
   j["seed"] = o.seed;
   j["budget"] = o.budget;
   j["shrink"] = o.shrink;

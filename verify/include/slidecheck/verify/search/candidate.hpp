@@ -61,13 +61,18 @@ double round_to(double x, Precision p);
 
 /// The numbers of a candidate a shrink may change, by index: the coordinates of every vertex
 /// used by a triangle, then start, displacement, gravity (x, y, z each) and the body's
-/// lengths (its shape's `length(i)`: a sphere's radius, an ellipsoid's semi-axes).
+/// lengths (its shape's `length(i)`: a sphere's radius, an ellipsoid's semi-axes, a capsule's
+/// radius and half axis).
 std::size_t number_count(const Candidate& c);
 double number(const Candidate& c, std::size_t i);
 /// A copy with number i set to v (rounded to the candidate's precision).
 Candidate with_number(const Candidate& c, std::size_t i, double v);
-/// True for the indices of the radius numbers (which must stay positive).
+/// True for the indices of the radius numbers: the body's lengths that must stay positive
+/// (must_be_positive: every length of a sphere or an ellipsoid, a capsule's radius, not its
+/// half axis, whose components may be 0 or negative as long as one is not 0).
 bool is_radius_number(const Candidate& c, std::size_t i);
+/// True for the indices of the body's lengths (radius numbers or not).
+bool is_length_number(const Candidate& c, std::size_t i);
 
 /// Drops the triangles not in `keep` (scene order kept) and the vertices no triangle uses.
 Candidate with_triangles(const Candidate& c, const std::vector<std::size_t>& keep);
@@ -88,7 +93,8 @@ std::optional<FailureSignature> signature_of(const QueryRecord& r, FailureClass 
 /// algorithm); level C, when asked, with an exact budget of 0.25 s per decision. With
 /// `external`, the external implementation answers instead and its path is judged (level C as
 /// the subject was made). nullopt when the scene is invalid (zero-area triangle after a
-/// shrink, a number not exact in the precision): such a candidate is never interesting.
+/// shrink, a number not exact in the precision) or the body is (a capsule whose half axis is 0,
+/// a sphere that files refuse as a capsule): such a candidate is never interesting.
 std::optional<QueryRecord> evaluate_candidate(const Candidate& c, Precision precision, bool level_c,
                                               const std::string& label = "candidate",
                                               const ExternalSubject* external = nullptr);

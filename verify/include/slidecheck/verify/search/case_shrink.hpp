@@ -13,7 +13,10 @@
 ///     bits or to an integer, per axis and all axes at once;
 ///   - halve the move, halve gravity;
 ///   - per number: 0, its integer part, then the number rounded to 1, 2, ... fewer
-///     significant bits than it has (radii stay positive).
+///     significant bits than it has (radii stay positive, a capsule's half axis never becomes
+///     the zero vector: that would be a sphere).
+/// A capsule whose start is not inside the mesh is never shrunk to one whose start is (decided
+/// exactly, before the candidate runs).
 /// Each shrink makes the candidate smaller in a well-founded sense only together with the
 /// test budget, which is what guarantees termination.
 

@@ -25,9 +25,25 @@
 /// start already overlaps a triangle are generated too; the search counts them as invalid and
 /// goes on.
 ///
+/// A capsule search (`search --shape capsule`) runs every construction above with a capsule
+/// for the sphere (upright along the surface's normal with its lower end where the sphere was,
+/// lying along the surface, or tilted slightly off either), and three of its own, where the
+/// cylinder or a cap meets an edge:
+///   - cylinder_edge: an upright capsule moving sideways into a horizontal edge (a wedge's,
+///     level or tilted by 2^-4..2^-20) at mid height, within it, or where cylinder meets cap;
+///   - ledge_roll: a capsule lying along a ledge's edge (or turned off it by 2^-k), on the
+///     upper floor, moving over the edge, often with gravity: the cylinder rolls over it;
+///   - stair_nosing: an upright capsule before a riser with its lower end at about the
+///     nosing's height, moving into the step: the lower cap slides over the nosing.
+/// Every capsule candidate's start is exactly clear of the mesh: the least distance from its
+/// axis segment to a triangle, decided in rationals, exceeds the radius (capsule_clearance.hpp);
+/// a construction that ends closer is lifted away from its surface, first by the double estimate
+/// of the overlap and then by doubling steps, until it is.
+///
 /// Every generated candidate shrinks as case_shrink.hpp describes.
 
 #include <string_view>
+#include <vector>
 
 namespace slidecheck::verify {
 
@@ -35,7 +51,18 @@ namespace slidecheck::verify {
 inline constexpr std::string_view construction_names[] = {"floor_touch", "plane_parallel", "edge_parallel",
                                                           "sliver",      "corner_push",    "random_soup"};
 
-/// Whether `name` is one of construction_names.
+/// The constructions of capsules only, in the order above.
+inline constexpr std::string_view capsule_construction_names[] = {"cylinder_edge", "ledge_roll", "stair_nosing"};
+
+/// The body shapes search generates (shape_names() of geometry/body/shape.hpp; not the ellipsoid).
+inline constexpr std::string_view searched_shape_names[] = {"sphere", "capsule"};
+
+/// Whether `name` is a construction of some shape (construction_names or capsule_construction_names).
 bool is_construction(std::string_view name);
+
+/// The constructions search draws from for a body `shape` of searched_shape_names: the sphere's
+/// are construction_names, the capsule's those and capsule_construction_names (empty for
+/// another shape).
+std::vector<std::string_view> constructions_for(std::string_view shape);
 
 }  // namespace slidecheck::verify

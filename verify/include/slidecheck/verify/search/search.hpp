@@ -29,6 +29,10 @@ struct SearchOptions {
   /// Every candidate rotated exactly into general position before it is rounded
   /// (constructions.hpp); part of the search's description (run.json "rotated", when set).
   bool rotated = false;
+  /// The body of every candidate, one of searched_shape_names (constructions.hpp): a sphere, or a
+  /// capsule, which the built-in algorithms do not run (an external implementation answers).
+  /// Part of the search's description (run.json "shape", when not the sphere).
+  std::string shape = "sphere";
   std::uint64_t seed = 1;
   std::size_t budget = 10000;  ///< candidates generated at most
   /// Only the attempts i < budget with i = I mod N (shard.hpp). The lowest failing attempt of

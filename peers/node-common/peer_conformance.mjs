@@ -315,6 +315,15 @@ function capsuleTests({ peer, engineName, r, h, sink, gap, wallGap, req, behavio
     }
   });
 
+  test('a capsule\'s positions[0] is the query start exactly, whatever its axis and the up axis', async () => {
+    const start = [3.0000002, 2 ** 20 + 0.0625, 1234.5678].map(Math.fround);
+    for (const gravity of [[0, 0, -1], [0, -0.6, -0.8], [0.3, 0, 0]])
+      for (const halfAxis of [[0, 0, h], [h, 0, 0], [0, -h, 0]]) {
+        const a = await peer().send(req('floor.scene', { id: 'start', start, displacement: [0, 0, 0], gravity, capsule: capsule(halfAxis) }));
+        assert.deepEqual(vec(a.positions[0]), start, `gravity ${gravity}, half axis ${halfAxis}: ${JSON.stringify(a)}`);
+      }
+  });
+
   test('a capsule whose axis is not along x, y or z is refused', async () => {
     const a = await peer().send(req('floor.scene', { id: 'tilted', start: [0, 0, 2], displacement: [0, 0, -1], capsule: capsule([h, 0, h]) }));
     assert.deepEqual(Object.keys(a), ['error']);

@@ -2,10 +2,13 @@
 #include "engines.hpp"
 
 #include <slidecheck/formats/errors.hpp>
+#include <slidecheck/reference/geometry/body/shape.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
+#include <string_view>
 
 namespace slidecheck::cli {
 
@@ -87,6 +90,13 @@ EngineList parse_engines(const std::string& json_text, const std::string& source
     }
     if (g.precisions.empty()) throw formats::InputError(source, 0, at + " needs \"precisions\"");
     g.shapes = text_list(e, "shapes", at, source);
+    const std::vector<std::string_view> known = shape_names();
+    for (const std::string& s : g.shapes)
+      if (std::find(known.begin(), known.end(), s) == known.end()) {
+        std::string names;
+        for (const std::string_view k : known) names += (names.empty() ? "" : ", ") + std::string(k);
+        throw formats::InputError(source, 0, at + ": shape '" + s + "' is none of " + names);
+      }
     g.description = text_field(e, "description", true, at, source);
     engines.push_back(std::move(g));
   }

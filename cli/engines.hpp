@@ -24,15 +24,15 @@ struct Engine {
   std::vector<std::string> args;                ///< native: the arguments after it
   std::string needs;                            ///< native: what a build without it lacks (a package)
   std::vector<formats::Precision> precisions;   ///< the precisions its client answers in
-  std::vector<std::string> shapes;              ///< the character shapes it runs (sphere)
+  std::vector<std::string> shapes;              ///< the character shapes it runs (names of Shape's list)
   std::string description;                      ///< one line for messages and --help
 };
 
 using EngineList = std::vector<Engine>;
 
 /// The list in an engines file's text (the format of peers/engines.json). InputError naming
-/// `source` for malformed JSON, a missing or mistyped field, an unknown client kind or precision,
-/// or a name (or alias) given twice.
+/// `source` for malformed JSON, a missing or mistyped field, an unknown client kind, precision or
+/// shape, or a name (or alias) given twice.
 EngineList parse_engines(const std::string& json_text, const std::string& source);
 
 /// The list compiled in from peers/engines.json.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -73,7 +74,7 @@ ExecDescribeAnswer parse_exec_describe_answer(std::string_view text, const std::
     throw InputError(where, 0, "refused to describe itself: " + printable_excerpt(j["error"].get<std::string>(), 4 * kExcerptBytes));
   for (const auto& item : j.items())
     if (item.key() != "format" && item.key() != "implementation" && item.key() != "precisions" &&
-        item.key() != "tolerances" && item.key() != "description")
+        item.key() != "tolerances" && item.key() != "description" && item.key() != "shapes")
       bad("has an unknown field '" + printable_excerpt(item.key()) + "'");
   if (!j.contains("format") || j["format"] != std::string(exec_format))
     bad("must have \"format\": \"" + std::string(exec_format) + "\"");
@@ -114,6 +115,17 @@ ExecDescribeAnswer parse_exec_describe_answer(std::string_view text, const std::
       d.tolerances.emplace_back(item.key(), value);
     }
   }
+  if (j.contains("shapes")) {
+    const std::vector<std::string_view> names = shape_names();
+    std::string known;
+    for (const std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+    if (!j["shapes"].is_array() || j["shapes"].empty()) bad("has \"shapes\" that is not a non-empty array of shape names");
+    for (const ojson& s : j["shapes"]) {
+      if (!s.is_string() || std::find(names.begin(), names.end(), s.get<std::string>()) == names.end())
+        bad("lists a shape " + printable_excerpt(s.dump()) + " that is not one of " + known);
+      d.shapes.push_back(s.get<std::string>());
+    }
+  }
   return d;
 }
 
@@ -128,6 +140,7 @@ std::string exec_describe_to_json_line(const ExecDescribeAnswer& d) {
   j["precisions"] = std::move(precisions);
   j["tolerances"] = std::move(tolerances);
   if (!d.description.empty()) j["description"] = d.description;
+  if (!d.shapes.empty()) j["shapes"] = d.shapes;
   return j.dump();
 }
 

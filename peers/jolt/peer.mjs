@@ -1,10 +1,11 @@
 // Jolt Physics (official WASM build of jolt-physics, single precision) as a slidecheck-exec peer:
-// a CharacterVirtual with a SphereShape slides through a static MeshShape of the scene, one
-// CharacterVirtual::Update per pass; single sweeps are NarrowPhaseQuery::CastShape of the sphere.
-// The client around it (scene cache, passes, answers) is node-common's (peer.mjs).
+// a CharacterVirtual with a SphereShape or a CapsuleShape slides through a static MeshShape of the
+// scene, one CharacterVirtual::Update per pass; single sweeps are NarrowPhaseQuery::CastShape of the
+// same shape. The client around it (scene cache, passes, answers) is node-common's (peer.mjs).
 import { createRequire } from 'node:module';
 import initJolt from 'jolt-physics';
 import { upOf } from '../node-common/protocol.mjs';
+import { yCapsule } from '../node-common/capsule.mjs';
 
 const require = createRequire(import.meta.url);
 const JOLT_VERSION = require('jolt-physics/package.json').version;
@@ -65,6 +66,7 @@ export async function createEngine() {
     shortName: 'Jolt',
     precisions: ['float'],
     tolerances: defaults,
+    shapes: ['sphere', 'capsule'],
   };
 
   // Reused scratch objects (Jolt copies what it keeps).
@@ -187,12 +189,42 @@ export async function createEngine() {
     return s;
   }
 
+  // CapsuleShape(inHalfHeightOfCylinder, inRadius): centred on the origin, its axis along Y, the
+  // half height that of the cylinder part, the segment between the cap centres
+  // (https://jrouwe.github.io/JoltPhysics/_capsule_shape_8h_source.html).
+  const capsules = new Map(); // "halfHeight radius" -> CapsuleShape (one reference held here)
+  function capsuleOf(halfHeight, r) {
+    const key = `${halfHeight} ${r}`;
+    let c = capsules.get(key);
+    if (!c) {
+      if (capsules.size > 1024) {
+        for (const old of capsules.values()) old.Release();
+        capsules.clear();
+      }
+      c = new J.CapsuleShape(halfHeight, r);
+      c.AddRef();
+      capsules.set(key, c);
+    }
+    return c;
+  }
+
+  /** The query's shape in Jolt: { shape, rotation (Quat, or null for the identity), toLocal, radius, halfAxis? }. */
+  function bodyOf(req) {
+    if (req.shape.kind !== 'capsule') return { shape: sphereOf(req.radius), rotation: null, toLocal: (v) => v };
+    const c = yCapsule(req, info.shortName);
+    const q = c.rotation;
+    const shape = capsuleOf(c.halfHeight, c.radius);
+    return { shape, rotation: new J.Quat(q.x, q.y, q.z, q.w), toLocal: c.toLocal, halfAxis: c.halfAxis };
+  }
+
   const readPos = (p) => [p.GetX(), p.GetY(), p.GetZ()];
 
-  function sweep(scene, sphere, start, d, tol) {
+  function sweep(scene, body, start, d, tol) {
     rA.Set(start[0], start[1], start[2]);
     vA.Set(d[0], d[1], d[2]);
-    const cast = new J.RShapeCast(sphere, one, J.RMat44.prototype.sTranslation(rA), vA);
+    // A capsule is cast in its rotation; the sphere's transform stays the plain translation.
+    const at = body.rotation ? J.RMat44.prototype.sRotationTranslation(body.rotation, rA) : J.RMat44.prototype.sTranslation(rA);
+    const cast = new J.RShapeCast(body.shape, one, at, vA);
     const cs = new J.ShapeCastSettings();
     cs.set_mCollisionTolerance(tol.sweep_collision_tolerance);
     cs.set_mPenetrationTolerance(tol.sweep_penetration_tolerance);
@@ -209,19 +241,22 @@ export async function createEngine() {
     return out;
   }
 
-  /** A CharacterVirtual with the query's sphere at its start, in the scene. */
+  /** A CharacterVirtual with the query's sphere or capsule at its start, in the scene. */
   function character(scene, req) {
     const tol = req.tolerances;
+    const body = bodyOf(req);
     activate(scene);
-    const sphere = sphereOf(req.radius);
     const up = upOf(req);
 
     const cvs = new J.CharacterVirtualSettings();
-    cvs.mShape = sphere;
+    cvs.mShape = body.shape;
     vA.Set(up[0], up[1], up[2]);
     cvs.mUp = vA;
-    // Local space of the character (identity rotation), so its normal is the up axis.
-    const supporting = new J.Plane(vA, -1.0e10);
+    // In the local space of the character (its rotation: identity for a sphere, the capsule's
+    // axis permutation), so its normal is the up axis.
+    const localUp = body.toLocal(up);
+    vB.Set(localUp[0], localUp[1], localUp[2]);
+    const supporting = new J.Plane(vB, -1.0e10);
     cvs.mSupportingVolume = supporting;
     J.destroy(supporting);
     // Slope limits are walking policy, not collide-and-slide: off, so every surface slides.
@@ -230,8 +265,10 @@ export async function createEngine() {
     // Jolt places the shape character_padding along up from GetPosition() (its feet then touch
     // the floor). An opposite shape offset, the same float product negated, cancels that exactly,
     // so the position is the sphere's centre: the start is the query's and the centre is reported.
+    // The offset is in the character's local space: a capsule's rotation permutes it back exactly.
     const pad = Math.fround(tol.character_padding);
-    vB.Set(-(pad * Math.fround(up[0])), -(pad * Math.fround(up[1])), -(pad * Math.fround(up[2])));
+    const offset = body.toLocal([-(pad * Math.fround(up[0])), -(pad * Math.fround(up[1])), -(pad * Math.fround(up[2]))]);
+    vB.Set(offset[0], offset[1], offset[2]);
     cvs.mShapeOffset = vB;
     cvs.mPenetrationRecoverySpeed = tol.penetration_recovery_speed;
     cvs.mPredictiveContactDistance = tol.predictive_contact_distance;
@@ -239,11 +276,12 @@ export async function createEngine() {
     cvs.mMinTimeRemaining = tol.min_time_remaining;
     cvs.mHitReductionCosMaxAngle = tol.hit_reduction_cos_max_angle;
     rA.Set(req.start[0], req.start[1], req.start[2]);
-    const cv = new J.CharacterVirtual(cvs, rA, J.Quat.prototype.sIdentity(), system);
+    const cv = new J.CharacterVirtual(cvs, rA, body.rotation ?? J.Quat.prototype.sIdentity(), system);
     return {
-      radius: sphere.GetRadius(),
+      radius: body.shape.GetRadius(),
+      halfAxis: body.halfAxis,
       position: () => readPos(cv.GetCenterOfMassPosition()),
-      sweep: (from, d) => sweep(scene, sphere, from, d, tol),
+      sweep: (from, d) => sweep(scene, body, from, d, tol),
       move(d) {
         vA.Set(d[0], d[1], d[2]);
         cv.SetLinearVelocity(vA);
@@ -253,6 +291,7 @@ export async function createEngine() {
       free() {
         J.destroy(cv);
         J.destroy(cvs);
+        if (body.rotation) J.destroy(body.rotation);
       },
     };
   }

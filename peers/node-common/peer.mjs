@@ -4,7 +4,7 @@
 // and the answer. An engine module (peers/<folder>/peer.mjs) exports
 //
 //   async createEngine() -> {
-//     info: { name, description, shortName, precisions, tolerances },  // describe; refusals
+//     info: { name, description, shortName, precisions, tolerances, shapes? },  // describe; refusals
 //     sceneKey?(request),           // the cache key of the world a request needs (default: its scene path)
 //     buildScene(scene, path, request), // its world of a scene (readScene's { vertices, triangles })
 //     freeScene(world),             // releases a world dropped from the cache
@@ -23,8 +23,9 @@ export const SCENE_CACHE_SIZE = 64;
 /**
  * Runs a query's passes (per frame the move, then gravity when non-zero) with `character`:
  *   position(): its centre now, [x, y, z];
- *   radius: the sphere's radius as the engine holds it;
- *   sweep(from, d): the engine's single sweep of the sphere from `from` along d, { hit, time, triangle };
+ *   radius: the sphere's (or the capsule's) radius as the engine holds it;
+ *   halfAxis?: a capsule's half axis as the engine holds it (absent for a sphere);
+ *   sweep(from, d): the engine's single sweep of its shape from `from` along d, { hit, time, triangle };
  *   move(d, from): one pass of the engine's own collide-and-slide by d, from `from`;
  *   iterations?(): the engine's iteration count of the last move, when it has one;
  *   free?(): releases it once the query is answered.
@@ -34,12 +35,13 @@ export const SCENE_CACHE_SIZE = 64;
 export function runPasses(request, shortName, character) {
   const positions = [character.position()];
   const sweeps = [];
+  const shape = character.halfAxis ? { radius: character.radius, halfAxis: character.halfAxis } : character.radius;
   const iterations = character.iterations ? [] : undefined;
   for (const pass of passesOf(request)) {
     const from = positions[positions.length - 1];
     const d = pass.displacement;
     const s = character.sweep(from, d);
-    sweeps.push(sweepRecord(from, d.map(Math.fround), character.radius, s.hit, s.time, s.triangle));
+    sweeps.push(sweepRecord(from, d.map(Math.fround), shape, s.hit, s.time, s.triangle));
     character.move(d, from);
     const p = character.position();
     if (!p.every(Number.isFinite)) throw new Error(`${shortName} produced a non-finite position in pass ${positions.length}`);

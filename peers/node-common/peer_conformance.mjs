@@ -58,12 +58,14 @@ export function engineInstalled(engineDir, packageName) {
  * requiredTolerances: names describe must list (the first must accept '0x1p-4').
  * contactHits: true for an engine whose sweep starting within its gap of a surface may be stopped by
  *   that surface (or a coplanar neighbour triangle) while sliding along it (Bullet's swept sphere).
- * expectedDifferences: {drop, wall, corner, far: reason} for the behaviour tests an engine is known
- *   to fail (documented findings): they still run, reported as TODO with the reason.
+ * capsules: true for an engine that runs capsules along x, y or z (and says so in its describe
+ *   answer): the capsule tests run with the same gaps.
+ * expectedDifferences: {drop, wall, corner, far, capsule_drop, capsule_wall: reason} for the behaviour
+ *   tests an engine is known to fail (documented findings): they still run, reported as TODO with the reason.
  */
 export function conformanceSuite({
   clientPath, clientArgs = [], engineName, precision = 'float', gap, wallGap = gap, requiredTolerances,
-  contactHits = false, expectedDifferences = {},
+  contactHits = false, capsules = false, expectedDifferences = {},
 }) {
   let peer;
   before(() => { peer = new PeerProcess(clientPath, clientArgs); });
@@ -242,6 +244,8 @@ export function conformanceSuite({
     assert.ok(end[2] >= r - sink - 1e-3 && end[2] <= r + 0.1, `z = ${end[2]}`);
   });
 
+  if (capsules) capsuleTests({ peer: () => peer, engineName, r, h: 0.5, sink, gap, wallGap, req, behaviour });
+
   test('EOF ends the client with exit code 0', async () => {
     const p = new PeerProcess(clientPath, clientArgs);
     await p.send({ describe: true });
@@ -250,4 +254,79 @@ export function conformanceSuite({
   });
 
   return () => peer;
+}
+
+/**
+ * The capsule tests of conformanceSuite: a capsule of radius r and half axis h along z, x or y
+ * rests on a floor with its lowest point r below its axis's end, stops r from a wall, reports its
+ * capsule in every sweep, and a tilted axis is refused.
+ */
+function capsuleTests({ peer, engineName, r, h, sink, gap, wallGap, req, behaviour }) {
+  const capsule = (halfAxis) => ({ radius: r, half_axis: halfAxis });
+
+  test('describe lists the shapes it runs', async () => {
+    const a = await peer().send({ describe: true });
+    assert.deepEqual(a.shapes, ['sphere', 'capsule']);
+  });
+
+  test('an upright capsule dropped onto the floor rests on its lower cap', behaviour('capsule_drop'), async () => {
+    // Its lower cap 0.5 above the floor, falling 0.25 a pass for four frames.
+    const a = await peer().send(req('floor.scene', {
+      id: 'capsule-drop', start: [0.5, -1, r + h + 0.5], displacement: [0, 0, 0], gravity: [0, 0, -0.25],
+      capsule: capsule([0, 0, h]), frames: 4,
+    }));
+    assert.equal(a.positions.length, 1 + 4 * 2, JSON.stringify(a));
+    for (const p of a.positions) assert.ok(vec(p)[2] >= r + h - sink - 1e-5, `inside the floor: ${p}`);
+    const end = vec(a.positions.at(-1));
+    assert.ok(end[2] <= r + h + gap[1] + 1e-4, `not resting: z = ${end[2]}`);
+    assert.ok(Math.abs(end[0] - 0.5) < 1e-2 && Math.abs(end[1] + 1) < 1e-2, `drifted: ${end}`);
+    assert.equal(a.sweeps.length, 8);
+    for (const sw of a.sweeps) {
+      assert.ok(!('radius' in sw), JSON.stringify(sw));
+      assert.deepEqual(sw.capsule, { radius: '0x1p-1', half_axis: ['0x0p+0', '0x0p+0', '0x1p-1'] });
+    }
+  });
+
+  test('an upright capsule walking into a wall stops its radius before it', behaviour('capsule_wall'), async () => {
+    const a = await peer().send(req('corner.scene', { id: 'capsule-wall', start: [0, -1, r + h + 0.1], displacement: [3, 0, 0], capsule: capsule([0, 0, h]) }));
+    assert.equal(a.positions.length, 2, JSON.stringify(a));
+    const end = vec(a.positions[1]);
+    assert.ok(end[0] + r <= 1 - wallGap[0] + 1e-5, `into the wall: x = ${end[0]}`);
+    assert.ok(end[0] + r >= 1 - wallGap[1] - 1e-3, `stopped short: x = ${end[0]}`);
+    assert.ok(Math.abs(end[2] - (r + h + 0.1)) < 1e-2, `left its height: z = ${end[2]}`);
+    const [move] = a.sweeps;
+    assert.equal(move.hit, true);
+    assert.ok(Math.abs(num(move.time) - 1 / 6) < 1e-3, `time ${num(move.time)}`);
+    assert.ok(move.triangle === 2 || move.triangle === 3, `hit ${JSON.stringify(move)}`); // the wall at x = 1
+  });
+
+  test('capsules lying along x and y stop their half axis and radius before a wall', async () => {
+    // The rotation onto x and y: a wrong axis would stop r (not h + r) before the wall, or hit the floor.
+    for (const [axis, halfAxis, start, d, k] of [
+      ['x', [h, 0, 0], [-0.5, -1, r + 0.1], [3, 0, 0], 0],
+      ['y', [0, -h, 0], [0, -0.5, r + 0.1], [0, 3, 0], 1],
+    ]) {
+      const a = await peer().send(req('corner.scene', { id: `capsule-${axis}`, start, displacement: d, capsule: capsule(halfAxis) }));
+      assert.equal(a.positions.length, 2, JSON.stringify(a));
+      const end = vec(a.positions[1]);
+      assert.ok(end[k] + h + r <= 1 - wallGap[0] + 1e-5, `${axis}: into the wall: ${end}`);
+      if (Number.isFinite(wallGap[1])) assert.ok(end[k] + h + r >= 1 - wallGap[1] - 1e-3, `${axis}: stopped short: ${end}`);
+      assert.ok(a.sweeps[0].hit && Math.abs(num(a.sweeps[0].time) - (1 - h - r - start[k]) / 3) < 1e-3, `${axis}: ${JSON.stringify(a.sweeps[0])}`);
+    }
+  });
+
+  test('a capsule\'s positions[0] is the query start exactly, whatever its axis and the up axis', async () => {
+    const start = [3.0000002, 2 ** 20 + 0.0625, 1234.5678].map(Math.fround);
+    for (const gravity of [[0, 0, -1], [0, -0.6, -0.8], [0.3, 0, 0]])
+      for (const halfAxis of [[0, 0, h], [h, 0, 0], [0, -h, 0]]) {
+        const a = await peer().send(req('floor.scene', { id: 'start', start, displacement: [0, 0, 0], gravity, capsule: capsule(halfAxis) }));
+        assert.deepEqual(vec(a.positions[0]), start, `gravity ${gravity}, half axis ${halfAxis}: ${JSON.stringify(a)}`);
+      }
+  });
+
+  test('a capsule whose axis is not along x, y or z is refused', async () => {
+    const a = await peer().send(req('floor.scene', { id: 'tilted', start: [0, 0, 2], displacement: [0, 0, -1], capsule: capsule([h, 0, h]) }));
+    assert.deepEqual(Object.keys(a), ['error']);
+    assert.match(a.error, new RegExp(`query 'tilted': ${engineName} runs capsules whose half_axis is along x, y or z only`));
+  });
 }

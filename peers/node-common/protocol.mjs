@@ -9,8 +9,13 @@ export const FORMAT = 'slidecheck-exec 1';
 /** A request the client refuses; answered as {"error": message}, and the loop goes on. */
 export class RequestError extends Error {}
 
-const QUERY_FIELDS = new Set(['id', 'scene', 'algorithm', 'start', 'displacement', 'radius', 'radii',
+const QUERY_FIELDS = new Set(['id', 'scene', 'algorithm', 'start', 'displacement', 'radius', 'radii', 'capsule',
   'gravity', 'tolerances', 'frames']);
+/** Each shape's field in a query (docs/formats.md), in the order messages name them. */
+const SHAPE_FIELDS = [['radius', 'sphere'], ['radii', 'ellipsoid'], ['capsule', 'capsule']];
+
+/** The shapes an engine runs: its `shapes`, or the sphere alone. */
+export const shapesOf = (engine) => engine.shapes ?? ['sphere'];
 const REQUEST_FIELDS = new Set(['scene', 'query', 'precision', 'tolerances']);
 
 function isObject(x) {
@@ -36,8 +41,11 @@ function vec(value, where, fmt) {
 /**
  * Checks a query request and converts its numbers to the engine's format (float): hexfloats are
  * rounded once from their exact value, decimal strings once from their text, JSON numbers from
- * the double JSON.parse made; what underflows becomes a signed zero, what overflows is refused. `engine` = { name, precisions: ['float'], tolerances: {name: default} }.
- * Returns { scene, id, start, displacement, radius, gravity, gravityNonZero, frames, tolerances }.
+ * the double JSON.parse made; what underflows becomes a signed zero, what overflows is refused.
+ * `engine` = { name, precisions: ['float'], tolerances: {name: default}, shapes?: ['sphere', ...] };
+ * a query of a shape the engine does not list is refused.
+ * Returns { scene, id, start, displacement, radius, shape, gravity, gravityNonZero, frames, tolerances }:
+ * shape is { kind: 'sphere', radius } or { kind: 'capsule', radius, halfAxis }, radius its radius.
  */
 export function parseRequest(req, engine) {
   if (!isObject(req)) throw new RequestError('a request must be a JSON object');
@@ -54,11 +62,11 @@ export function parseRequest(req, engine) {
   const fail = (msg) => { throw new RequestError(tag + msg); };
   for (const k of Object.keys(q)) if (!QUERY_FIELDS.has(k)) fail(`unknown query field '${k}'`);
   if (typeof id !== 'string' || id === '') fail("field 'id': expected a non-empty string");
-  if ('radii' in q) {
-    if ('radius' in q) fail("both 'radius' and 'radii' given");
-    fail(`ellipsoids are not supported by ${engine.description ?? engine.name}`);
-  }
-  if (!('radius' in q)) fail("missing field 'radius'");
+  const given = SHAPE_FIELDS.filter(([field]) => field in q);
+  if (given.length > 1) fail(`both '${given[0][0]}' and '${given[1][0]}' given`);
+  if (given.length === 0) fail("missing field 'radius' (or 'capsule')");
+  const kind = given[0][1];
+  if (!shapesOf(engine).includes(kind)) fail(`${kind}s are not supported by ${engine.description ?? engine.name}`);
   const scene = req.scene;
   if (typeof scene !== 'string' || scene === '') fail("field 'scene': expected the scene file's path");
   if (!('start' in q)) fail("missing field 'start'");
@@ -66,8 +74,24 @@ export function parseRequest(req, engine) {
   const wrap = (f) => { try { return f(); } catch (e) { if (e instanceof RequestError) fail(e.message); throw e; } };
   const start = wrap(() => vec(q.start, "field 'start'", fmt));
   const displacement = wrap(() => vec(q.displacement, "field 'displacement'", fmt));
-  const radius = wrap(() => num(q.radius, "field 'radius'", fmt));
-  if (!(radius > 0)) fail(`field 'radius': must be > 0, got ${toHex(radius)}`);
+  let shape;
+  if (kind === 'capsule') {
+    const c = q.capsule;
+    if (!isObject(c)) fail("field 'capsule': expected {\"radius\": r, \"half_axis\": [x, y, z]}");
+    for (const k of Object.keys(c)) if (k !== 'radius' && k !== 'half_axis') fail(`unknown field 'capsule.${k}'`);
+    if (!('radius' in c)) fail("missing field 'capsule.radius'");
+    if (!('half_axis' in c)) fail("missing field 'capsule.half_axis'");
+    const r = wrap(() => num(c.radius, "field 'capsule.radius'", fmt));
+    if (!(r > 0)) fail(`field 'capsule.radius': must be > 0, got ${toHex(r)}`);
+    const halfAxis = wrap(() => vec(c.half_axis, "field 'capsule.half_axis'", fmt));
+    if (halfAxis.every((x) => x === 0)) fail("field 'capsule.half_axis': must not be zero (a capsule without an axis is a sphere)");
+    shape = { kind, radius: r, halfAxis };
+  } else {
+    const r = wrap(() => num(q.radius, "field 'radius'", fmt));
+    if (!(r > 0)) fail(`field 'radius': must be > 0, got ${toHex(r)}`);
+    shape = { kind, radius: r };
+  }
+  const radius = shape.radius;
   let gravity = [0, 0, 0];
   let gravityNonZero = false;
   if (q.gravity !== undefined) {
@@ -93,7 +117,7 @@ export function parseRequest(req, engine) {
       tolerances[name] = wrap(() => num(value, `tolerance '${name}'`, fmt));
     }
   }
-  return { scene, id, start, displacement, radius, gravity, gravityNonZero, frames, tolerances };
+  return { scene, id, start, displacement, radius, shape, gravity, gravityNonZero, frames, tolerances };
 }
 
 /** The describe answer. */
@@ -102,6 +126,7 @@ export function describeAnswer(engine) {
   for (const [k, v] of Object.entries(engine.tolerances)) tolerances[k] = toHex(v);
   const answer = { format: FORMAT, implementation: engine.name, precisions: [...engine.precisions], tolerances };
   if (engine.description !== undefined) answer.description = engine.description;
+  if (engine.shapes !== undefined) answer.shapes = [...engine.shapes];
   return answer;
 }
 
@@ -126,9 +151,15 @@ export function upOf(request) {
   return [0 - g[0] / len, 0 - g[1] / len, 0 - g[2] / len]; // 0 - x: no -0 components
 }
 
-/** A sweep record with its numbers as hexfloats. */
-export function sweepRecord(start, displacement, radius, hit, time, triangle) {
-  const rec = { start: vecToHex(start), displacement: vecToHex(displacement), radius: toHex(radius), hit };
+/**
+ * A sweep record with its numbers as hexfloats. `shape`: the sphere's radius, or the capsule
+ * { radius, halfAxis } swept (the record then carries "capsule", which the judge sweeps exactly).
+ */
+export function sweepRecord(start, displacement, shape, hit, time, triangle) {
+  const rec = { start: vecToHex(start), displacement: vecToHex(displacement) };
+  if (typeof shape === 'number') rec.radius = toHex(shape);
+  else rec.capsule = { radius: toHex(shape.radius), half_axis: vecToHex(shape.halfAxis) };
+  rec.hit = hit;
   if (hit) {
     rec.time = toHex(time);
     rec.triangle = triangle;

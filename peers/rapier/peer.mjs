@@ -1,10 +1,11 @@
 // Rapier (@dimforge/rapier3d-compat, f32) as a slidecheck-exec peer: KinematicCharacterController
-// computeColliderMovement of a ball collider against a trimesh collider of the scene, one call per
-// pass; single sweeps are World.castShape of the ball. The client around it (scene cache, passes,
-// answers) is node-common's (peer.mjs).
+// computeColliderMovement of a ball (or capsule) collider against a trimesh collider of the scene,
+// one call per pass; single sweeps are World.castShape of the same shape. The client around it
+// (scene cache, passes, answers) is node-common's (peer.mjs).
 import RAPIER from '@dimforge/rapier3d-compat';
 import { upOf } from '../node-common/protocol.mjs';
 import { nearestTriangle } from '../node-common/nearest_triangle.mjs';
+import { yCapsule } from '../node-common/capsule.mjs';
 
 /**
  * The JS API has no default offset (createCharacterController(offset) requires one); 0.01 is the
@@ -37,6 +38,7 @@ export async function createEngine() {
     shortName: 'Rapier',
     precisions: ['float'],
     tolerances: defaults,
+    shapes: ['sphere', 'capsule'],
   };
 
   /** A World with the scene's trimesh, the ball and the controller. */
@@ -57,12 +59,13 @@ export async function createEngine() {
     controller.setMinSlopeSlideAngle(-1);
     // One step builds the broad phase that the scene queries use (nothing moves: no bodies).
     world.step();
-    return { world, mesh, ball, controller, scene: { f32: vertices, triangles: indices }, path };
+    // capsule: whether the character collider (`ball`) holds a capsule now, not its ball.
+    return { world, mesh, ball, controller, capsule: false, scene: { f32: vertices, triangles: indices }, path };
   }
 
-  function sweep(s, radius, start, d, tol) {
-    const hit = s.world.castShape({ x: start[0], y: start[1], z: start[2] }, IDENTITY, { x: d[0], y: d[1], z: d[2] },
-      new RAPIER.Ball(radius), tol.sweep_target_distance, 1, true, undefined, undefined, s.ball);
+  function sweep(s, shape, rotation, start, d, tol) {
+    const hit = s.world.castShape({ x: start[0], y: start[1], z: start[2] }, rotation, { x: d[0], y: d[1], z: d[2] },
+      shape, tol.sweep_target_distance, 1, true, undefined, undefined, s.ball);
     if (!hit) return { hit: false };
     // castShape names no feature, and in this build the trimesh ray and point queries' feature
     // ids are the triangle's face side (0 front, 1 back), not its index: the scene triangle
@@ -72,11 +75,35 @@ export async function createEngine() {
     return { hit: true, time: hit.time_of_impact, triangle };
   }
 
-  /** The scene's ball placed at the query's start, the controller set up for it. */
+  /**
+   * The character collider's shape for the query, and the shape its sweeps cast: the ball of its
+   * radius, or Rapier's capsule, Capsule(halfHeight, radius) along its local Y axis with the half
+   * height of the segment between the cap centres (rapier3d's Capsule::new_y,
+   * https://docs.rs/rapier3d/latest/rapier3d/geometry/struct.Capsule.html), rotated exactly onto the
+   * query's axis (node-common/capsule.mjs).
+   */
+  function shapeFor(s, req) {
+    if (req.shape.kind !== 'capsule') {
+      if (s.capsule) { // back to a ball after a capsule query
+        s.ball.setShape(new RAPIER.Ball(req.radius));
+        s.ball.setRotation(IDENTITY);
+        s.capsule = false;
+      }
+      s.ball.setRadius(req.radius);
+      return { cast: new RAPIER.Ball(Math.fround(req.radius)), rotation: IDENTITY };
+    }
+    const c = yCapsule(req, info.shortName);
+    s.ball.setShape(new RAPIER.Capsule(c.halfHeight, c.radius));
+    s.ball.setRotation(c.rotation);
+    s.capsule = true;
+    return { cast: new RAPIER.Capsule(c.halfHeight, c.radius), rotation: c.rotation, halfAxis: c.halfAxis };
+  }
+
+  /** The scene's character collider, of the query's shape, at the query's start, the controller set up for it. */
   function character(s, req) {
     const tol = req.tolerances;
     const up = upOf(req);
-    s.ball.setRadius(req.radius);
+    const body = shapeFor(s, req);
     s.ball.setTranslation({ x: req.start[0], y: req.start[1], z: req.start[2] });
     s.controller.setUp({ x: up[0], y: up[1], z: up[2] });
     s.controller.setOffset(tol.offset);
@@ -84,8 +111,9 @@ export async function createEngine() {
     const radius = Math.fround(req.radius);
     return {
       radius,
+      halfAxis: body.halfAxis,
       position: () => readVec(s.ball.translation()),
-      sweep: (from, d) => sweep(s, radius, from, d, tol),
+      sweep: (from, d) => sweep(s, body.cast, body.rotation, from, d, tol),
       move(d, from) {
         s.controller.computeColliderMovement(s.ball, { x: d[0], y: d[1], z: d[2] });
         const m = s.controller.computedMovement();

@@ -17,8 +17,8 @@ using formats::Precision;
 
 namespace {
 
-const ExecDescribeAnswer kFloatClient{"toy_float", {Precision::single_float}, {{"skin", 0x1p-10}, {"pad", 0}}, {}};
-const ExecDescribeAnswer kBothClient{"toy_both", {Precision::double_float, Precision::single_float}, {}, {}};
+const ExecDescribeAnswer kFloatClient{"toy_float", {Precision::single_float}, {{"skin", 0x1p-10}, {"pad", 0}}, {}, {}};
+const ExecDescribeAnswer kBothClient{"toy_both", {Precision::double_float, Precision::single_float}, {}, {}, {}};
 
 formats::Query a_query() {
   formats::Query q;
@@ -109,6 +109,7 @@ BOOST_AUTO_TEST_CASE(the_describe_request_and_answer) {
   BOOST_TEST(back.description == "Toy 1.0");
   BOOST_TEST((back.precisions == described.precisions));
   BOOST_TEST((back.tolerances == described.tolerances));
+  BOOST_TEST(back.shapes.empty());  // not said unless listed
   const auto refused = [](const std::string& text) {
     try {
       formats::parse_exec_describe_answer(text, "exec:toy");
@@ -125,6 +126,16 @@ BOOST_AUTO_TEST_CASE(the_describe_request_and_answer) {
                       "lists an unknown precision 'half'"));
   BOOST_TEST(contains(refused(R"({"format": "slidecheck-exec 1", "implementation": "x", "precisions": ["float"], "tolerances": {"a": "nan"}})"),
                       "gives tolerance 'a' a default that is not a finite number"));
+
+  // The shapes a client runs, when it says: names of Shape's list, written back as listed.
+  described.shapes = {"sphere", "capsule"};
+  const std::string line = formats::exec_describe_to_json_line(described);
+  BOOST_TEST(contains(line, R"("shapes":["sphere","capsule"])"));
+  BOOST_TEST((formats::parse_exec_describe_answer(line, "exec:toy").shapes == described.shapes));
+  BOOST_TEST(contains(refused(R"({"format": "slidecheck-exec 1", "implementation": "x", "precisions": ["float"], "shapes": ["cube"]})"),
+                      "lists a shape \"cube\" that is not one of sphere, ellipsoid, capsule"));
+  BOOST_TEST(contains(refused(R"({"format": "slidecheck-exec 1", "implementation": "x", "precisions": ["float"], "shapes": []})"),
+                      "has \"shapes\" that is not a non-empty array"));
 }
 
 BOOST_AUTO_TEST_CASE(requests_the_client_cannot_answer_are_refused_naming_the_query) {

@@ -130,4 +130,11 @@ BOOST_AUTO_TEST_CASE(malformed_lists_are_input_errors) {
                  .find("lower-case") != std::string::npos);
   BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "node", "folder": "a", "precisions": ["half"], "description": "d"}]})")
                  .find("precision 'half'") != std::string::npos);
+  BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "node", "folder": "a", "precisions": ["float"], "shapes": ["sphere", "cube"], "description": "d"}]})")
+                 .find("engine 'a': shape 'cube' is none of sphere, ellipsoid, capsule") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(every_engine_runs_spheres_and_capsules) {
+  // Each engine keeps its sphere and runs the capsule, the character games ship (docs/peers.md).
+  for (const Engine& e : builtin_engines()) BOOST_TEST((e.shapes == std::vector<std::string>{"sphere", "capsule"}), e.name);
 }

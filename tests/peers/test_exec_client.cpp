@@ -21,7 +21,7 @@ namespace {
 class Teleport : public peers::ExecEngine {
  public:
   formats::ExecDescribeAnswer describe() const override {
-    return {"teleport", {formats::Precision::single_float}, {{"skin", 0x1p-10}}, {}};
+    return {"teleport", {formats::Precision::single_float}, {{"skin", 0x1p-10}}, {}, {}};
   }
   formats::PathRecord run(const formats::ExecRequest& r) override {
     if (!std::holds_alternative<Sphere<double>>(r.query.shape)) throw peers::RequestError("query '" + r.query.id + "': no ellipsoids");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 namespace slidecheck::peers {
 
@@ -23,13 +24,14 @@ std::vector<Vec3<double>> widen(const std::vector<Vec3<Scalar>>& vs) {
   return out;
 }
 
-/// The sweep of one pass as the protocol reports it.
-formats::PathSweep reported(const BulletPeer::Sweep& s, const Vec3<Scalar>& from, const Vec3<Scalar>& move, Scalar radius) {
+/// The sweep of one pass as the protocol reports it, with the shape Bullet swept (`held`).
+formats::PathSweep reported(const BulletPeer::Sweep& s, const Vec3<Scalar>& from, const Vec3<Scalar>& move,
+                            const Shape<double>& held) {
   if (s.hit && s.triangle < 0) throw std::runtime_error("Bullet reported a hit without a triangle");
   formats::PathSweep e;
   e.start = widen(from);
   e.displacement = widen(move);
-  e.shape = Sphere<double>{double(radius)};
+  e.shape = held;
   e.hit = s.hit;
   if (s.hit) {
     e.time = double(s.fraction);
@@ -80,7 +82,8 @@ BulletPeer& BulletScenes::world(const std::string& path) {
 }
 
 formats::ExecDescribeAnswer BulletExec::describe() const {
-  return {mode_ == BulletMode::sweep ? "bullet_sweep" : "bullet_kcc", {bullet_precision()}, tolerances(), {}};
+  return {mode_ == BulletMode::sweep ? "bullet_sweep" : "bullet_kcc", {bullet_precision()}, tolerances(), {},
+          {"sphere", "capsule"}};
 }
 
 std::vector<std::pair<std::string, double>> BulletExec::tolerances() const {
@@ -97,17 +100,20 @@ std::vector<std::pair<std::string, double>> BulletExec::tolerances() const {
 
 formats::PathRecord BulletExec::run(const formats::ExecRequest& request) {
   const formats::Query& q = request.query;
-  const auto* sphere_shape = std::get_if<Sphere<double>>(&q.shape);
-  if (sphere_shape == nullptr)
-    throw RequestError("query '" + q.id + "': " + std::string(shape_name(q.shape)) + "s are not supported by Bullet");
+  // The swept body (sweeps, and the sweeps reported beside the controller) and the controller's own.
+  BulletBody swept, carried;
+  try {
+    swept = bullet_body(q.shape);
+    carried = bullet_body(q.shape);
+  } catch (const std::invalid_argument& e) {
+    throw RequestError("query '" + q.id + "': " + e.what());
+  }
   for (const auto& [name, value] : request.tolerances)
     if (!(value >= 0))
       throw RequestError("query '" + q.id + "': tolerance '" + name + "': must be >= 0, got " + formats::exact_text(value));
   BulletPeer& peer = scenes_.world(request.scene);
-  const Scalar radius = Scalar(sphere_shape->radius);
   const Vec3<Scalar> move = narrow(q.displacement), gravity = narrow(q.gravity);
   const int passes_per_frame = has_gravity(q) ? 2 : 1;
-  const btSphereShape sphere(radius);
   formats::PathRecord a;
   a.query_id = q.id;
   a.positions.push_back(q.start);
@@ -119,8 +125,8 @@ formats::PathRecord BulletExec::run(const formats::ExecRequest& request) {
     for (int frame = 0; frame < q.frames; ++frame)
       for (int pass = 0; pass < passes_per_frame; ++pass) {
         const Vec3<Scalar>& d = pass == 0 ? move : gravity;
-        const BulletPeer::Sweep s = peer.sweep(sphere, at, d, allowed);
-        a.sweeps.push_back(reported(s, at, d, radius));
+        const BulletPeer::Sweep s = peer.sweep(*swept.shape, at, d, allowed);
+        a.sweeps.push_back(reported(s, at, d, swept.held));
         at = s.end;
         a.positions.push_back(widen(at));
       }
@@ -133,11 +139,11 @@ formats::PathRecord BulletExec::run(const formats::ExecRequest& request) {
   settings.allowed_ccd_penetration = Scalar(tolerance.at("allowed_ccd_penetration"));
   settings.max_slope = Scalar(tolerance.at("max_slope"));
   const Scalar sweep_allowed = Scalar(tolerance.at("sweep_allowed_penetration"));
-  CharacterRun character(peer, at, radius, has_gravity(q) ? gravity : Vec3<Scalar>{0, 0, 0}, settings);
+  CharacterRun character(peer, at, std::move(carried), has_gravity(q) ? gravity : Vec3<Scalar>{0, 0, 0}, settings);
   for (int frame = 0; frame < q.frames; ++frame)
     for (int pass = 0; pass < passes_per_frame; ++pass) {
       const Vec3<Scalar>& d = pass == 0 ? move : gravity;
-      a.sweeps.push_back(reported(peer.sweep(sphere, at, d, sweep_allowed), at, d, radius));
+      a.sweeps.push_back(reported(peer.sweep(*swept.shape, at, d, sweep_allowed), at, d, swept.held));
       const CharacterPass p = pass == 0 ? character.move(d) : character.fall();
       at = p.end;
       a.positions.push_back(widen(at));

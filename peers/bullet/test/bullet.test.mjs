@@ -54,6 +54,7 @@ for (const client of clients) {
       gap: [0, 0.001], // btContinuousConvexCollision stops within 0.001 of the contact
       requiredTolerances: ['allowed_penetration'],
       contactHits: true, // a sphere resting within 0.001 of a wall can be stopped by it sliding down
+      capsules: true,
     });
 
     test('Bullet sweep: allowed_penetration lets the sweep end that far inside', () => withPeer(client, 'sweep', async (p) => {
@@ -75,6 +76,7 @@ for (const client of clients) {
       wallGap: [-0.04, Infinity], // a head-on walk into a wall does not advance towards it
       requiredTolerances: ['allowed_ccd_penetration', 'max_penetration_depth', 'step_height', 'max_slope',
         'sweep_allowed_penetration'],
+      capsules: true,
       expectedDifferences: { drop: ghostBox, far: ghostBox },
     });
 

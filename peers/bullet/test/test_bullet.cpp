@@ -81,6 +81,57 @@ BOOST_AUTO_TEST_CASE(describe_names_the_mode_its_precision_and_bullets_defaults)
   BOOST_TEST(t.at("allowed_ccd_penetration").get<double>() == double(Scalar(0.04)));
   BOOST_TEST(t.at("max_slope").get<double>() == double(btRadians(Scalar(45))));
   BOOST_TEST(t.at("sweep_allowed_penetration").get<double>() == 0.0);
+  BOOST_TEST(d.at("shapes") == json::array({"sphere", "capsule"}));
+  BOOST_TEST(k.at("shapes") == json::array({"sphere", "capsule"}));
+}
+
+BOOST_AUTO_TEST_CASE(capsules_along_an_axis_rest_on_their_lower_cap_and_their_sweeps_carry_them) {
+  const std::string floor = kData + "/floor.scene";
+  // An upright capsule (radius 0.5, half axis 0.5 along -z: the sign does not matter), its lower cap
+  // 0.5 above the floor, falling 0.25 a pass: its centre rests at r + |half_axis| = 1, never below.
+  // (A fall that would end inside the floor from above the controller's ghost box passes into it,
+  // as the sphere's does: docs/fast.md, "Findings about Bullet"; 0.25 lands exactly on it.)
+  const json capsule = {{"radius", "0x1p-1"}, {"half_axis", {0, 0, "-0x1p-1"}}};
+  const json drop = {{"id", "drop"}, {"start", {0.5, -1, 1.5}}, {"displacement", {0, 0, 0}},
+                     {"gravity", {0, 0, -0.25}}, {"capsule", capsule}, {"frames", 4}};
+  for (const BulletMode mode : {BulletMode::sweep, BulletMode::kcc}) {
+    const json a = exchange(mode, {request(floor, drop)}).at(0);
+    BOOST_REQUIRE_EQUAL(a.at("positions").size(), 9u);
+    // The controller may sink its allowed penetration (0.04); the sweep stops within 0.001.
+    const double sink = mode == BulletMode::kcc ? 0.04 : 0.0;
+    for (const json& p : a["positions"]) BOOST_TEST(vec(p).z >= 1.0 - sink - 1e-6);
+    BOOST_TEST(vec(a["positions"][8]).z <= 1.0 + 0.001);
+    for (const json& sweep : a.at("sweeps")) {
+      BOOST_TEST(!sweep.contains("radius"));
+      BOOST_TEST(sweep.at("capsule") == json({{"radius", "0x1p-1"}, {"half_axis", {"0x0p+0", "0x0p+0", "-0x1p-1"}}}));
+    }
+    BOOST_TEST(a["sweeps"][1].at("hit") == false);  // the first fall ends 0.25 above the floor
+    BOOST_TEST(a["sweeps"][5].at("hit") == true);   // the third starts on it
+  }
+
+  // Lying along x and y (btCapsuleShapeX, btCapsuleShape): on the floor the centre rests at r; against
+  // the wall of corner.scene at x = 1 the x capsule stops at 1 - |half_axis| - r.
+  const json along_y = {{"id", "y"}, {"start", {0.5, -1, 1}}, {"displacement", {0, 0, -1}},
+                        {"capsule", {{"radius", 0.5}, {"half_axis", {0, 0.75, 0}}}}};
+  const json y = exchange(BulletMode::sweep, {request(floor, along_y)}).at(0);
+  const double yz = vec(y["positions"][1]).z;  // within Bullet's 0.001 stopping distance
+  BOOST_TEST(yz >= 0.5 - 1e-6);
+  BOOST_TEST(yz <= 0.5 + 0.001);
+  const json along_x = {{"id", "x"}, {"start", {-1, -1, 0.6}}, {"displacement", {3, 0, 0}},
+                        {"capsule", {{"radius", 0.5}, {"half_axis", {0.25, 0, 0}}}}};
+  const json x = exchange(BulletMode::sweep, {request(kData + "/corner.scene", along_x)}).at(0);
+  const double xx = vec(x["positions"][1]).x;
+  BOOST_TEST(xx <= 0.25 + 1e-6);
+  BOOST_TEST(xx >= 0.25 - 0.001);
+  BOOST_TEST(x["sweeps"][0].at("triangle").get<int>() >= 2);  // the wall, not the floor 0.1 below
+
+  // Any other axis would need an inexact rotation: refused, naming the query.
+  const json tilted = {{"id", "tilted"}, {"start", {0, 0, 2}}, {"displacement", {0, 0, 0}},
+                       {"capsule", {{"radius", 0.5}, {"half_axis", {0.5, 0, 0.5}}}}};
+  for (const BulletMode mode : {BulletMode::sweep, BulletMode::kcc}) {
+    const json t = exchange(mode, {request(floor, tilted)}).at(0);
+    BOOST_TEST(t.value("error", "").find("query 'tilted': Bullet runs capsules whose half_axis is along x, y or z only") == 0u);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(sweep_drop_onto_the_floor_rests_on_it_with_the_scenes_triangles) {

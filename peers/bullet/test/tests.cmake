@@ -1,5 +1,6 @@
 # Bullet's own tests, included by tests/peers/CMakeLists.txt for this native client folder
-# (peers/engines.json): the engine code as a library (test_bullet.cpp), each built client's help,
+# (peers/engines.json): the engine code as a library (test_bullet.cpp), its capsule sweeps through
+# level B's sweep judge (test_bullet_capsule_sweeps.cpp), each built client's help,
 # a bad command line (exit 2), requests piped through it, and the shared Node conformance suite.
 # Appends the clients it found to _native_clients, the caller's list.
 set(_here ${PROJECT_SOURCE_DIR}/peers/bullet/test)
@@ -13,6 +14,13 @@ foreach(precision float double)
   target_compile_definitions(${exe} PRIVATE SLIDECHECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   add_test(NAME peers.bullet_${precision} COMMAND ${exe} --log_level=message --report_level=short)
   set_tests_properties(peers.bullet_${precision} PROPERTIES LABELS "unit;peers;peer" TIMEOUT 300)
+  # Its capsule sweeps through level B's sweep judge (the verifier's own code).
+  set(judged test_peers_bullet_capsule_sweeps_${precision})
+  add_executable(${judged} ${_here}/test_bullet_capsule_sweeps.cpp)
+  target_link_libraries(${judged} PRIVATE slidecheck_test_main slidecheck_bullet_exec_${precision} slidecheck_verify nlohmann_json::nlohmann_json)
+  target_compile_definitions(${judged} PRIVATE SLIDECHECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  add_test(NAME peers.bullet_${precision}_capsule_sweeps COMMAND ${judged} --log_level=message --report_level=short)
+  set_tests_properties(peers.bullet_${precision}_capsule_sweeps PROPERTIES LABELS "unit;peers;peer" TIMEOUT 300)
 
   set(tool $<TARGET_FILE:slidecheck_bullet_${precision}>)
   list(APPEND _native_clients ${tool})

@@ -15,6 +15,7 @@ if (engineInstalled(engineDir, 'jolt-physics')) {
     engineName: 'Jolt',
     gap: [0.0195, 0.0205], // character_padding, 0.02 by default
     requiredTolerances: ['character_padding', 'penetration_recovery_speed', 'predictive_contact_distance', 'collision_tolerance'],
+    capsules: true,
   });
 
   test('Jolt: character_padding sets the gap kept from a wall', async () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { parseRequest, runProtocol, describeAnswer, passesOf, upOf, sweepRecord, RequestError } from '../protocol.mjs';
 import { MAX_FRAMES } from '../limits.mjs';
+import { yCapsule } from '../capsule.mjs';
 
 const engine = { name: 'Stub', precisions: ['float'], tolerances: { padding: Math.fround(0.02), speed: 1 } };
 /** A request; a field given as undefined is left out. */
@@ -62,6 +63,47 @@ test('parseRequest refuses what slidecheck would not send', () => {
   refuses(base({}, { tolerances: [1] }), /'tolerances'/);
 });
 
+test('parseRequest reads a capsule for an engine that runs capsules, and refuses it otherwise', () => {
+  const capsuleEngine = { ...engine, shapes: ['sphere', 'capsule'] };
+  const q = { radius: undefined, capsule: { radius: '0x1p-1', half_axis: [0, '0.1', '-0x1p+0'] } };
+  const r = parseRequest(base(q), capsuleEngine);
+  assert.deepEqual(r.shape, { kind: 'capsule', radius: 0.5, halfAxis: [0, Math.fround(0.1), -1] });
+  assert.equal(r.radius, 0.5);
+  assert.deepEqual(parseRequest(base({}), capsuleEngine).shape, { kind: 'sphere', radius: 0.5 });
+  const refuses = (req, eng, re) => assert.throws(() => parseRequest(req, eng), (e) => e instanceof RequestError && re.test(e.message), JSON.stringify(req));
+  refuses(base(q), engine, /query 'q': capsules are not supported by Stub/); // an engine without `shapes` runs spheres
+  refuses(base({ capsule: q.capsule }), capsuleEngine, /both 'radius' and 'capsule' given/);
+  refuses(base({ radius: undefined, capsule: [1, 2] }), capsuleEngine, /field 'capsule': expected/);
+  refuses(base({ radius: undefined, capsule: { radius: 1 } }), capsuleEngine, /missing field 'capsule.half_axis'/);
+  refuses(base({ radius: undefined, capsule: { half_axis: [0, 0, 1] } }), capsuleEngine, /missing field 'capsule.radius'/);
+  refuses(base({ radius: undefined, capsule: { radius: 1, half_axis: [0, 0, 1], height: 2 } }), capsuleEngine, /unknown field 'capsule.height'/);
+  refuses(base({ radius: undefined, capsule: { radius: 0, half_axis: [0, 0, 1] } }), capsuleEngine, /'capsule.radius': must be > 0/);
+  refuses(base({ radius: undefined, capsule: { radius: 1, half_axis: [0, '-0x0p+0', 0] } }), capsuleEngine, /'capsule.half_axis': must not be zero/);
+  refuses(base({ radius: undefined, capsule: { radius: 1, half_axis: [0, 0] } }), capsuleEngine, /'capsule.half_axis': expected \[x, y, z\]/);
+});
+
+test('yCapsule maps an axis-aligned half axis exactly onto a Y capsule, and refuses any other', () => {
+  const capsuleEngine = { ...engine, shapes: ['sphere', 'capsule'] };
+  const req = (halfAxis) => parseRequest(base({ radius: undefined, capsule: { radius: 0.5, half_axis: halfAxis } }), capsuleEngine);
+  // Rotating local Y by the quaternion gives the axis; toLocal is the inverse rotation.
+  const rotate = (q, v) => { // v + 2w (u x v) + 2 u x (u x v), u = (x, y, z)
+    const u = [q.x, q.y, q.z];
+    const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    const t = cross(u, v).map((c) => 2 * c);
+    const ut = cross(u, t);
+    return v.map((c, i) => c + q.w * t[i] + ut[i]);
+  };
+  for (const [halfAxis, axis] of [[[0, 0, -0.75], [0, 0, 1]], [[2, 0, 0], [1, 0, 0]], [[0, 0.25, 0], [0, 1, 0]]]) {
+    const c = yCapsule(req(halfAxis), 'Stub');
+    assert.equal(c.halfHeight, Math.abs(halfAxis.find((x) => x !== 0)));
+    assert.equal(c.radius, 0.5);
+    assert.deepEqual(rotate(c.rotation, [0, 1, 0]), axis);
+    for (const v of [[1, 2, 3], [-4, 5, 0.5]]) assert.deepEqual(rotate(c.rotation, c.toLocal(v)), v);
+  }
+  assert.throws(() => yCapsule(req([0.5, 0, 0.5]), 'Stub'),
+    (e) => e instanceof RequestError && /query 'q': Stub runs capsules whose half_axis is along x, y or z only/.test(e.message));
+});
+
 test('passes and up axis', () => {
   const r = parseRequest(base({ gravity: [0, 0, -2], frames: 2 }), engine);
   assert.deepEqual(passesOf(r).map((p) => p.kind), ['move', 'gravity', 'move', 'gravity']);
@@ -85,6 +127,11 @@ test('describe answer and sweep records are hexfloat text', () => {
   assert.deepEqual(sweepRecord([0, -0, 1], [0.5, 0, 0], 0.25, true, 0.75, 3),
     { start: ['0x0p+0', '-0x0p+0', '0x1p+0'], displacement: ['0x1p-1', '0x0p+0', '0x0p+0'], radius: '0x1p-2', hit: true, time: '0x1.8p-1', triangle: 3 });
   assert.deepEqual(sweepRecord([0, 0, 0], [1, 0, 0], 1, false), { start: ['0x0p+0', '0x0p+0', '0x0p+0'], displacement: ['0x1p+0', '0x0p+0', '0x0p+0'], radius: '0x1p+0', hit: false });
+  // A capsule's sweep carries the capsule (docs/formats.md), so the judge sweeps the same body.
+  assert.deepEqual(sweepRecord([0, 0, 0], [1, 0, 0], { radius: 0.5, halfAxis: [0, 0, -2] }, true, 0.5, 1),
+    { start: ['0x0p+0', '0x0p+0', '0x0p+0'], displacement: ['0x1p+0', '0x0p+0', '0x0p+0'],
+      capsule: { radius: '0x1p-1', half_axis: ['0x0p+0', '0x0p+0', '-0x1p+1'] }, hit: true, time: '0x1p-1', triangle: 1 });
+  assert.deepEqual(describeAnswer({ ...engine, shapes: ['sphere', 'capsule'] }).shapes, ['sphere', 'capsule']);
 });
 
 /** Runs the loop on the given input text with a stub handler; returns the answer lines. */

@@ -15,6 +15,7 @@ if (engineInstalled(engineDir, '@dimforge/rapier3d-compat')) {
     engineName: 'Rapier',
     gap: [0.0095, 0.0105], // offset (0.01) plus normal nudges
     requiredTolerances: ['offset', 'normal_nudge_factor'],
+    capsules: true,
   });
 
   test('Rapier: offset sets the gap kept from a wall; iterations count collisions per pass', async () => {

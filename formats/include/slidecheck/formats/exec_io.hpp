@@ -4,7 +4,8 @@
 /// reads requests and writes answers. One JSON object per line each way:
 ///
 ///     {"describe": true}  ->  {"format": "slidecheck-exec 1", "implementation": NAME,
-///                              "precisions": [P, ...], "tolerances": {NAME: DEFAULT, ...}}
+///                              "precisions": [P, ...], "tolerances": {NAME: DEFAULT, ...},
+///                              "shapes": [SHAPE, ...] (optional)}
 ///     {"scene": PATH, "query": {...}, "precision": P, "tolerances": {NAME: VALUE}}
 ///                         ->  a paths record (paths_io.hpp) or {"error": TEXT}
 ///
@@ -33,14 +34,18 @@ struct ExecDescribeAnswer {
   /// client listed them (eps-sweep sweeps them by name).
   std::vector<std::pair<std::string, double>> tolerances;
   std::string description;  ///< optional ("description"): what it is, for people (engine and version)
+  /// Optional ("shapes"): the body shapes it runs, names of Shape's list ("sphere", "capsule").
+  /// Empty: not said, and a query of a shape it does not run is answered {"error": ...}.
+  std::vector<std::string> shapes;
 };
 
 /// The describe answer as one JSON line (no newline); the defaults as JSON numbers (the shortest
-/// decimal that reads back to the same double), the description only when not empty.
+/// decimal that reads back to the same double), the description and the shapes only when not empty.
 std::string exec_describe_to_json_line(const ExecDescribeAnswer& d);
 
 /// Reads a describe answer strictly. Throws InputError(where, 0, ...) for anything but a valid
-/// one, quoting an excerpt of it; for {"error": TEXT}, says that the client refused to describe itself.
+/// one, quoting an excerpt of it (a shape not in Shape's list included); for {"error": TEXT}, says
+/// that the client refused to describe itself.
 ExecDescribeAnswer parse_exec_describe_answer(std::string_view text, const std::string& where);
 
 /// The request for `query` on the scene file `scene_file` (an absolute path), in `precision`,

@@ -1,7 +1,8 @@
 #pragma once
 // Bullet's btKinematicCharacterController driven one pass at a time (peers/bullet/README.md):
-// a btPairCachingGhostObject with a btSphereShape in a BulletPeer's world, one
-// updateAction(world, 1) per pass, through the controller's public setters only.
+// a btPairCachingGhostObject with the query's body (bullet_body.hpp: a btSphereShape or a capsule)
+// in a BulletPeer's world, one updateAction(world, 1) per pass, through the controller's public
+// setters only.
 //
 // - a move pass walks by the displacement: setWalkDirection(displacement), the controller's
 //   gravity set to zero and its vertical velocity to zero (setLinearVelocity(0)), so that it
@@ -10,14 +11,21 @@
 //   its direction, fixed for the run, is the up axis) and setFallSpeed(|g|), vertical velocity
 //   zero before the step, so a free fall drops |g| per pass, the query's gravity pass.
 //
-// Without gravity the up axis is +z (the corpora's). The controller's path inside a pass is
+// Without gravity the up axis is +z (the corpora's). The controller turns its ghost whenever its up
+// axis is set (setGravity, setUp: the rotation from the old up to the new), which for a capsule
+// would tilt the axis by the rounding of that rotation: a capsule's ghost is put back into the
+// identity rotation before every pass, so the capsule only translates, as the query's does.
+// The controller's path inside a pass is
 // observed where it places its ghost (RecordingBroadphase): the end of its step before it
 // recovers from penetration, and after each recovery push; a step up that hits nothing is not
 // placed, so its lift is not observed.
+#include <slidecheck/peers/bullet_body.hpp>
 #include <slidecheck/peers/bullet_peer.hpp>
 
 #include <BulletDynamics/Character/btKinematicCharacterController.h>
 
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace slidecheck::peers {
@@ -59,10 +67,11 @@ class CharacterRun {
  public:
   using Scalar = btScalar;
 
-  CharacterRun(BulletPeer& peer, const Vec3<Scalar>& start, Scalar radius, const Vec3<Scalar>& gravity,
+  /// `body`: the character's shape (bullet_body), owned by the run.
+  CharacterRun(BulletPeer& peer, const Vec3<Scalar>& start, BulletBody body, const Vec3<Scalar>& gravity,
                const CharacterSettings& settings)
       : peer_(peer),
-        shape_(radius),
+        body_(std::move(body)),
         gravity_(gravity.x, gravity.y, gravity.z),
         falls_(gravity_.length2() > 0) {
     peer_.enable_ghosts();
@@ -70,11 +79,11 @@ class CharacterRun {
     t.setIdentity();
     t.setOrigin(btVector3(start.x, start.y, start.z));
     ghost_.setWorldTransform(t);
-    ghost_.setCollisionShape(&shape_);
+    ghost_.setCollisionShape(body_.shape.get());
     ghost_.setCollisionFlags(btCollisionObject::CF_CHARACTER_OBJECT);
     peer_.world().addCollisionObject(&ghost_, btBroadphaseProxy::CharacterFilter,
                                      btBroadphaseProxy::StaticFilter | btBroadphaseProxy::DefaultFilter);
-    kcc_ = std::make_unique<btKinematicCharacterController>(&ghost_, &shape_, settings.step_height,
+    kcc_ = std::make_unique<btKinematicCharacterController>(&ghost_, body_.shape.get(), settings.step_height,
                                                             falls_ ? -gravity_.normalized() : btVector3(0, 0, 1));
     kcc_->setMaxPenetrationDepth(settings.max_penetration_depth);
     kcc_->setMaxSlope(settings.max_slope);
@@ -108,6 +117,11 @@ class CharacterRun {
   static Vec3<Scalar> vec(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 
   CharacterPass step() {
+    if (body_.capsule) {
+      btTransform t = ghost_.getWorldTransform();
+      t.setBasis(btMatrix3x3::getIdentity());
+      ghost_.setWorldTransform(t);
+    }
     const btVector3 start = ghost_.getWorldTransform().getOrigin();
     std::vector<btVector3> placed;
     peer_.broadphase().watch(&ghost_, &placed);
@@ -128,7 +142,7 @@ class CharacterRun {
   }
 
   BulletPeer& peer_;
-  btSphereShape shape_;
+  BulletBody body_;
   btPairCachingGhostObject ghost_;
   btVector3 gravity_;
   bool falls_;

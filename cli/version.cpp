@@ -1,6 +1,7 @@
 // `slidecheck version`: what this build is, so every result can be traced to it.
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "external_implementation.hpp"
 
 #include <slidecheck/verify/run/build_info.hpp>
 #include <slidecheck/formats/errors.hpp>
@@ -25,6 +26,10 @@ void register_version(CLI::App& app, CommandAction& action) {
                          {"fp_contract_off", info.fp_contract_off},
                          {"flt_eval_method", info.flt_eval_method}};
         for (const auto& [name, version] : info.dependencies) j["dependencies"][name] = version;
+        for (const Engine& e : builtin_engines()) {
+          const std::string problem = peer_problem(e);
+          j["peers"][e.name] = problem.empty() ? std::string("ok") : problem;
+        }
         std::cout << j.dump(2) << '\n';
       } else {
         std::cout << "slidecheck " << info.version << '\n'
@@ -33,6 +38,11 @@ void register_version(CLI::App& app, CommandAction& action) {
                   << "fp-contract:     " << (info.fp_contract_off ? "off (verified: a*b-c is not fused)" : "ON: a*b-c was fused; results are not reproducible") << '\n'
                   << "FLT_EVAL_METHOD: " << info.flt_eval_method << '\n';
         for (const auto& [name, version] : info.dependencies) std::cout << name << ": " << version << '\n';
+        // The engines peer:NAME runs, and why one this machine lacks cannot run.
+        for (const Engine& e : builtin_engines()) {
+          const std::string problem = peer_problem(e);
+          std::cout << "peer:" << e.name << ": " << (problem.empty() ? "ok" : "missing: " + problem) << '\n';
+        }
       }
       return info.fp_contract_off ? int(verify::exit_ok) : int(verify::exit_internal_error);
     };

@@ -65,6 +65,20 @@ if (!status.startsWith('ok')) {
     }
   });
 
+  test('Havok: a sphere resting on a floor moves through a wall ahead', async () => {
+    const p = new PeerProcess(clientPath, clientArgs);
+    try {
+      // The first cast's one contact kept is the floor, touched at time 0; sliding along it leaves the
+      // displacement as cast, so nothing is cast again and the wall at x = 1 is never seen.
+      const a = await p.send(request('corner.scene', { id: 'through', start: [0, -1, 0.5], displacement: [3, 0, 0], radius: 0.5 }));
+      assert.deepEqual(vec(a.positions[1]), [3, -1, 0.5]);
+      assert.equal(a.sweeps[0].hit, true);
+      assert.equal(a.sweeps[0].time, '0x0p+0');
+    } finally {
+      await p.close();
+    }
+  });
+
   test('Havok: capsuleShape is the segment -a..a with radius R, whatever the axis', async () => {
     const peer = await import(pathToFileURL(join(engineDir, 'peer.mjs')).href);
     const engine = await peer.createEngine();

@@ -99,6 +99,19 @@ std::string shell_word(const std::string& s) {
 
 std::string peer_names() { return engine_names(builtin_engines()); }
 
+std::string peer_problem(const Engine& engine) {
+  std::string problems;
+  for (const formats::Precision p : engine.precisions) {
+    try {
+      external_command("peer:" + engine.name, p);
+    } catch (const verify::UsageError& e) {
+      if (problems.find(e.problem()) == std::string::npos) problems += (problems.empty() ? "" : "; ") + e.problem();
+    }
+    if (engine.client == Engine::Client::node) break;  // one client for every precision
+  }
+  return problems;
+}
+
 bool is_external(const std::string& spec) { return spec.rfind("exec:", 0) == 0 || spec.rfind("peer:", 0) == 0; }
 
 std::optional<std::string> external_command(const std::string& spec, formats::Precision precision) {

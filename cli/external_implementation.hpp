@@ -30,6 +30,11 @@ std::optional<std::string> external_command(const std::string& spec, formats::Pr
 std::optional<std::string> external_command(const std::string& spec, formats::Precision precision,
                                             const EngineList& engines);
 
+/// Why peer:NAME of `engine` cannot run in this build (its Node client not installed or its npm
+/// install failed, a native client not built: the message verify would give; a native client's
+/// missing builds joined by "; "), empty when it can run. For `slidecheck version`.
+std::string peer_problem(const Engine& engine);
+
 /// `s` as one word of a shell command line (quoted when it must be), for the commands that
 /// reproduce a case.
 std::string shell_word(const std::string& s);

@@ -42,7 +42,8 @@ Rational axis_distance(const Vec3<double>& c, const Vec3<double>& h, const Trian
 }
 
 /// A random capsule move near a random triangle: sometimes a flat parallelogram (no move, or a
-/// move along the axis), a degenerate triangle, or a radius equal to the exact distance.
+/// move along the axis), a degenerate triangle, a level body and move exactly r above a level
+/// triangle, or a radius equal to the exact distance.
 struct Move {
   Triangle<double> tri;
   Vec3<double> p0, p1;
@@ -60,7 +61,14 @@ Move random_move(bool tie_with_swept) {
   if (kind == 1 && !(m.p1 == m.p0)) m.cap.half_axis = (m.p1 - m.p0) * 0.25;  // along the move
   RC_PRE(!(m.cap.half_axis == Vec3<double>(0, 0, 0)));
   m.cap.radius = std::ldexp(static_cast<double>(*rc::gen::inRange(1, 40)), -2);
-  if (*rc::gen::inRange(0, 3) == 0) {
+  if (*rc::gen::arbitrary<bool>()) {
+    // Level: a horizontal triangle, the axis and the move horizontal exactly r above it, so
+    // the body touches it exactly wherever it is over the triangle.
+    m.tri.p1.z = m.tri.p2.z = m.tri.p0.z;
+    m.cap.half_axis.z = 0;
+    RC_PRE(!(m.cap.half_axis == Vec3<double>(0, 0, 0)));
+    m.p0.z = m.p1.z = m.tri.p0.z + m.cap.radius;
+  } else if (*rc::gen::inRange(0, 3) == 0) {
     // A tie: the radius is the exact distance when that is a double.
     const Rational d2 = tie_with_swept ? level_a::swept_capsule_triangle_squared_distance(q(m.p0), q(m.p1), q(m.cap.half_axis), q(m.tri))
                                        : axis_distance(m.p0, m.cap.half_axis, m.tri);

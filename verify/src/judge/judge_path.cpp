@@ -68,6 +68,16 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   r.ideal = std::move(s);
 }
 
+/// Level C of a path whose body the ideal collide-and-slide does not run (robust moves spheres
+/// and ellipsoids in eSpace; a capsule has none): no ideal run, the reason in its place, so the
+/// record says level C was asked and why it was not judged (docs/judge.md).
+IdealSummary level_c_skipped(const Shape<double>& shape) {
+  IdealSummary s;
+  s.error = "level C skipped: the ideal collide-and-slide (robust in exact arithmetic) runs spheres and ellipsoids, "
+            "not a " + std::string(shape_name(shape));
+  return s;
+}
+
 /// What resting position i of a judged path is, from the record's pass ends.
 std::string position_label(const QueryRecord& r, std::size_t i) {
   if (i == 0) return "start";
@@ -215,7 +225,7 @@ Polyline travelled_polyline(QueryRecord& r, const formats::PathRecord& path, std
 void judge_positions(QueryRecord& r, const TriangleIndex& index, const std::vector<StepLocation>& where) {
   const Query& q = r.query;
   // Level A, or recovery when the start overlaps.
-  const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
+  const InvariantReport inv = check_invariants(index, q.shape, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
   r.invalid_start = inv.invalid_start;
   r.failures = inv.failures;
@@ -229,7 +239,7 @@ void judge_positions(QueryRecord& r, const TriangleIndex& index, const std::vect
       break;  // every later position descends from it
     }
   if (inv.invalid_start)
-    if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, requested_motion(q), where.back()))
+    if (auto f = judge_recovery(index, q.shape, r.resting_positions, requested_motion(q), where.back()))
       r.failures.push_back(std::move(*f));
 }
 
@@ -281,8 +291,12 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   const Polyline polyline = travelled_polyline(r, path, n);
   judge_positions(r, index, polyline.where);
   judge_reported_sweeps(r, index, path, precision, n, polyline.pass_start_step);
-  if (options.level_c && !r.invalid_start && is_finite(r.final_position))
-    judge_level_c(r, index, path, n, polyline.where, options);
+  if (options.level_c && !r.invalid_start && is_finite(r.final_position)) {
+    if (has_espace(r.query.shape))
+      judge_level_c(r, index, path, n, polyline.where, options);
+    else
+      r.ideal = level_c_skipped(r.query.shape);
+  }
   return finished(std::move(r), started);
 }
 

@@ -2,6 +2,7 @@
 // ordered; the single decisions for tests and callers that need one answer.
 #include <slidecheck/verify/level_a/invariants.hpp>
 
+#include "level_a/capsule_checker.hpp"
 #include "level_a/invariant_checker.hpp"
 #include "level_a/overlap_predicates.hpp"
 
@@ -13,10 +14,12 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 
 namespace slidecheck::verify {
 namespace {
 
+using level_a::CapsuleChecker;
 using level_a::Checker;
 using level_a::crosses_strictly;
 using level_a::Near;
@@ -48,8 +51,12 @@ bool meets_back_face(const Vec3<double>& a, const Vec3<double>& b, const Triangl
   return dot(n, q(a) - t.p0) < 0 || dot(n, q(b) - q(a)) > 0;
 }
 
-/// The rows of check_invariants for `path` (see invariants.hpp), from the checker's decisions.
-InvariantReport check_path(Checker& c, const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where) {
+/// The rows of check_invariants for `path` (see invariants.hpp), from the checker's decisions:
+/// a Checker (sphere, ellipsoid) or a CapsuleChecker, which answer the same questions about
+/// the body at a position and along a move. Tunnelling is the centre's segment crossing a
+/// triangle for every shape.
+template <class C>
+InvariantReport check_path(C& c, const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where) {
   InvariantReport report;
   if (path.empty()) return report;
   auto finite = [&](std::size_t i) { return is_finite(path[i]); };
@@ -233,6 +240,30 @@ bool segment_penetrates(const Vec3<double>& p0, const Vec3<double>& p1, const Ve
   return r;
 }
 
+bool position_penetrates(const Vec3<double>& center, const Capsule<double>& capsule, const Triangle<double>& tri,
+                         const InvariantOptions& options, std::size_t* exact_evaluations) {
+  if (!is_finite(center) || !is_finite(tri.p0) || !is_finite(tri.p1) || !is_finite(tri.p2))
+    throw std::invalid_argument("position_penetrates: non-finite input");
+  const IndexedMesh<double> mesh = one_triangle(tri);
+  static const TriangleIndex empty{IndexedMesh<double>{}};
+  CapsuleChecker c(empty, mesh, capsule, options);
+  const bool r = c.position_within(center, tri);
+  if (exact_evaluations) *exact_evaluations += c.exact_evaluations;
+  return r;
+}
+
+bool segment_penetrates(const Vec3<double>& p0, const Vec3<double>& p1, const Capsule<double>& capsule,
+                        const Triangle<double>& tri, const InvariantOptions& options, std::size_t* exact_evaluations) {
+  if (!is_finite(p0) || !is_finite(p1) || !is_finite(tri.p0) || !is_finite(tri.p1) || !is_finite(tri.p2))
+    throw std::invalid_argument("segment_penetrates: non-finite input");
+  const IndexedMesh<double> mesh = one_triangle(tri);
+  static const TriangleIndex empty{IndexedMesh<double>{}};
+  CapsuleChecker c(empty, mesh, capsule, options);
+  const bool r = c.segment_within(p0, p1, tri);
+  if (exact_evaluations) *exact_evaluations += c.exact_evaluations;
+  return r;
+}
+
 InvariantReport check_invariants(const TriangleIndex& index, const IndexedMesh<double>& mesh, const Vec3<double>& radii,
                                  const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
                                  const InvariantOptions& options) {
@@ -247,6 +278,25 @@ InvariantReport check_invariants(const TriangleIndex& index, const Vec3<double>&
                                  const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
                                  const InvariantOptions& options) {
   return check_invariants(index, index.mesh(), radii, path, where, options);
+}
+
+InvariantReport check_invariants(const TriangleIndex& index, const IndexedMesh<double>& mesh, const Shape<double>& shape,
+                                 const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
+                                 const InvariantOptions& options) {
+  if (has_espace(shape)) return check_invariants(index, mesh, espace_radii(shape).radii, path, where, options);
+  const auto* capsule = std::get_if<Capsule<double>>(&shape);
+  if (!capsule) throw std::invalid_argument("check_invariants: no level A route for a " + std::string(shape_name(shape)));
+  if (where.size() != path.size()) throw std::invalid_argument("check_invariants: where and path differ in size");
+  if (mesh.triangle_count() != index.triangle_count() || mesh.vertices.size() != index.mesh().vertices.size())
+    throw std::invalid_argument("check_invariants: the mesh is not the one the index was built from");
+  CapsuleChecker c(index, mesh, *capsule, options);
+  return check_path(c, path, where);
+}
+
+InvariantReport check_invariants(const TriangleIndex& index, const Shape<double>& shape,
+                                 const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
+                                 const InvariantOptions& options) {
+  return check_invariants(index, index.mesh(), shape, path, where, options);
 }
 
 }  // namespace slidecheck::verify

@@ -14,16 +14,19 @@ double clearance_at(const TriangleIndex& index, const Vec3<double>& radii, const
   return check_invariants(index, radii, {p, p}, {here, here}).min_clearance;
 }
 
-std::optional<Failure> judge_recovery(const TriangleIndex& index, const Vec3<double>& radii,
-                                      const std::vector<Vec3<double>>& path, double requested_motion,
-                                      const StepLocation& where) {
+namespace {
+
+/// judge_recovery on the clearances `clearance(p)` of the body at p.
+template <class Clearance>
+std::optional<Failure> recovery_of(Clearance&& clearance_of, const std::vector<Vec3<double>>& path,
+                                   double requested_motion, const StepLocation& where) {
   if (path.empty()) return std::nullopt;
   const Vec3<double>& start = path.front();
   const Vec3<double>& end = path.back();
   if (!is_finite(start) || !is_finite(end)) return std::nullopt;
-  const double c0 = clearance_at(index, radii, start);
+  const double c0 = clearance_of(start);
   if (!(c0 < 0)) return std::nullopt;  // the start is clear: the usual invariants apply
-  const double ce = clearance_at(index, radii, end);
+  const double ce = clearance_of(end);
   Failure f;
   f.kind = FailureClass::recovery;
   f.where = where;
@@ -40,6 +43,27 @@ std::optional<Failure> judge_recovery(const TriangleIndex& index, const Vec3<dou
     return f;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+double clearance_at(const TriangleIndex& index, const Shape<double>& shape, const Vec3<double>& p) {
+  const StepLocation here{};
+  return check_invariants(index, shape, {p, p}, {here, here}).min_clearance;
+}
+
+std::optional<Failure> judge_recovery(const TriangleIndex& index, const Vec3<double>& radii,
+                                      const std::vector<Vec3<double>>& path, double requested_motion,
+                                      const StepLocation& where) {
+  return recovery_of([&](const Vec3<double>& p) { return clearance_at(index, radii, p); }, path, requested_motion,
+                     where);
+}
+
+std::optional<Failure> judge_recovery(const TriangleIndex& index, const Shape<double>& shape,
+                                      const std::vector<Vec3<double>>& path, double requested_motion,
+                                      const StepLocation& where) {
+  return recovery_of([&](const Vec3<double>& p) { return clearance_at(index, shape, p); }, path, requested_motion,
+                     where);
 }
 
 }  // namespace slidecheck::verify

@@ -183,7 +183,9 @@ Summary summarize(const std::vector<QueryRecord>& records) {
       if (!r.fast_skipped.empty()) ++g.fast_skipped;
     }
     if (r.ideal && r.ideal->within_grid) ++g.within_grid;
-    if (r.ideal) {
+    if (r.ideal && !r.ideal->error.empty()) {
+      if (g.level_c_incomplete++ == 0) g.level_c_incomplete_reason = r.ideal->error;
+    } else if (r.ideal) {
       a.level_c_seconds.push_back(r.ideal->seconds);
       if (r.ideal->anchored_frames) ++g.level_c_anchored;
       IdealSummary::DecisionCounts& sum = g.level_c_decisions;
@@ -300,6 +302,9 @@ void print_summary(std::ostream& out, const Summary& s) {
                          "within the grid allowance (the nearest {} position clear of the mesh): not failures\n",
                          g.within_grid, g.within_grid == 1 ? "y" : "ies", precision_name(g.precision));
 
+    if (g.level_c_incomplete > 0)
+      out << fmt::format("  level C: {} quer{} not judged by it ({}; the records' ideal.error says why)\n",
+                         g.level_c_incomplete, g.level_c_incomplete == 1 ? "y" : "ies", g.level_c_incomplete_reason);
     if (g.level_c_records > 0) {
       const IdealSummary::DecisionCounts& d = g.level_c_decisions;
       const std::string anchored =

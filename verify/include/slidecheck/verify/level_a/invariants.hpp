@@ -32,7 +32,17 @@
 /// the other two radii, exactly (in Rational; enclosed in intervals), and distances are
 /// compared with R. Depths and clearances are eSpace distances scaled back by the smallest
 /// radius: depth = r_min (1 - d_e), which is r - d for a sphere.
+///
+/// Capsules (radius r, half axis h) are checked on their axis: the capsule at c overlaps T iff
+/// dist([c - h, c + h], T) < r, the segment/triangle predicate above. It translates, so a move
+/// from p0 to p1 sweeps the axis over the parallelogram P = {p + u h : p in [p0, p1], u in
+/// [-1, 1]}, and the moving capsule passes closer than r to T iff dist(P, T) < r: one of P's
+/// four edges within r of T, or one of T's three edges within r of P's two triangles (the
+/// least distance of two convex polygons lies on an edge of one; level_a/capsule_predicates.hpp
+/// argues it and handles the flat cases). Tunnelling is, as for the sphere, the centre's
+/// segment crossing T strictly. Depths and clearances: r - dist, rounded as the sphere's.
 
+#include <slidecheck/reference/geometry/body/shape.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
 #include <slidecheck/verify/level_a/triangle_index.hpp>
 #include <slidecheck/verify/run/records.hpp>
@@ -101,6 +111,18 @@ InvariantReport check_invariants(const TriangleIndex& index, const Vec3<double>&
                                  const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
                                  const InvariantOptions& options = {});
 
+/// Checks the path of a body of shape `shape`: a sphere or an ellipsoid as above with its
+/// eSpace radii (the same rows, byte for byte), a capsule on its axis (the file comment). The
+/// rows, the clearance and invalid_start mean the same for every shape; a capsule's distances
+/// are from its axis, its clearance dist - r. Throws std::invalid_argument as above, and for a
+/// capsule whose radius is not finite and positive or whose half axis is not finite.
+InvariantReport check_invariants(const TriangleIndex& index, const IndexedMesh<double>& mesh, const Shape<double>& shape,
+                                 const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
+                                 const InvariantOptions& options = {});
+InvariantReport check_invariants(const TriangleIndex& index, const Shape<double>& shape,
+                                 const std::vector<Vec3<double>>& path, const std::vector<StepLocation>& where,
+                                 const InvariantOptions& options = {});
+
 /// The single decisions behind check_invariants, exact and filtered in the same way (public
 /// so that tests can compare them with the reference distances, and for callers that need
 /// one answer). `exact_evaluations`, when given, is incremented when Rational was needed.
@@ -110,6 +132,14 @@ bool position_penetrates(const Vec3<double>& center, const Vec3<double>& radii, 
                          const InvariantOptions& options = {}, std::size_t* exact_evaluations = nullptr);
 /// dist_e([p0, p1], tri) < 1 in eSpace (for a sphere: the swept sphere overlaps the triangle).
 bool segment_penetrates(const Vec3<double>& p0, const Vec3<double>& p1, const Vec3<double>& radii,
+                        const Triangle<double>& tri, const InvariantOptions& options = {},
+                        std::size_t* exact_evaluations = nullptr);
+/// dist([center - h, center + h], tri) < r: the capsule at `center` overlaps the triangle.
+bool position_penetrates(const Vec3<double>& center, const Capsule<double>& capsule, const Triangle<double>& tri,
+                         const InvariantOptions& options = {}, std::size_t* exact_evaluations = nullptr);
+/// dist(P, tri) < r for the parallelogram P the axis sweeps from p0 to p1: the capsule moving
+/// from p0 to p1 passes closer than r to the triangle.
+bool segment_penetrates(const Vec3<double>& p0, const Vec3<double>& p1, const Capsule<double>& capsule,
                         const Triangle<double>& tri, const InvariantOptions& options = {},
                         std::size_t* exact_evaluations = nullptr);
 /// The tunnelling test: p0 and p1 strictly on opposite sides of the triangle's plane and the

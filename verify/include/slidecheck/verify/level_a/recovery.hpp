@@ -9,6 +9,7 @@
 ///     within the distance the query let it move.
 /// Both are decided on exact clearances (level A's arithmetic: intervals, then rationals).
 
+#include <slidecheck/reference/geometry/body/shape.hpp>
 #include <slidecheck/verify/level_a/triangle_index.hpp>
 #include <slidecheck/verify/run/records.hpp>
 
@@ -22,10 +23,19 @@ namespace slidecheck::verify {
 /// it overlaps a triangle, +infinity for an empty mesh. `p` must be finite.
 double clearance_at(const TriangleIndex& index, const Vec3<double>& radii, const Vec3<double>& p);
 
+/// The exact clearance of a body of shape `shape` centred at `p`: as above for a sphere or an
+/// ellipsoid (its eSpace radii), dist(axis, mesh) - r for a capsule.
+double clearance_at(const TriangleIndex& index, const Shape<double>& shape, const Vec3<double>& p);
+
 /// The recovery failure of a path whose start overlaps the mesh, if it fails to recover.
 /// `requested_motion` is the length the query asks to move (all frames, both passes);
 /// `where` locates the path's end. Non-finite ends are `nonfinite`'s, not judged here.
 std::optional<Failure> judge_recovery(const TriangleIndex& index, const Vec3<double>& radii,
+                                      const std::vector<Vec3<double>>& path, double requested_motion,
+                                      const StepLocation& where);
+
+/// As above, for a body of shape `shape` (clearance_at's).
+std::optional<Failure> judge_recovery(const TriangleIndex& index, const Shape<double>& shape,
                                       const std::vector<Vec3<double>>& path, double requested_motion,
                                       const StepLocation& where);
 

@@ -1,0 +1,196 @@
+// The filtered and exact decisions of level A for a capsule (capsule_checker.hpp).
+#include "level_a/capsule_checker.hpp"
+
+#include "level_a/capsule_predicates.hpp"
+
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/verify/level_a/surd_rounding.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace slidecheck::verify::level_a {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+CapsuleChecker::CapsuleChecker(const TriangleIndex& index, const IndexedMesh<double>& mesh,
+                               const Capsule<double>& capsule, const InvariantOptions& options)
+    : index_(index), mesh_(mesh), capsule_(capsule), options_(options) {
+  if (!(std::isfinite(capsule.radius) && capsule.radius > 0))
+    throw std::invalid_argument("check_invariants: the capsule's radius must be finite and positive");
+  if (!is_finite(capsule.half_axis)) throw std::invalid_argument("check_invariants: the capsule's half axis must be finite");
+  r_q_ = Rational(capsule.radius);
+  r2_q_ = r_q_ * r_q_;
+  h_q_ = Vec3<Rational>(Rational(capsule.half_axis.x), Rational(capsule.half_axis.y), Rational(capsule.half_axis.z));
+  h_i_ = Vec3<Interval>(Interval::point(capsule.half_axis.x), Interval::point(capsule.half_axis.y),
+                        Interval::point(capsule.half_axis.z));
+  r2_i_ = Interval::point(capsule.radius) * Interval::point(capsule.radius);
+  const double h[3] = {capsule.half_axis.x, capsule.half_axis.y, capsule.half_axis.z};
+  for (int j = 0; j < 3; ++j) reach_[j] = exact::detail::up(std::abs(h[j]) + capsule.radius);
+}
+
+Vec3<Interval> CapsuleChecker::iv(const Vec3<double>& p) const {
+  return {Interval::point(p.x), Interval::point(p.y), Interval::point(p.z)};
+}
+
+Vec3<Rational> CapsuleChecker::rv(const Vec3<double>& p) const { return {Rational(p.x), Rational(p.y), Rational(p.z)}; }
+
+Triangle<Rational> CapsuleChecker::rtri(std::size_t i) const {
+  const Triangle<double> t = mesh_.triangle(i);
+  return {rv(t.p0), rv(t.p1), rv(t.p2)};
+}
+
+bool CapsuleChecker::position_within(const Vec3<double>& p, const Triangle<double>& tri) {
+  if (options_.filter) {
+    const Tri3<Interval> t(Triangle<Interval>{iv(tri.p0), iv(tri.p1), iv(tri.p2)});
+    const Tri r = capsule_triangle_within(iv(p), h_i_, t, r2_i_);
+    if (r != Tri::unknown) return r == Tri::yes;
+  }
+  ++exact_evaluations;
+  const Tri3<Rational> t(Triangle<Rational>{rv(tri.p0), rv(tri.p1), rv(tri.p2)});
+  return capsule_triangle_within(rv(p), h_q_, t, r2_q_) == Tri::yes;
+}
+
+bool CapsuleChecker::segment_within(const Vec3<double>& p0, const Vec3<double>& p1, const Triangle<double>& tri) {
+  if (options_.filter) {
+    // The Euclidean gap between the boxes of the swept axis and of the triangle is at least r.
+    const double a[3] = {p0.x, p0.y, p0.z}, b[3] = {p1.x, p1.y, p1.z};
+    const double h[3] = {std::abs(capsule_.half_axis.x), std::abs(capsule_.half_axis.y), std::abs(capsule_.half_axis.z)};
+    const Vec3<double>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
+    Interval gap(0);
+    for (int j = 0; j < 3; ++j) {
+      const Interval lo = Interval::point(std::min(a[j], b[j])) - Interval::point(h[j]);
+      const Interval hi = Interval::point(std::max(a[j], b[j])) + Interval::point(h[j]);
+      const double tlo = std::min({(&v[0]->x)[j], (&v[1]->x)[j], (&v[2]->x)[j]});
+      const double thi = std::max({(&v[0]->x)[j], (&v[1]->x)[j], (&v[2]->x)[j]});
+      Interval g(0);
+      if (thi < lo.lo)
+        g = lo - Interval::point(thi);
+      else if (hi.hi < tlo)
+        g = Interval::point(tlo) - hi;
+      else
+        continue;
+      gap += g * g;
+    }
+    if (gap.lo >= r2_i_.hi) return false;
+    const Tri3<Interval> t(Triangle<Interval>{iv(tri.p0), iv(tri.p1), iv(tri.p2)});
+    const Tri r = swept_capsule_triangle_within(iv(p0), iv(p1), h_i_, t, r2_i_);
+    if (r != Tri::unknown) return r == Tri::yes;
+  }
+  ++exact_evaluations;
+  const Tri3<Rational> t(Triangle<Rational>{rv(tri.p0), rv(tri.p1), rv(tri.p2)});
+  return swept_capsule_triangle_within(rv(p0), rv(p1), h_q_, t, r2_q_) == Tri::yes;
+}
+
+Rational CapsuleChecker::exact_point_distance(const Vec3<double>& p, std::size_t i, bool) {
+  ++exact_evaluations;
+  const Vec3<Rational> c = rv(p);
+  return segment_triangle_squared_distance(Vec3<Rational>(c - h_q_), Vec3<Rational>(c + h_q_), rtri(i));
+}
+
+Rational CapsuleChecker::exact_segment_distance(const Vec3<double>& p0, const Vec3<double>& p1, std::size_t i) {
+  ++exact_evaluations;
+  return swept_capsule_triangle_squared_distance(rv(p0), rv(p1), h_q_, rtri(i));
+}
+
+double CapsuleChecker::depth(const Rational& d2) const { return round_surd_to_double(r_q_, Rational(-1), d2); }
+
+double CapsuleChecker::clearance(const Rational& d2) const { return round_surd_to_double(-r_q_, Rational(1), d2); }
+
+std::string CapsuleChecker::distance_text(const Rational& d2) const {
+  return "squared distance from the capsule's axis " + d2.str() + " < r^2 = " + r2_q_.str();
+}
+
+exact::Box CapsuleChecker::reach_box(const Vec3<double>& p0, const Vec3<double>& p1) const {
+  const double a[3] = {p0.x, p0.y, p0.z}, b[3] = {p1.x, p1.y, p1.z};
+  exact::Box box;
+  for (int j = 0; j < 3; ++j) {
+    box.lo[j] = exact::detail::down(std::min(a[j], b[j]) - reach_[j]);
+    box.hi[j] = exact::detail::up(std::max(a[j], b[j]) + reach_[j]);
+  }
+  return box;
+}
+
+std::vector<Near> CapsuleChecker::nearest(const Vec3<double>& p, double& best_hi) {
+  std::vector<Near> out;
+  best_hi = inf;
+  const auto& nodes = index_.nodes();
+  if (nodes.empty()) return out;
+  // The axis's box, rounded outward.
+  const double c[3] = {p.x, p.y, p.z};
+  const double h[3] = {std::abs(capsule_.half_axis.x), std::abs(capsule_.half_axis.y), std::abs(capsule_.half_axis.z)};
+  double alo[3], ahi[3];
+  for (int j = 0; j < 3; ++j) {
+    alo[j] = exact::detail::down(c[j] - h[j]);
+    ahi[j] = exact::detail::up(c[j] + h[j]);
+  }
+  // A lower bound of the squared distance from the axis to a box: the gap between the boxes,
+  // shrunk as the sphere checker's (invariant_checker.cpp) for its few rounded operations.
+  auto box_lo = [&](const exact::Box& b) {
+    double sum = 0;
+    for (int j = 0; j < 3; ++j) {
+      double g = 0;
+      if (ahi[j] < b.lo[j])
+        g = b.lo[j] - ahi[j];
+      else if (alo[j] > b.hi[j])
+        g = alo[j] - b.hi[j];
+      else
+        continue;
+      sum += g * g;
+    }
+    return std::max(0.0, sum * (1 - 0x1p-49) - 0x1p-1060);
+  };
+  auto& stack = near_stack_;
+  stack.clear();
+  stack.push_back({box_lo(nodes[0].box), 0});
+  while (!stack.empty()) {
+    const auto [lb, ni] = stack.back();
+    stack.pop_back();
+    if (lb > best_hi) continue;
+    const TriangleIndex::Node& node = nodes[ni];
+    if (!node.is_leaf()) {
+      const double l0 = box_lo(nodes[node.first].box), l1 = box_lo(nodes[node.first + 1].box);
+      if (l0 <= l1) {
+        stack.push_back({l1, node.first + 1});
+        stack.push_back({l0, node.first});
+      } else {
+        stack.push_back({l0, node.first});
+        stack.push_back({l1, node.first + 1});
+      }
+      continue;
+    }
+    for (std::uint32_t k = node.first; k < node.first + node.count; ++k) {
+      const std::uint32_t ti = index_.order()[k];
+      if (box_lo(index_.triangle_box(ti)) > best_hi) continue;
+      Near n{ti, {0, inf}, exact_point_distance(p, ti)};
+      const Interval e = num::enclose(*n.exact);
+      n.b = {e.lo, e.hi};
+      best_hi = std::min(best_hi, n.b.hi);
+      out.push_back(std::move(n));
+    }
+  }
+  std::erase_if(out, [&](const Near& n) { return n.b.lo > best_hi; });
+  return out;
+}
+
+bool CapsuleChecker::penetrates(const Vec3<double>&, std::vector<Near>& near, double) {
+  for (const Near& n : near)
+    if (*n.exact < r2_q_) return true;
+  return false;
+}
+
+std::vector<std::pair<Rational, std::size_t>> CapsuleChecker::penetrated(const Vec3<double>& p) {
+  std::vector<std::pair<Rational, std::size_t>> hits;
+  index_.candidates(reach_box(p, p), buffer_);
+  for (std::size_t t : buffer_)
+    if (position_within(p, mesh_.triangle(t))) hits.emplace_back(exact_point_distance(p, t), t);
+  std::sort(hits.begin(), hits.end());
+  return hits;
+}
+
+}  // namespace slidecheck::verify::level_a

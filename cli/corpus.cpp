@@ -7,6 +7,7 @@
 #include <slidecheck/corpora/bsp.hpp>
 #include <slidecheck/corpora/bsp_soup.hpp>
 #include <slidecheck/corpora/canonical_scenes.hpp>
+#include <slidecheck/corpora/capsule_moves.hpp>
 #include <slidecheck/corpora/errors.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/corpora/openarena.hpp>
@@ -33,6 +34,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <sstream>
 #include <variant>
 
@@ -63,6 +65,53 @@ struct CorpusBuildArgs : CommonArgs {
 /// in general position is rarely clear on all sides along a coordinate axis.
 constexpr std::size_t kRotatedAttempts = 512;
 
+/// What `--shape` names: the bodies of the moves (names of shape_names()) and the scenes (canonical
+/// shapes and capsule scenes). The two lists share no name.
+struct ShapeSelection {
+  bool sphere = false;
+  bool capsule = false;
+  bool scenes_named = false;  ///< scenes were named (else every canonical shape, and with a capsule the capsule scenes)
+  std::vector<const corpora::CanonicalShape*> scenes;
+};
+
+std::string joined(const auto& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+ShapeSelection select_shapes(const std::vector<std::string>& names) {
+  const std::vector<std::string_view> bodies = shape_names();
+  const std::vector<std::string> scenes = corpora::scene_names();
+  for (const std::string& scene : scenes)
+    if (std::find(bodies.begin(), bodies.end(), scene) != bodies.end())
+      throw std::logic_error("the scene '" + scene + "' has the name of a body shape");
+  ShapeSelection out;
+  for (const std::string& name : names) {
+    if (std::find(bodies.begin(), bodies.end(), name) != bodies.end()) {
+      if (name == Sphere<double>::name) out.sphere = true;
+      else if (name == Capsule<double>::name) out.capsule = true;
+      else
+        throw verify::UsageError("--shape", "no moves are generated for a body '" + name + "' (the corpus's bodies: " +
+                                                std::string(Sphere<double>::name) + ", " +
+                                                std::string(Capsule<double>::name) + ")");
+    } else if (const corpora::CanonicalShape* scene = corpora::find_scene(name)) {
+      out.scenes_named = true;
+      if (std::find(out.scenes.begin(), out.scenes.end(), scene) == out.scenes.end()) out.scenes.push_back(scene);
+    } else {
+      throw verify::UsageError("--shape", "unknown shape '" + name + "': neither a body (" + joined(bodies) +
+                                              ") nor a scene (" + joined(scenes) + ")");
+    }
+  }
+  if (!out.sphere && !out.capsule) out.sphere = true;
+  if (!out.scenes_named) {
+    for (const auto& s : corpora::canonical_shapes()) out.scenes.push_back(&s);
+    if (out.capsule)
+      for (const auto& s : corpora::capsule_scenes()) out.scenes.push_back(&s);
+  }
+  return out;
+}
+
 /// "1e-2", "1", "1e6": the file-name form of a scale or offset.
 std::string short_number(double x) { return x == 0 ? "0" : fmt::format("{:g}", x); }
 
@@ -79,7 +128,8 @@ void append_queries(std::ostream& out, const std::vector<formats::Query>& querie
 
 /// The OpenArena maps: draw and brush soups as scenes, and (with --movements) walks, tangent
 /// and grazing moves for a Quake III player on each.
-void build_maps(const CorpusBuildArgs& args, std::ostream* queries, std::size_t& scenes, std::size_t& query_count) {
+void build_maps(const CorpusBuildArgs& args, const ShapeSelection& bodies, std::ostream* queries, std::size_t& scenes,
+                std::size_t& query_count) {
   const std::vector<std::string>& names = args.map_names.empty() ? kDefaultMaps : args.map_names;
   try {
     const corpora::Pk3Archive archive(args.maps);
@@ -96,9 +146,12 @@ void build_maps(const CorpusBuildArgs& args, std::ostream* queries, std::size_t&
           // More candidates than on the canonical shapes: a random vertex of a level is rarely clear
           // on all sides (64 attempts gave 2 to 8 grazing moves of 8 per soup).
           const corpora::ExactMoveOptions exact{.count = args.exact_count, .attempts = 512};
-          append_queries(*queries,
-                         corpora::mesh_moves(ms, args.seed, {.walks = args.walks, .frames = args.frames}, exact),
-                         query_count);
+          const corpora::WalkOptions walk{.walks = args.walks, .frames = args.frames};
+          if (bodies.sphere) append_queries(*queries, corpora::mesh_moves(ms, args.seed, walk, exact), query_count);
+          if (bodies.capsule)
+            append_queries(*queries,
+                           corpora::capsule_walks(ms, corpora::quake_player_capsule(), "player", args.seed, walk),
+                           query_count);
         }
         std::cerr << "corpus build: " << scene.name << " done (" << scene.mesh.triangle_count() << " triangles)\n";
       }
@@ -119,9 +172,9 @@ std::string file_stem(const std::string& path) {
 
 /// `--mesh`: the user's mesh as a .scene per precision (an OBJ or OFF read as check-scene reads
 /// it; a .scene as it is), with walks, tangent and grazing moves of a character of --radius.
-int build_mesh(const CorpusBuildArgs& args, const std::vector<formats::Precision>& precisions) {
-  if (!args.shapes.empty() || !args.maps.empty() || !args.map_names.empty())
-    throw verify::UsageError("--mesh", "builds the moves of one mesh: leave out --shape, --maps and --map");
+int build_mesh(const CorpusBuildArgs& args, const ShapeSelection& bodies, const std::vector<formats::Precision>& precisions) {
+  if (bodies.scenes_named || !args.maps.empty() || !args.map_names.empty())
+    throw verify::UsageError("--mesh", "builds the moves of one mesh: leave out --shape's scene names, --maps and --map");
   const bool decimal = formats::is_decimal_mesh_file(args.mesh);
   std::vector<formats::Scene> scenes;
   for (const formats::Precision p : precisions) {
@@ -151,8 +204,11 @@ int build_mesh(const CorpusBuildArgs& args, const std::vector<formats::Precision
     formats::write_scene_file(args.out + "/" + file, scene);
     const corpora::MovementScene ms{file, &scene.mesh, character};
     const std::size_t before = query_count;
-    append_queries(queries, corpora::mesh_moves(ms, args.seed, {.walks = args.walks, .frames = args.frames}, exact),
-                   query_count);
+    const corpora::WalkOptions walk{.walks = args.walks, .frames = args.frames};
+    if (bodies.sphere) append_queries(queries, corpora::mesh_moves(ms, args.seed, walk, exact), query_count);
+    if (bodies.capsule)
+      append_queries(queries, corpora::capsule_walks(ms, corpora::standing_capsule(radius), "upright", args.seed, walk),
+                     query_count);
     std::cout << "wrote " << args.out << "/" << file << " (" << scene.mesh.triangle_count() << " triangles, "
               << query_count - before << " moves)\n";
   }
@@ -168,25 +224,16 @@ int build(const CorpusBuildArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
   check_output_dir(args.out);
   const std::vector<formats::Precision> precisions = precision_list(args.precisions);
+  const ShapeSelection selection = select_shapes(args.shapes);
   if (!args.mesh.empty()) {
     if (args.rotations > 0) throw verify::UsageError("--rotations", "rotates the canonical shapes: leave out --mesh");
-    return build_mesh(args, precisions);
+    return build_mesh(args, selection, precisions);
   }
   if (args.rotations > std::size(general_rotations))
     throw verify::UsageError("--rotations",
                              fmt::format("at most {} (the general rotations r1..r{}), got {}", std::size(general_rotations),
                                          std::size(general_rotations), args.rotations));
-  std::vector<const corpora::CanonicalShape*> shapes;
-  if (args.shapes.empty())
-    for (const auto& s : corpora::canonical_shapes()) shapes.push_back(&s);
-  else
-    for (const auto& name : args.shapes) {
-      try {
-        shapes.push_back(&corpora::canonical_shape(name));
-      } catch (const std::invalid_argument& e) {
-        throw verify::UsageError("--shape", e.what());
-      }
-    }
+  const std::vector<const corpora::CanonicalShape*>& shapes = selection.scenes;
   if (!args.maps.empty() && !fs::is_regular_file(args.maps))
     throw formats::InputError(args.maps, 0, "cannot open: no such file (--maps wants pak1-maps.pk3)");
   if (!args.map_names.empty() && args.maps.empty())
@@ -202,8 +249,12 @@ int build(const CorpusBuildArgs& args) {
       .seed = args.seed, .walk = {.walks = args.walks, .frames = args.frames}, .exact = {.count = args.exact_count}};
   std::size_t written = 0, with_degenerate = 0, query_count = 0;
   for (const corpora::CanonicalShape* shape : shapes) {
-    const std::vector<formats::Query> unit_moves =
-        args.movements ? corpora::canonical_unit_moves(*shape, movement) : std::vector<formats::Query>{};
+    const std::vector<formats::Query> unit_moves = args.movements && selection.sphere
+                                                       ? corpora::canonical_unit_moves(*shape, movement)
+                                                       : std::vector<formats::Query>{};
+    const std::vector<formats::Query> capsule_moves = args.movements && selection.capsule
+                                                          ? corpora::capsule_unit_moves(*shape, movement)
+                                                          : std::vector<formats::Query>{};
     // Rotation 0 is the shape as it is; 1..N are general_rotations' r1..rN (rotated_corpus.hpp).
     for (std::size_t k = 0; k <= args.rotations; ++k)
       for (const formats::Precision precision : precisions)
@@ -234,16 +285,23 @@ int build(const CorpusBuildArgs& args) {
             formats::write_scene_file(args.out + "/" + file, scene);
             ++written;
             if (!args.movements) continue;
-            append_queries(queries,
-                           rotation ? corpora::rotated_canonical_moves(*shape, *rotation, scene.mesh, scale, offset,
-                                                                       precision, file, movement, kRotatedAttempts)
-                                    : corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
-                           query_count);
+            if (selection.sphere)
+              append_queries(queries,
+                             rotation ? corpora::rotated_canonical_moves(*shape, *rotation, scene.mesh, scale, offset,
+                                                                         precision, file, movement, kRotatedAttempts)
+                                      : corpora::place_canonical_moves(unit_moves, scene.mesh, scale, offset, precision, file),
+                             query_count);
+            if (selection.capsule)
+              append_queries(queries,
+                             rotation ? corpora::rotated_capsule_moves(*shape, *rotation, scene.mesh, scale, offset,
+                                                                       precision, file, movement)
+                                      : corpora::place_capsule_moves(capsule_moves, scale, offset, precision, file),
+                             query_count);
           }
     std::cerr << "corpus build: " << shape->name << " done\n";
   }
   std::size_t map_scenes = 0;
-  if (!args.maps.empty()) build_maps(args, args.movements ? &queries : nullptr, map_scenes, query_count);
+  if (!args.maps.empty()) build_maps(args, selection, args.movements ? &queries : nullptr, map_scenes, query_count);
   if (args.movements) {
     queries.close();
     if (!queries) throw std::runtime_error("error writing " + query_file);
@@ -412,11 +470,17 @@ int stats(const std::vector<std::string>& paths, bool json) {
 void register_corpus(CLI::App& app, CommandAction& action) {
   auto* corpus = app.add_subcommand("corpus", "The canonical scenes and movement sets: list, build, statistics");
   corpus->require_subcommand(1);
-  auto* list = corpus->add_subcommand("list", "List the canonical shapes and what each tests");
+  auto* list = corpus->add_subcommand("list", "List the canonical shapes, the capsule scenes and capsules, and what each tests");
   list->callback([&action] {
     action = [] {
       for (const auto& s : corpora::canonical_shapes())
         std::cout << s.name << ": " << s.purpose << " (" << s.unit_mesh.triangle_count() << " triangles)\n";
+      for (const auto& s : corpora::capsule_scenes())
+        std::cout << s.name << ": " << s.purpose << " (" << s.unit_mesh.triangle_count()
+                  << " triangles; capsule scene, written with --shape capsule)\n";
+      for (const auto& b : corpora::capsule_bodies())
+        std::cout << "capsule " << b.name << ": " << b.purpose << " (radius " << formats::to_decimal(b.capsule.radius)
+                  << ", half axis " << vec_text(b.capsule.half_axis) << ")\n";
       return int(verify::exit_ok);
     };
   });
@@ -436,7 +500,11 @@ void register_corpus(CLI::App& app, CommandAction& action) {
                 "--mesh: the moving sphere's radius (default 1/32 of the mesh's bounding-box diagonal, rounded down "
                 "to a power of two; printed)")
       ->check(finite_number(true));
-  b->add_option("--shape", args->shapes, "Only these shapes (repeatable; default all)");
+  b->add_option("--shape", args->shapes,
+                "Scenes and bodies (repeatable). A scene name (canonical shape or capsule scene, `corpus list`) "
+                "writes only those scenes; a body name (sphere, capsule) chooses the moves' body: sphere by default, "
+                "capsule writes capsule moves (and, without scene names, the capsule scenes too), both write both. "
+                "Default: every canonical shape with sphere moves");
   b->add_flag("--movements", args->movements,
               "Also write queries.jsonl: scripted paths, random walks, exact tangent and grazing moves per scene");
   b->add_option("--seed", args->seed, "Seed of the random generators (recorded in every query id)")

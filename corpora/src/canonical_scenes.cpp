@@ -177,6 +177,86 @@ IndexedMesh<double> box_room_mesh() {
   return b.take();
 }
 
+/// A wall in the plane x over [y0,y1] x [z0,z1], facing +x (sign 1) or -x (sign -1).
+void wall_x(MeshBuilder& b, double x, double y0, double y1, double z0, double z1, int sign) {
+  if (sign > 0) b.quad(V{x, y0, z0}, V{x, y1, z0}, V{x, y1, z1}, V{x, y0, z1});
+  else b.quad(V{x, y0, z0}, V{x, y0, z1}, V{x, y1, z1}, V{x, y1, z0});
+}
+
+/// A wall in the plane y over [x0,x1] x [z0,z1], facing +y (sign 1) or -y (sign -1).
+void wall_y(MeshBuilder& b, double y, double x0, double x1, double z0, double z1, int sign) {
+  if (sign > 0) b.quad(V{x0, y, z0}, V{x0, y, z1}, V{x1, y, z1}, V{x1, y, z0});
+  else b.quad(V{x0, y, z0}, V{x1, y, z0}, V{x1, y, z1}, V{x0, y, z1});
+}
+
+/// z over [x0,x1] x [y0,y1], facing -z: a ceiling.
+void ceiling_quad(MeshBuilder& b, double x0, double x1, double y0, double y1, double z) {
+  b.quad(V{x0, y0, z}, V{x0, y1, z}, V{x1, y1, z}, V{x1, y0, z});
+}
+
+/// A wall 1/4 thick across x = 0 with a door 1 wide (|y| <= 1/2) and 2 high, on a floor, seen
+/// from the approach side (-x): the wall's front, the jambs and the lintel's underside; its back
+/// is left out, as every canonical shape is one-sided. A standing capsule's cylinder meets a
+/// jamb's vertical edge along a line; a tall one's top cap meets the lintel's edge.
+IndexedMesh<double> door_frame_mesh() {
+  MeshBuilder b;
+  const double t = 0.25, w = 0.5, h = 2, top = 3;
+  floor_quad(b, -4, 4, -4, 4);
+  wall_x(b, 0, -4, -w, 0, top, -1);
+  wall_x(b, 0, w, 4, 0, top, -1);
+  wall_x(b, 0, -w, w, h, top, -1);  // above the door: T-junctions with the sides' edges
+  wall_y(b, -w, 0, t, 0, h, 1);     // jamb facing +y
+  wall_y(b, w, 0, t, 0, h, -1);     // jamb facing -y
+  ceiling_quad(b, 0, t, -w, w, h);  // lintel
+  return b.take();
+}
+
+/// A floor with a ceiling 5/4 high over x >= 0, its slab's front face at x = 0: a standing
+/// capsule (3/2 tall) meets the ceiling's front edge with its cylinder; a small one walks under.
+IndexedMesh<double> low_ceiling_mesh() {
+  MeshBuilder b;
+  const double c = 1.25;
+  floor_quad(b, -4, 4, -2, 2);
+  ceiling_quad(b, 0, 4, -2, 2, c);
+  wall_x(b, 0, -2, 2, c, 2, -1);
+  return b.take();
+}
+
+/// A floor, a curb 1/8 high at x = 0 and a ledge 1 high at x = 2: a capsule's lower cap rolls
+/// over the curb's edge going up and over the ledge's edge walking off it.
+IndexedMesh<double> ledge_mesh() {
+  MeshBuilder b;
+  floor_quad(b, -4, 0, -2, 2);
+  wall_x(b, 0, -2, 2, 0, 0.125, -1);
+  floor_quad(b, 0, 2, -2, 2, 0.125);
+  wall_x(b, 2, -2, 2, 0.125, 1, -1);
+  floor_quad(b, 2, 4, -2, 2, 1);
+  return b.take();
+}
+
+/// A wall 1/32 thick and 2 high across x = 0 on a floor, with both sides, its top and its ends:
+/// thinner than any capsule, so a move through it tunnels if detection misses it.
+IndexedMesh<double> thin_wall_mesh() {
+  MeshBuilder b;
+  const double t = 1.0 / 32, h = 2;
+  floor_quad(b, -4, 4, -4, 4);
+  wall_x(b, 0, -2, 2, 0, h, -1);
+  wall_x(b, t, -2, 2, 0, h, 1);
+  floor_quad(b, 0, t, -2, 2, h);
+  wall_y(b, -2, 0, t, 0, h, -1);
+  wall_y(b, 2, 0, t, 0, h, 1);
+  return b.take();
+}
+
+std::vector<CanonicalShape> make_capsule_scenes() {
+  return {
+      {"door_frame", "a door 1 x 2 in a wall: the cylinder meets the jambs' edges, a tall capsule the lintel's", door_frame_mesh(), {-1, 0, 1}},
+      {"low_ceiling", "a ceiling 5/4 high: the cylinder meets its front edge; small capsules pass under", low_ceiling_mesh(), {-1, 0, 1}},
+      {"ledge", "a curb 1/8 and a ledge 1 high: the lower cap rolls over their edges", ledge_mesh(), {-1, 0, 3}},
+      {"thin_wall", "a wall 1/32 thick with both sides: tunnelling through a wall thinner than the body", thin_wall_mesh(), {-1, 0, 3}},
+  };
+}
+
 std::vector<CanonicalShape> make_shapes() {
   return {
       {"floor", "flat ground: resting contact, gravity, grazing moves", floor_mesh(), {0, 0, 1}},
@@ -209,6 +289,25 @@ const CanonicalShape& canonical_shape(std::string_view name) {
   std::string known;
   for (const auto& s : canonical_shapes()) known += (known.empty() ? "" : ", ") + s.name;
   throw std::invalid_argument("unknown canonical shape '" + std::string(name) + "' (known: " + known + ")");
+}
+
+const std::vector<CanonicalShape>& capsule_scenes() {
+  static const std::vector<CanonicalShape> scenes = make_capsule_scenes();
+  return scenes;
+}
+
+const CanonicalShape* find_scene(std::string_view name) {
+  for (const auto* list : {&canonical_shapes(), &capsule_scenes()})
+    for (const auto& s : *list)
+      if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> scene_names() {
+  std::vector<std::string> names;
+  for (const auto* list : {&canonical_shapes(), &capsule_scenes()})
+    for (const auto& s : *list) names.push_back(s.name);
+  return names;
 }
 
 IndexedMesh<double> place_canonical(const CanonicalShape& shape, double scale, double offset,

@@ -1,4 +1,4 @@
-// Exact contact of a sphere or a swept sphere with a mesh (movement_sets.hpp: ExactClearance).
+// Exact contact of a sphere, a swept sphere or a capsule with a mesh (movement_sets.hpp: ExactClearance).
 #include <slidecheck/corpora/movement_sets.hpp>
 
 #include "movement_detail.hpp"
@@ -91,6 +91,19 @@ Contact ExactClearance::along(const V& start, const V& displacement, double radi
   for (int axis = 0; axis < 3; ++axis) {
     box_lo[axis] = std::min(start[axis], end[axis]);
     box_hi[axis] = std::max(start[axis], end[axis]);
+  }
+  return impl_->scan(box_lo, box_hi, radius,
+                     [&](const Triangle<Rational>& t) { return segment_triangle_squared_distance(a, b, t); });
+}
+
+Contact ExactClearance::capsule_at(const V& centre, const V& half_axis, double radius) const {
+  const Vec3<Rational> a = exact(centre) - exact(half_axis);
+  const Vec3<Rational> b = exact(centre) + exact(half_axis);
+  const V end_a = centre - half_axis, end_b = centre + half_axis;  // rounded: only for the filter's box
+  V box_lo, box_hi;
+  for (int axis = 0; axis < 3; ++axis) {
+    box_lo[axis] = std::min(end_a[axis], end_b[axis]);
+    box_hi[axis] = std::max(end_a[axis], end_b[axis]);
   }
   return impl_->scan(box_lo, box_hi, radius,
                      [&](const Triangle<Rational>& t) { return segment_triangle_squared_distance(a, b, t); });

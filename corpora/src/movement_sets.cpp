@@ -22,26 +22,9 @@ using detail::V;
 
 namespace {
 
-// ---------------------------------------------------------------------------------------
-// Random numbers: std::mt19937_64's sequence is fixed by the standard; everything below
-// turns its raw outputs into numbers with exact or correctly rounded IEEE operations only.
-
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : engine_(seed) {}
-  std::uint64_t next() { return engine_(); }
-  /// k * 2^-bits with k the top `bits` bits of one output: exact, uniform on that grid of [0, 1).
-  double dyadic(int bits) { return std::ldexp(static_cast<double>(next() >> (64 - bits)), -bits); }
-  /// 2 * dyadic(bits) - 1: exact, in [-1, 1).
-  double symmetric(int bits) { return 2 * dyadic(bits) - 1; }
-  /// floor(next() * n / 2^64): an integer in [0, n) (Lemire's multiply-shift, no division).
-  std::uint64_t below(std::uint64_t n) {
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
-  }
-
- private:
-  std::mt19937_64 engine_;
-};
+using detail::random_heading;
+using detail::Rng;
+using detail::walkable_triangles;
 
 std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -50,32 +33,8 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-/// A horizontal unit heading (a, b, 0) / |(a, b)|, from dyadic a, b (rejection keeps the
-/// direction uniform and away from zero length).
-V random_heading(Rng& rng) {
-  for (;;) {
-    const double a = rng.symmetric(20), b = rng.symmetric(20);
-    const double q = a * a + b * b;  // exact: 21-bit numbers
-    if (q >= 1.0 / 16 && q <= 1) {
-      const double len = num::sqrt(q);
-      return {a / len, b / len, 0};
-    }
-  }
-}
-
 std::string seed_prefix(Generator g, std::uint64_t seed) {
   return std::string(generator_name(g)) + "-s" + std::to_string(seed);
-}
-
-/// Triangles a walker can stand on: normal within 45 degrees of +z (decided in double: only
-/// a sampling preference, every start is then checked exactly).
-std::vector<std::size_t> walkable_triangles(const IndexedMesh<double>& mesh) {
-  std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
-    const V n = mesh.triangle(i).normal_unnormalized();
-    if (n.z > 0 && 2 * n.z * n.z >= length_squared(n)) out.push_back(i);
-  }
-  return out;
 }
 
 /// A triangle whose normal is along one axis: two of the three double cross-product

@@ -2,6 +2,7 @@
 // constants and generators (the rotated corpus's rotations among them), and lists every
 // directory under corpora/.
 #include <slidecheck/corpora/canonical_scenes.hpp>
+#include <slidecheck/corpora/capsule_moves.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
 #include <slidecheck/corpora/openarena.hpp>
 #include <slidecheck/reference/geometry/exact_rotation.hpp>
@@ -102,6 +103,26 @@ BOOST_AUTO_TEST_CASE(the_rotated_corpus_names_its_rotations_and_seed) {
   const std::size_t scenes = corpora::canonical_scales().size() * corpora::canonical_offsets().size() *
                              corpora::canonical_shapes().size();
   BOOST_TEST(what.find(std::to_string(scenes) + " scenes per rotation") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_capsule_corpus_names_its_bodies_scenes_version_and_seed) {
+  const json& c = corpus("capsule");
+  BOOST_TEST(c.at("kind").get<std::string>() == "generated");
+  BOOST_TEST(c.at("generator_version").get<int>() == corpora::kCapsuleGeneratorVersion);
+  BOOST_TEST(c.at("seed").get<std::uint64_t>() == corpora::CanonicalMovementOptions{}.seed);
+  std::vector<std::string> bodies, scenes;
+  for (const auto& b : corpora::capsule_bodies()) bodies.push_back(b.name);
+  for (const auto& s : corpora::capsule_scenes()) scenes.push_back(s.name);
+  BOOST_TEST(c.at("bodies").get<std::vector<std::string>>() == bodies, boost::test_tools::per_element());
+  BOOST_TEST(c.at("scenes").get<std::vector<std::string>>() == scenes, boost::test_tools::per_element());
+  const std::string what = c.at("what").get<std::string>();
+  BOOST_TEST(what.find(std::to_string(bodies.size()) + " canonical capsules") != std::string::npos);
+  BOOST_TEST(what.find(std::to_string(corpora::canonical_shapes().size()) + " canonical shapes and " +
+                       std::to_string(scenes.size()) + " capsule scenes") != std::string::npos);
+  const std::size_t per_precision = (corpora::canonical_shapes().size() + scenes.size()) *
+                                    corpora::canonical_scales().size() * corpora::canonical_offsets().size();
+  BOOST_TEST(what.find(std::to_string(per_precision) + " scenes per precision") != std::string::npos);
+  BOOST_TEST(c.at("command").get<std::string>().find("--shape capsule") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(every_directory_under_corpora_is_listed) {

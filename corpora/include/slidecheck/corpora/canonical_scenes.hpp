@@ -38,6 +38,19 @@ const std::vector<CanonicalShape>& canonical_shapes();
 /// The shape called `name`; throws std::invalid_argument naming the known shapes otherwise.
 const CanonicalShape& canonical_shape(std::string_view name);
 
+/// The scenes made for capsule moves (docs/corpora.md, "Capsule corpus"): a door frame, a low
+/// ceiling, a ledge and a thin wall, in the same unit coordinates and style. They are not in
+/// canonical_shapes(), which is the sphere corpus: `corpus build` writes them when its body is a
+/// capsule, or when one is named. Their free_point is a point of free space on the side the
+/// moves come from; every face but the thin wall's back and ends is in front of it.
+const std::vector<CanonicalShape>& capsule_scenes();
+
+/// The canonical shape or capsule scene called `name`, or nullptr.
+const CanonicalShape* find_scene(std::string_view name);
+
+/// The names of canonical_shapes(), then of capsule_scenes().
+std::vector<std::string> scene_names();
+
 /// The shape placed in the world: every coordinate is exactly unit*scale + offset (offset added
 /// to x, y and z), rounded once to nearest-even in `precision`. Triangles that become
 /// degenerate through rounding are kept (and counted by the scene checks): that collapse is

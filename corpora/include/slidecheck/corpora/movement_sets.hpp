@@ -116,6 +116,9 @@ class ExactClearance {
   /// min over triangles of dist([start, start + displacement], tri)^2 against radius^2; the end
   /// point start + displacement is exact (a rational), not rounded.
   Contact along(const Vec3<double>& start, const Vec3<double>& displacement, double radius) const;
+  /// A capsule's exact contact: min over triangles of dist([centre - half_axis, centre +
+  /// half_axis], tri)^2 against radius^2, the axis's ends exact (rationals), not rounded.
+  Contact capsule_at(const Vec3<double>& centre, const Vec3<double>& half_axis, double radius) const;
 
  private:
   struct Impl;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The engines' minimal cases (corpora/regressions/peers/ENGINE-CLASS/, found by `slidecheck
-# search --implementation peer:ENGINE --property CLASS`) still fail that way: each is verified
-# again through its peer and must exit 1 with CLASS among its classes. They document the engines'
-# behaviour, so a case that stops failing means the engine (or its client) changed.
+# search --implementation peer:ENGINE --property CLASS`, and ENGINE-CLASS-capsule/ found with
+# `--shape capsule`) still fail that way: each is verified again through its peer and must exit
+# 1 with CLASS among its classes. They document the engines' behaviour, so a case that stops
+# failing means the engine (or its client) changed.
 # Usage: peer_regressions.sh SLIDECHECK CASES_DIR WORK_DIR   (SLIDECHECK_PEERS_DIR set by ctest)
 set -euo pipefail
 slidecheck=$1 cases=$2 work=$3
@@ -13,7 +14,8 @@ n=0 failed=0 skipped=0
 missing=$("$slidecheck" version | sed -n 's/^peer:\([a-z0-9_]*\): missing: .*/\1/p')
 for dir in "$cases"/*/; do
   name=$(basename "$dir")
-  engine=${name%%-*} class=${name#*-}
+  # ENGINE-CLASS, or ENGINE-CLASS-capsule for a case found with a capsule.
+  engine=${name%%-*} class=${name#*-} class=${class%-capsule}
   if grep -qx "$engine" <<<"$missing"; then
     echo "skipped: $name: $("$slidecheck" version | sed -n "s/^peer:$engine: missing: //p")"
     skipped=$((skipped + 1))

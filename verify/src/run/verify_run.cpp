@@ -390,8 +390,9 @@ TaskList make_tasks(const VerifyRunOptions& o, const std::vector<QueryInput>& in
   for (const auto& [key, count] : skips) {
     const Algorithm& a = o.algorithms[key.second];
     const std::vector<std::string>& runs = algorithm_entry(a).shapes;
+    const auto& shape = key.first;  // a named copy: clang cannot capture a structured binding
     auto same = std::find_if(skipped.begin(), skipped.end(),
-                             [&](const ShapeSkip& s) { return s.shape == key.first && s.runs == runs; });
+                             [&](const ShapeSkip& s) { return s.shape == shape && s.runs == runs; });
     if (same == skipped.end()) same = skipped.insert(skipped.end(), ShapeSkip{key.first, {}, runs, count});
     same->algorithms.push_back(a.name());
   }

@@ -3,7 +3,10 @@
 
 #include <slidecheck/formats/errors.hpp>
 
+#include <cerrno>
 #include <istream>
+
+#include <unistd.h>
 
 namespace slidecheck::peers {
 
@@ -32,6 +35,17 @@ void run_protocol(std::istream& in, const std::function<bool(const std::string&)
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     if (!write_line(answer_request(line, engine))) return;
   }
+}
+
+bool write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += std::size_t(n);
+  }
+  return true;
 }
 
 }  // namespace slidecheck::peers

@@ -44,4 +44,8 @@ std::string answer_request(std::string_view line, ExecEngine& engine);
 /// returns false when the answers can no longer be written (the loop then ends).
 void run_protocol(std::istream& in, const std::function<bool(const std::string&)>& write_line, ExecEngine& engine);
 
+/// Writes all of `text` to file descriptor `fd`, retrying after a signal; false when the reader
+/// has gone (EPIPE) or on another error: the native clients' `write_line` for run_protocol.
+bool write_all(int fd, const std::string& text);
+
 }  // namespace slidecheck::peers

@@ -16,22 +16,6 @@
 
 using namespace slidecheck;
 
-namespace {
-
-/// Writes all of `text` to `fd`; false when the reader has gone (EPIPE) or another error.
-bool write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += std::size_t(n);
-  }
-  return true;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   const std::string precision(formats::precision_name(peers::bullet_precision()));
   CLI::App app{"slidecheck-bullet (Bullet " + std::to_string(BT_BULLET_VERSION / 100) + "." +
@@ -72,6 +56,6 @@ int main(int argc, char** argv) {
 
   peers::BulletExec engine(*mode);
   std::ios::sync_with_stdio(false);
-  peers::run_protocol(std::cin, [answers](const std::string& a) { return write_all(answers, a + '\n'); }, engine);
+  peers::run_protocol(std::cin, [answers](const std::string& a) { return peers::write_all(answers, a + '\n'); }, engine);
   return 0;
 }

@@ -17,22 +17,6 @@
 
 using namespace slidecheck;
 
-namespace {
-
-/// Writes all of `text` to `fd`; false when the reader has gone (EPIPE) or another error.
-bool write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += std::size_t(n);
-  }
-  return true;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   CLI::App app{"slidecheck-godot: Godot 3's KinematicBody.move_and_slide (godot3-server) as an exec client of "
                "slidecheck (protocol \"slidecheck-exec 1\"). Reads one JSON request per line on stdin and answers "
@@ -71,6 +55,6 @@ int main(int argc, char** argv) {
 
   peers::GodotExec engine(*backend, godot);
   std::ios::sync_with_stdio(false);
-  peers::run_protocol(std::cin, [answers](const std::string& a) { return write_all(answers, a + '\n'); }, engine);
+  peers::run_protocol(std::cin, [answers](const std::string& a) { return peers::write_all(answers, a + '\n'); }, engine);
   return 0;
 }

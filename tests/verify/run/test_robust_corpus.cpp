@@ -11,6 +11,7 @@
 #include <slidecheck/verify/cases/case_file.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 #include <slidecheck/formats/query_io.hpp>
+#include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -67,6 +68,9 @@ BOOST_AUTO_TEST_CASE(regression_cases_do_not_fail_robust) {
   BOOST_REQUIRE(cases.size() >= 10u);
   for (const fs::path& path : cases) {
     const CaseFile c = read_case_file(path.string());
+    // Cases of a shape robust does not run (the engines' capsule cases) are not robust's to fail.
+    const std::vector<std::string>& shapes = algorithm_entry(Algorithm::robust).shapes;
+    if (std::find(shapes.begin(), shapes.end(), shape_name(c.query.shape)) == shapes.end()) continue;
     const SceneContext scene(path.string() + ".scene", c.scene);
     for (const Precision p : {c.precision, Precision::double_float}) {
       BOOST_TEST_CONTEXT(path.filename().string() << " in " << path.parent_path().filename().string() << " "

@@ -119,8 +119,7 @@ exact::Box CapsuleChecker::reach_box(const Vec3<double>& p0, const Vec3<double>&
 std::vector<Near> CapsuleChecker::nearest(const Vec3<double>& p, double& best_hi) {
   std::vector<Near> out;
   best_hi = inf;
-  const auto& nodes = index_.nodes();
-  if (nodes.empty()) return out;
+  if (index_.nodes().empty()) return out;
   // The axis's box, rounded outward.
   const double c[3] = {p.x, p.y, p.z};
   const double h[3] = {std::abs(capsule_.half_axis.x), std::abs(capsule_.half_axis.y), std::abs(capsule_.half_axis.z)};
@@ -145,35 +144,13 @@ std::vector<Near> CapsuleChecker::nearest(const Vec3<double>& p, double& best_hi
     }
     return std::max(0.0, sum * (1 - 0x1p-49) - 0x1p-1060);
   };
-  auto& stack = near_stack_;
-  stack.clear();
-  stack.push_back({box_lo(nodes[0].box), 0});
-  while (!stack.empty()) {
-    const auto [lb, ni] = stack.back();
-    stack.pop_back();
-    if (lb > best_hi) continue;
-    const TriangleIndex::Node& node = nodes[ni];
-    if (!node.is_leaf()) {
-      const double l0 = box_lo(nodes[node.first].box), l1 = box_lo(nodes[node.first + 1].box);
-      if (l0 <= l1) {
-        stack.push_back({l1, node.first + 1});
-        stack.push_back({l0, node.first});
-      } else {
-        stack.push_back({l0, node.first});
-        stack.push_back({l1, node.first + 1});
-      }
-      continue;
-    }
-    for (std::uint32_t k = node.first; k < node.first + node.count; ++k) {
-      const std::uint32_t ti = index_.order()[k];
-      if (box_lo(index_.triangle_box(ti)) > best_hi) continue;
-      Near n{ti, {0, inf}, exact_point_distance(p, ti)};
-      const Interval e = num::enclose(*n.exact);
-      n.b = {e.lo, e.hi};
-      best_hi = std::min(best_hi, n.b.hi);
-      out.push_back(std::move(n));
-    }
-  }
+  visit_nearest_first(index_, near_stack_, best_hi, box_lo, [&](std::uint32_t ti) {
+    Near n{ti, {0, inf}, exact_point_distance(p, ti)};
+    const Interval e = num::enclose(*n.exact);
+    n.b = {e.lo, e.hi};
+    best_hi = std::min(best_hi, n.b.hi);
+    out.push_back(std::move(n));
+  });
   std::erase_if(out, [&](const Near& n) { return n.b.lo > best_hi; });
   return out;
 }

@@ -64,7 +64,7 @@ class CapsuleChecker {
   Interval r2_i_;
   double reach_[3];  ///< |h_j| + r rounded up: the body's half-widths around its centre
   std::vector<std::size_t> buffer_;
-  std::vector<std::pair<double, std::uint32_t>> near_stack_;
+  NearestStack near_stack_;
 };
 
 }  // namespace slidecheck::verify::level_a

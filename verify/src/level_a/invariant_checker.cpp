@@ -123,8 +123,7 @@ exact::Box Checker::reach_box(const Vec3<double>& p0, const Vec3<double>& p1) co
 std::vector<Near> Checker::nearest(const Vec3<double>& p, double& best_hi) {
   std::vector<Near> out;
   best_hi = inf;
-  const auto& nodes = index_.nodes();
-  if (nodes.empty()) return out;
+  if (index_.nodes().empty()) return out;
   const Vec3<Interval> pi = iv(p);
   const double pc[3] = {p.x, p.y, p.z};
   const double scale_lo[3] = {scale_i_[0].lo, scale_i_[1].lo, scale_i_[2].lo};
@@ -147,42 +146,19 @@ std::vector<Near> Checker::nearest(const Vec3<double>& p, double& best_hi) {
     }
     return std::max(0.0, sum * (1 - 0x1p-49) - 0x1p-1060);
   };
-  // Depth first, nearer child first, pruning boxes farther than the best upper bound.
-  auto& stack = near_stack_;
-  stack.clear();
-  stack.push_back({box_lo(nodes[0].box), 0});
-  while (!stack.empty()) {
-    const auto [lb, ni] = stack.back();
-    stack.pop_back();
-    if (lb > best_hi) continue;
-    const TriangleIndex::Node& node = nodes[ni];
-    if (!node.is_leaf()) {
-      const double l0 = box_lo(nodes[node.first].box), l1 = box_lo(nodes[node.first + 1].box);
-      if (l0 <= l1) {
-        stack.push_back({l1, node.first + 1});
-        stack.push_back({l0, node.first});
-      } else {
-        stack.push_back({l0, node.first});
-        stack.push_back({l1, node.first + 1});
-      }
-      continue;
+  visit_nearest_first(index_, near_stack_, best_hi, box_lo, [&](std::uint32_t ti) {
+    Near n{ti, {0, inf}, std::nullopt};
+    if (options_.filter) {
+      n.b = point_triangle_bounds(pi, Tri3<Interval>(itri(ti)), best_hi);
+    } else {
+      n.exact = exact_point_distance(p, ti);
+      const Interval e = num::enclose(*n.exact);
+      n.b = {e.lo, e.hi};
     }
-    for (std::uint32_t k = node.first; k < node.first + node.count; ++k) {
-      const std::uint32_t ti = index_.order()[k];
-      if (box_lo(index_.triangle_box(ti)) > best_hi) continue;
-      Near n{ti, {0, inf}, std::nullopt};
-      if (options_.filter) {
-        n.b = point_triangle_bounds(pi, Tri3<Interval>(itri(ti)), best_hi);
-      } else {
-        n.exact = exact_point_distance(p, ti);
-        const Interval e = num::enclose(*n.exact);
-        n.b = {e.lo, e.hi};
-      }
-      if (n.b.lo > best_hi) continue;
-      best_hi = std::min(best_hi, n.b.hi);
-      out.push_back(std::move(n));
-    }
-  }
+    if (n.b.lo > best_hi) return;
+    best_hi = std::min(best_hi, n.b.hi);
+    out.push_back(std::move(n));
+  });
   std::erase_if(out, [&](const Near& n) { return n.b.lo > best_hi; });
   return out;
 }

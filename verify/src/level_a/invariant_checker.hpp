@@ -4,6 +4,7 @@
 // nearest-triangle search behind the clearance; exact distances, depths and clearances. An
 // ellipsoid is checked in eSpace scaled by R = rx ry rz (invariants.hpp's file comment).
 #include "level_a/distance_bounds.hpp"
+#include "level_a/nearest_first.hpp"
 
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
@@ -89,7 +90,7 @@ class Checker {
   Rational scale_q_[3], big_r_, r2_q_, rmin_;
   Interval scale_i_[3], r2_i_;
   std::vector<std::size_t> buffer_;
-  std::vector<std::pair<double, std::uint32_t>> near_stack_;
+  NearestStack near_stack_;
 };
 
 }  // namespace slidecheck::verify::level_a

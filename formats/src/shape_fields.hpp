@@ -111,7 +111,7 @@ std::optional<std::pair<std::string, std::string>> shape_specific_problem(const 
   return std::nullopt;
 }
 inline std::optional<std::pair<std::string, std::string>> shape_specific_problem(const Capsule<double>& c) {
-  if (c.half_axis == Vec3<double>{}) return {{"capsule.half_axis", "must not be zero: a capsule without an axis is a sphere; give 'radius'"}};
+  if (c.degenerate()) return {{"capsule.half_axis", "must not be zero: a capsule without an axis is a sphere; give 'radius'"}};
   return std::nullopt;
 }
 

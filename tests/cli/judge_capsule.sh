@@ -4,7 +4,7 @@
 # sink an ulp into the floor, clip the shelf's edge with the cylinder, pass through the wall and
 # start inside the floor; each record must carry exactly its level A classes, its reported sweep
 # judged (a missed hit), level C skipped with its reason in the record and the summary, and the
-# run exits 1 (failures found), never 3.
+# run exits 1 (failures found), never 3; and a capsule whose axis is 0 in float refused (exit 2).
 # Usage: judge_capsule.sh SLIDECHECK WORK_DIR
 set -euo pipefail
 slidecheck=$1 work=$2
@@ -99,4 +99,18 @@ sys.exit(1 if bad else 0)
 PY
 grep -q "level C: 4 queries not judged by it (level C skipped: " "$work/out/summary.txt" ||
   { cat "$work/out/summary.txt"; fail "the summary does not say level C skipped the capsules"; }
+# A capsule whose half axis (2^-160) is 0 in float: judged in float it would be a sphere, so
+# judge refuses the query with its file and line before judging anything (exit 2).
+tiny='"capsule":{"radius":"0x1p-2","half_axis":["0x0p+0","0x0p+0","0x1p-160"]}'
+echo "{\"id\":\"tiny\",\"scene\":\"room.scene\",\"start\":[\"0x0p+0\",\"0x0p+0\",\"0x1p+1\"],\"displacement\":[\"0x0p+0\",\"0x0p+0\",\"-0x1p+0\"],$tiny,$zero}" \
+  >"$work/tiny.jsonl"
+{
+  echo '{"format": "slidecheck-paths 1", "implementation": "mine", "precision": "float"}'
+  echo '{"query_id":"tiny","positions":[["0x0p+0","0x0p+0","0x1p+1"],["0x0p+0","0x0p+0","0x1p+0"]]}'
+} >"$work/tiny.paths.jsonl"
+rc=0
+"$slidecheck" judge --quiet --no-views --corpus "$work/tiny.jsonl" --paths "$work/tiny.paths.jsonl" --out "$work/tiny" \
+  >"$work/tiny.out" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || { cat "$work/tiny.out"; fail "judge of a capsule whose axis is 0 in float exited $rc, expected 2"; }
+grep -q "tiny.*half axis rounds to 0" "$work/tiny.out" || { cat "$work/tiny.out"; fail "the refusal does not name the file and the axis"; }
 echo ok

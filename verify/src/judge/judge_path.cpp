@@ -118,7 +118,7 @@ Query rounded_query(const Query& query, Precision p) {
   q.gravity = rounded(query.gravity, p);
   if (!is_finite(q.start) || !is_finite(q.displacement) || !is_finite(q.gravity) || !lengths_positive(q.shape))
     throw std::invalid_argument("query '" + query.id + "' is not representable in " + std::string(precision_name(p)) +
-                                " (a number overflows or a radius rounds to 0)");
+                                " (a number overflows, or a radius or a capsule's half axis rounds to 0)");
   return q;
 }
 

@@ -75,7 +75,7 @@ void check_runnable(const QueryInput& in, Precision p, const std::string& contex
   for (std::size_t i = 0; i < length_count(in.query.shape); ++i) overflow = overflow || overflows(length(in.query.shape, i));
   if (overflow) throw InputError(in.file, in.line, "a number overflows float: the query cannot be run in float" + context);
   const Shape<float> in_float = convert_shape<float>(in.query.shape, [](double x) { return static_cast<float>(x); });
-  if (!lengths_positive(in_float)) throw InputError(in.file, in.line, "a radius rounds to 0 in float" + context);
+  if (!lengths_positive(in_float)) throw InputError(in.file, in.line, "a radius or a capsule's half axis rounds to 0 in float" + context);
 }
 
 SyncedAppender::SyncedAppender(const std::string& path) : path_(path) {

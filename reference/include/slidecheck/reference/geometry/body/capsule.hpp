@@ -31,6 +31,9 @@ struct Capsule {
     return i == 0 ? radius : (i == 1 ? half_axis.x : (i == 2 ? half_axis.y : half_axis.z));
   }
   static constexpr bool must_be_positive(std::size_t i) { return i == 0; }
+  /// A capsule whose half axis is zero: a sphere under another name, which files refuse and
+  /// which a rounding to float can make of a tiny axis (lengths_positive refuses it too).
+  bool degenerate() const { return num::sign(half_axis.x) == 0 && num::sign(half_axis.y) == 0 && num::sign(half_axis.z) == 0; }
   /// The axis's box grown by the radius.
   Vec3<T> extent() const {
     return {num::abs(half_axis.x) + radius, num::abs(half_axis.y) + radius, num::abs(half_axis.z) + radius};

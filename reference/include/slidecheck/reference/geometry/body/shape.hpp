@@ -110,8 +110,9 @@ Shape<T> map_lengths(Shape<T> s, F&& f) {
   return s;
 }
 
-/// Whether every length is finite, and positive where the shape needs it (must_be_positive):
-/// a rounding may make a radius 0 or a length infinite.
+/// Whether every length is finite, positive where the shape needs it (must_be_positive), and
+/// the body is not degenerate where it can be (a body's `degenerate()`, e.g. a capsule without
+/// an axis): a rounding may make a radius or a tiny axis 0, or a length infinite.
 template <Number T>
 bool lengths_positive(const Shape<T>& s) {
   return std::visit(
@@ -120,6 +121,7 @@ bool lengths_positive(const Shape<T>& s) {
           const T& l = b.length(i);
           if (!num::is_finite(l) || (b.must_be_positive(i) && !(num::sign(l) > 0))) return false;
         }
+        if constexpr (requires { b.degenerate(); }) return !b.degenerate();
         return true;
       },
       s);

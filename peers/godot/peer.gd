@@ -115,31 +115,31 @@ func build_world(b: StreamPeerBuffer):
 	world.add_child(holder)
 	root.add_child(world)
 
-# The character's collision shape. A sphere of `radius`, or a capsule of `radius` whose axis
-# segment runs from -half_axis to +half_axis (slidecheck's convention): Godot 3's CapsuleShape
-# lies along its local Z axis and its `height` is the length of that segment only, without the
-# two caps (docs.godotengine.org/en/3.2/classes/class_capsuleshape.html: "height: the capsule's
-# height", the cylinder part; the total length is height + 2 radius), so height = 2 |half_axis|
-# and the shape is turned so that its Z axis is the half axis.
-func character_shape(kind: int, radius: float, half_axis: Vector3) -> CollisionShape:
+# The character's collision shape: a sphere of `radius`, or Godot 3's CapsuleShape of `radius`
+# and `height`, which lies along its local Z axis with `height` the distance between its cap
+# centres (the cylinder part; the whole length is height + 2 radius: Godot 3.2's class reference,
+# CapsuleShape). The client sends height = 2 |half_axis| and the world axis (0 x, 1 y, 2 z) the
+# half axis lies along; the holder's basis turns local Z onto that axis by permuting the axes
+# (a rotation, entries 0 and 1, so every product with it is exact).
+func character_shape(kind: int, radius: float, height: float, axis: int) -> CollisionShape:
 	var holder = CollisionShape.new()
 	if kind == SHAPE_CAPSULE:
 		var capsule = CapsuleShape.new()
 		capsule.radius = radius
-		capsule.height = 2.0 * half_axis.length()
+		capsule.height = height
 		holder.shape = capsule
-		var z = half_axis.normalized()
-		var helper = Vector3(1, 0, 0) if abs(z.x) < 0.9 else Vector3(0, 1, 0)
-		var x = helper.cross(z).normalized()
-		var y = z.cross(x)
-		holder.transform = Transform(Basis(x, y, z), Vector3())
+		# Basis(x, y, z) takes the images of the local axes (its columns).
+		if axis == 0:
+			holder.transform = Transform(Basis(Vector3(0, 1, 0), Vector3(0, 0, 1), Vector3(1, 0, 0)), Vector3())
+		elif axis == 1:
+			holder.transform = Transform(Basis(Vector3(0, 0, 1), Vector3(1, 0, 0), Vector3(0, 1, 0)), Vector3())
 	else:
 		var sphere = SphereShape.new()
 		sphere.radius = radius
 		holder.shape = sphere
 	return holder
 
-# One query: u32 shape kind, radius, half axis (xyz), start (xyz), up (xyz), safe_margin,
+# One query: u32 shape kind, radius, capsule height, u32 capsule axis, start (xyz), up (xyz), safe_margin,
 # floor_max_angle, shape_margin, u32 max_slides, u32 flags (1 stop_on_slope, 2 infinite_inertia),
 # u32 passes, then each pass's displacement (xyz). Per pass the reply holds the single sweep from
 # the pass's start (u32 hit; on a hit its travel and contact point), the positions the body was
@@ -147,7 +147,8 @@ func character_shape(kind: int, radius: float, half_axis: Vector3) -> CollisionS
 func run_query(b: StreamPeerBuffer, reply: StreamPeerBuffer):
 	var kind = b.get_u32()
 	var radius = b.get_float()
-	var half_axis = read_vec(b)
+	var height = b.get_float()
+	var axis = b.get_u32()
 	var start = read_vec(b)
 	var up = read_vec(b)
 	var safe_margin = b.get_float()
@@ -160,7 +161,7 @@ func run_query(b: StreamPeerBuffer, reply: StreamPeerBuffer):
 	var passes = b.get_u32()
 
 	world_shape.margin = shape_margin
-	var holder = character_shape(kind, radius, half_axis)
+	var holder = character_shape(kind, radius, height, axis)
 	holder.shape.margin = shape_margin
 	var body = KinematicBody.new()
 	body.set_safe_margin(safe_margin)

@@ -1,7 +1,7 @@
 // Havok (the @babylonjs/havok WebAssembly build) as a slidecheck-exec peer, through Babylon.js's
-// PhysicsCharacterController under Node with a NullEngine: a sphere shape slides through a static
-// MESH PhysicsAggregate of the scene, one checkSupport + setVelocity + integrate per pass (dt = 1,
-// so velocity = displacement); single sweeps are HavokPlugin.shapeCast of the sphere. The
+// PhysicsCharacterController under Node with a NullEngine: a sphere or capsule shape slides through
+// a static MESH PhysicsAggregate of the scene, one checkSupport + setVelocity + integrate per pass
+// (dt = 1, so velocity = displacement); single sweeps are HavokPlugin.shapeCast of the same shape. The
 // controller is JavaScript in float64; every query it makes goes to the WebAssembly in float32.
 // The client around it (scene cache, passes, answers) is node-common's (peer.mjs).
 //
@@ -27,6 +27,7 @@ import { PhysicsShapeCapsule, PhysicsShapeSphere } from '@babylonjs/core/Physics
 import { PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin.js';
 import { ShapeCastResult } from '@babylonjs/core/Physics/shapeCastResult.js';
 import { upOf } from '../node-common/protocol.mjs';
+import { yCapsule } from '../node-common/capsule.mjs';
 import { nearestTriangle } from '../node-common/nearest_triangle.mjs';
 
 const require = createRequire(import.meta.url);
@@ -55,17 +56,24 @@ const TOLERANCE_FIELDS = {
 };
 
 /**
- * A capsule shape for the controller from slidecheck's capsule (radius R, half axis a: the axis
- * segment runs from -a to +a about the centre), in the character's local space. Babylon's own
- * {capsuleHeight: h, capsuleRadius: r} convention is a capsule along local +Y whose segment runs
- * from -(h/2 - r) to +(h/2 - r): h is the whole height, caps included, so the same capsule upright
- * would be h = 2 (|a| + R). An explicit segment keeps any axis direction; PhysicsShapeCapsule
- * takes the segment's two end points and the radius (Babylon's characterController.js builds its
- * capsule the same way). Not used until the exec request carries capsules.
+ * The controller's capsule for a query's (radius R, half axis a: the axis segment runs from -a to
+ * +a about the centre), in the character's local space: a PhysicsShapeCapsule of the segment's two
+ * end points and the radius (Babylon's characterController.js builds its own capsule the same way;
+ * its {capsuleHeight: h, capsuleRadius: r} is the segment ±(h/2 − r) along local +Y, h the whole
+ * height). ±a are the request's float values, so the shape is the query's exactly. The half axis
+ * must lie along x, y or z (node-common/capsule.mjs refuses any other, as for every peer, so
+ * that every engine runs the same capsules). Returns { shape, halfAxis, footOffset }: footOffset is
+ * how far the capsule reaches below its centre along `up` (|a . up| + R), the controller's
+ * "position - up * footOffset" foot that its step-height wall planes measure from (Babylon sets
+ * h/2 for its own capsule: the same for an upright one).
  */
-export function capsuleShape(scene, radius, halfAxis) {
+export function capsuleShape(scene, request, up) {
+  yCapsule(request, 'Havok');
+  const { radius, halfAxis } = request.shape;
   const a = new Vector3(halfAxis[0], halfAxis[1], halfAxis[2]);
-  return new PhysicsShapeCapsule(a.negate(), a, radius, scene);
+  const shape = new PhysicsShapeCapsule(a.negate(), a, radius, scene);
+  const along = Math.abs(halfAxis[0] * up[0] + halfAxis[1] * up[1] + halfAxis[2] * up[2]);
+  return { shape, halfAxis, footOffset: along + radius };
 }
 
 /**
@@ -117,6 +125,7 @@ export async function createEngine() {
     description: `Havok (@babylonjs/havok ${HAVOK_VERSION}, WASM, float) through Babylon.js ${AbstractEngine.Version} PhysicsCharacterController`,
     shortName: 'Havok',
     precisions: ['float'],
+    shapes: ['sphere', 'capsule'],
     tolerances: defaults,
   };
 
@@ -139,22 +148,24 @@ export async function createEngine() {
     world.scene.dispose();
   }
 
-  /** A PhysicsCharacterController with the query's sphere at its start, in the scene's world. */
+  /** A PhysicsCharacterController with the query's sphere or capsule at its start, in the scene's world. */
   function character(world, req) {
-    if (req.capsule !== undefined) throw new Error(`capsules are not supported by ${info.description} yet (spheres only)`);
     const tol = req.tolerances;
     const radius = req.radius;
-    const shape = new PhysicsShapeSphere(Vector3.Zero(), radius, world.scene);
+    const up = upOf(req);
+    const capsule = req.shape.kind === 'capsule' ? capsuleShape(world.scene, req, up) : null;
+    const shape = capsule ? capsule.shape : new PhysicsShapeSphere(Vector3.Zero(), radius, world.scene);
     shape.filterMembershipMask = CHARACTER_BIT;
     shape.filterCollideMask = SCENE_BIT;
     const controller = new PhysicsCharacterController(new Vector3(req.start[0], req.start[1], req.start[2]), { shape }, world.scene);
-    const up = upOf(req);
+    if (capsule) controller.footOffset = capsule.footOffset;
     controller.up = new Vector3(up[0], up[1], up[2]);
     const down = new Vector3(-up[0], -up[1], -up[2]);
     for (const [name, field] of Object.entries(TOLERANCE_FIELDS)) controller[field] = tol[name];
     const zero = Vector3.Zero();
     return {
       radius,
+      halfAxis: capsule ? capsule.halfAxis : undefined,
       position: () => { const p = controller.getPosition(); return [p.x, p.y, p.z]; },
       sweep: (from, d) => shapeSweep(world, shape, from, d),
       move(d) {

@@ -95,7 +95,18 @@ std::optional<GodotBackend> find_godot_backend(std::string_view name) {
   return std::nullopt;
 }
 
-GodotShape godot_capsule(float radius, const Vec3<float>& half_axis) { return {true, radius, half_axis}; }
+GodotShape godot_capsule(float radius, const Vec3<float>& half_axis) {
+  const int along = (half_axis.x != 0) + (half_axis.y != 0) + (half_axis.z != 0);
+  if (along != 1)
+    throw std::invalid_argument(
+        "Godot runs capsules whose half_axis is along x, y or z only (its CapsuleShape lies along local Z, and a "
+        "basis turning Z onto another axis is not exact in float)");
+  const std::uint32_t axis = half_axis.x != 0 ? 0 : (half_axis.y != 0 ? 1 : 2);
+  const float half = std::fabs(axis == 0 ? half_axis.x : (axis == 1 ? half_axis.y : half_axis.z));
+  const float height = half + half;  // exact unless it overflows
+  if (!std::isfinite(height)) throw std::invalid_argument("the capsule's height 2 |half_axis| overflows float");
+  return {true, radius, height, axis, half_axis};
+}
 
 std::string godot_version(const std::string& godot) {
   std::string out;
@@ -136,7 +147,8 @@ std::vector<GodotPass> GodotWorld::run(const GodotShape& shape, const Vec3<float
   std::string payload;
   put_u32(payload, shape.capsule ? 1 : 0);
   put_float(payload, shape.radius);
-  put_vec(payload, shape.half_axis);
+  put_float(payload, shape.height);
+  put_u32(payload, shape.axis);
   put_vec(payload, start);
   put_vec(payload, up);
   put_float(payload, s.safe_margin);
@@ -178,15 +190,27 @@ formats::ExecDescribeAnswer GodotExec::describe() const {
           {formats::Precision::single_float},
           tolerances,
           "Godot " + version_ + " KinematicBody.move_and_slide, " + (bullet ? "Bullet" : "GodotPhysics") +
-              " backend (godot3-server)"};
+              " backend (godot3-server)",
+          {"sphere", "capsule"}};
 }
 
 formats::PathRecord GodotExec::run(const formats::ExecRequest& request) {
   const formats::Query& q = request.query;
-  const auto* sphere = std::get_if<Sphere<double>>(&q.shape);
-  if (sphere == nullptr)
+  // The request's numbers are rounded once to float (the precision described), so the shape's are
+  // float values and narrowing them is exact.
+  GodotShape shape;
+  if (const auto* sphere = std::get_if<Sphere<double>>(&q.shape)) {
+    shape.radius = float(sphere->radius);
+  } else if (const auto* c = std::get_if<Capsule<double>>(&q.shape)) {
+    try {
+      shape = godot_capsule(float(c->radius), narrow(c->half_axis));
+    } catch (const std::invalid_argument& e) {
+      throw RequestError("query '" + q.id + "': " + e.what());
+    }
+  } else {
     throw RequestError("query '" + q.id + "': " + std::string(shape_name(q.shape)) +
-                       "s are not supported by Godot's peer (spheres only, for now)");
+                       "s are not supported by Godot's peer (spheres and capsules)");
+  }
   GodotSettings settings;
   for (const auto& [name, value] : request.tolerances) {
     if (!(value >= 0))
@@ -233,10 +257,9 @@ formats::PathRecord GodotExec::run(const formats::ExecRequest& request) {
     passes.push_back(move);
     if (falls) passes.push_back(gravity);
   }
-  const float radius = float(sphere->radius);
   std::vector<GodotPass> result;
   try {
-    result = world_.run(GodotShape{false, radius, {0, 0, 0}}, narrow(q.start), up, settings, passes);
+    result = world_.run(shape, narrow(q.start), up, settings, passes);
   } catch (...) {
     mesh_key_.clear();  // a restarted Godot needs the scene again
     throw;
@@ -251,7 +274,10 @@ formats::PathRecord GodotExec::run(const formats::ExecRequest& request) {
     formats::PathSweep s;
     s.start = widen(at);
     s.displacement = widen(passes[i]);
-    s.shape = Sphere<double>{double(radius)};
+    if (shape.capsule)
+      s.shape = Capsule<double>{double(shape.radius), widen(shape.half_axis)};
+    else
+      s.shape = Sphere<double>{double(shape.radius)};
     s.hit = p.hit;
     if (p.hit) {
       s.time = time_of(p.travel, passes[i]);

@@ -43,16 +43,22 @@ struct GodotSettings {
   bool infinite_inertia = true;               ///< move_and_slide's and move_and_collide's infinite_inertia
 };
 
-/// The character's shape as Godot gets it: a sphere, or a capsule of axis segment
-/// [-half_axis, +half_axis] (peer.gd's character_shape turns it into Godot's CapsuleShape).
+/// The character's shape as Godot gets it: a sphere, or a capsule as Godot 3 holds one. Godot 3's
+/// CapsuleShape lies along its local Z axis, and its `height` is the distance between the cap
+/// centres (the cylinder part, without the caps); peer.gd's character_shape turns its local Z onto
+/// the world axis `axis` with a basis that permutes the axes (entries 0 and 1: exact).
 struct GodotShape {
   bool capsule = false;
   float radius = 0;
-  Vec3<float> half_axis{0, 0, 0};
+  float height = 0;               ///< capsule: CapsuleShape.height, 2 |half_axis|
+  std::uint32_t axis = 2;         ///< capsule: the world axis its local Z lies along (0 x, 1 y, 2 z)
+  Vec3<float> half_axis{0, 0, 0}; ///< capsule: slidecheck's half axis, as Godot's capsule covers it
 };
 
-/// A capsule for Godot from slidecheck's radius and half axis (the capsule issue wires it into
-/// requests; until then requests with a capsule are refused).
+/// Godot's capsule for slidecheck's capsule of `radius` whose axis segment runs from -half_axis to
+/// +half_axis: height 2 |half_axis| along the one axis, x, y or z, the half axis lies along.
+/// Throws std::invalid_argument for a half axis along no coordinate axis (turning Z onto it would
+/// need a basis float cannot hold exactly) or a height that overflows float.
 GodotShape godot_capsule(float radius, const Vec3<float>& half_axis);
 
 /// What Godot answered for one pass.

@@ -30,7 +30,8 @@ if (!status.startsWith('ok')) {
     wallGap: [0.0495, Infinity], // a head-on move the first cast sees is not made at all
     requiredTolerances: ['keep_distance', 'keep_contact_tolerance', 'max_cast_iterations', 'penetration_recovery_speed',
       'max_slope_cosine', 'max_step_height', 'max_character_speed_for_solver'],
-    expectedDifferences: { drop: STOPS_AT_FIRST_CAST, far: STOPS_AT_FIRST_CAST },
+    capsules: true,
+    expectedDifferences: { drop: STOPS_AT_FIRST_CAST, far: STOPS_AT_FIRST_CAST, capsule_drop: STOPS_AT_FIRST_CAST },
   });
 
   const q = (id, extra) => ({ id, start: [0, -1, 0.6], displacement: [0.3, 0, 0], radius: 0.5, ...extra });
@@ -79,22 +80,46 @@ if (!status.startsWith('ok')) {
     }
   });
 
-  test('Havok: capsuleShape is the segment -a..a with radius R, whatever the axis', async () => {
+  test('Havok: capsuleShape is the segment -a..a with radius R along x, y or z, and refuses another axis', async () => {
     const peer = await import(pathToFileURL(join(engineDir, 'peer.mjs')).href);
     const engine = await peer.createEngine();
     const path = scenePath('floor.scene');
     const world = engine.buildScene(readScene(path), path);
+    const capsuleQuery = (halfAxis) => ({ id: 'c', shape: { kind: 'capsule', radius: 0.25, halfAxis } });
     try {
       // A fall of 3 from z = 2 onto the floor z = 0: the capsule's lowest point is |a_z| + R below its centre.
-      for (const [halfAxis, lowest] of [[[0, 0, 0.5], 0.75], [[0.5, 0, 0], 0.25], [[0, 0.3, -0.4], 0.65]]) {
-        const capsule = peer.capsuleShape(world.scene, 0.25, halfAxis);
-        const s = peer.shapeSweep(world, capsule, [0.25, -1, 2], [0, 0, -3]);
-        capsule.dispose();
+      for (const [halfAxis, lowest] of [[[0, 0, 0.5], 0.75], [[0.5, 0, 0], 0.25], [[0, -0.375, 0], 0.25], [[0, 0, -1], 1.25]]) {
+        const capsule = peer.capsuleShape(world.scene, capsuleQuery(halfAxis), [0, 0, 1]);
+        assert.equal(capsule.footOffset, lowest);
+        const s = peer.shapeSweep(world, capsule.shape, [0.25, -1, 2], [0, 0, -3]);
+        capsule.shape.dispose();
         assert.equal(s.hit, true);
         assert.ok(Math.abs(s.time - (2 - lowest) / 3) < 1e-5, `axis ${halfAxis}: time ${s.time}`);
       }
+      assert.throws(() => peer.capsuleShape(world.scene, capsuleQuery([0, 0.3, -0.4]), [0, 0, 1]),
+        /query 'c': Havok runs capsules whose half_axis is along x, y or z only/);
     } finally {
       engine.freeScene(world);
+    }
+  });
+
+  test('Havok: a capsule falling in steps comes to rest above the floor, within keep_distance + keep_contact_tolerance', async () => {
+    const p = new PeerProcess(clientPath, clientArgs);
+    try {
+      // Steps of 0.1 from its lower cap 1.25 above the floor: the floor enters the manifold once it
+      // is within 0.15 (keep_distance + keep_contact_tolerance), and the capsule stops there.
+      const a = await p.send(request('floor.scene', { id: 'capsule-steps', start: [0.5, -1, 2], displacement: [0, 0, 0],
+        gravity: [0, 0, -0.1], capsule: { radius: 0.25, half_axis: [0, 0, 0.5] }, frames: 20 }));
+      for (const x of a.positions) assert.ok(vec(x)[2] >= 0.75, `inside the floor: ${x}`);
+      const z = vec(a.positions.at(-1))[2];
+      assert.ok(z > 0.75 + 0.05 && z <= 0.75 + 0.1505, `z = ${z}`);
+      for (const sw of a.sweeps) assert.deepEqual(sw.capsule, { radius: '0x1p-2', half_axis: ['0x0p+0', '0x0p+0', '0x1p-1'] });
+      const tilted = await p.send(request('floor.scene', { id: 'tilted', start: [0, 0, 2], displacement: [0, 0, -1],
+        capsule: { radius: 0.25, half_axis: [0.5, 0, 0.5] } }));
+      assert.deepEqual(Object.keys(tilted), ['error']);
+      assert.match(tilted.error, /query 'tilted': Havok runs capsules whose half_axis is along x, y or z only/);
+    } finally {
+      await p.close();
     }
   });
 }

@@ -44,6 +44,22 @@ export async function loadPhysX() {
   return pending;
 }
 
+/**
+ * Whether some triangle has a non-zero area once its vertices are rounded to float. Exact: the
+ * differences of floats and their products are exact in double, so a cross product component is
+ * zero exactly when its two products are equal.
+ */
+export function anyFloatArea(vertices, triangles) {
+  const f = (i, k) => Math.fround(vertices[3 * i + k]);
+  for (let t = 0; t < triangles.length; t += 3) {
+    const [a, b, c] = [triangles[t], triangles[t + 1], triangles[t + 2]];
+    const u = [0, 1, 2].map((k) => f(b, k) - f(a, k));
+    const v = [0, 1, 2].map((k) => f(c, k) - f(a, k));
+    if (u[1] * v[2] !== u[2] * v[1] || u[2] * v[0] !== u[0] * v[2] || u[0] * v[1] !== u[1] * v[0]) return true;
+  }
+  return false;
+}
+
 /** PhysX's own version from PX_PHYSICS_VERSION (0xMMmmbb00). */
 const versionOf = (v) => `${(v >>> 24) & 0xff}.${(v >>> 16) & 0xff}.${(v >>> 8) & 0xff}`;
 
@@ -145,6 +161,13 @@ export async function createEngine() {
       const [a, b, c] = [triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2]];
       indices.set(3 * t, a); indices.set(3 * t + 1, b); indices.set(3 * t + 2, c);
       indices.set(3 * (nt + t), a); indices.set(3 * (nt + t) + 1, c); indices.set(3 * (nt + t) + 2, b);
+    }
+    // Cooking's cleaning drops the triangles of zero area in float; when that leaves none,
+    // CreateTriangleMesh faults (memory access out of bounds) instead of failing.
+    if (!anyFloatArea(vertices, triangles)) {
+      P.destroy(points);
+      P.destroy(indices);
+      throw new Error(`${info.shortName} cannot cook ${path}: every triangle has zero area in float, and cooking drops them all`);
     }
     const desc = new P.PxTriangleMeshDesc();
     desc.points.count = nv;
@@ -257,6 +280,9 @@ export async function createEngine() {
     ext.x = req.start[0]; ext.y = req.start[1]; ext.z = req.start[2];
     desc.position = ext;
     for (const [name, field] of Object.entries(DESC_FIELDS)) desc[field] = tol[name];
+    // PhysX refuses a controller whose step offset exceeds its whole height (2 r + height), as
+    // its default 0.5 does for a capsule under 0.5 tall: such a capsule steps at most its height.
+    desc.stepOffset = Math.min(tol.step_offset, Math.fround(2 * c.radius + 2 * c.halfHeight));
     if (!desc.isValid()) {
       P.destroy(desc);
       throw new Error(`${info.shortName} refuses the controller of query '${req.id}' (PxCapsuleControllerDesc.isValid() is false)`);
@@ -295,8 +321,10 @@ export async function createEngine() {
     };
   }
 
-  /** The WebAssembly heap's size in bytes: it grows when PhysX needs more and never shrinks (a leak shows in it). */
+  // What the tests watch for leaks: the WebAssembly heap's size in bytes (it grows when PhysX
+  // needs more and never shrinks) and the shapes PhysX holds (a scene's mesh, a controller's capsule).
   const heapBytes = () => P.HEAPU8.length;
+  const liveShapes = () => physics.getNbShapes();
 
-  return { info, buildScene, freeScene, character, heapBytes };
+  return { info, buildScene, freeScene, character, heapBytes, liveShapes };
 }

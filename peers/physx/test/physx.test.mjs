@@ -80,6 +80,33 @@ if (!status.startsWith('ok')) {
     }
   });
 
+  test('PhysX: a capsule shorter than step_offset runs, stepping at most its own height', async () => {
+    const p = new PeerProcess(clientPath, clientArgs);
+    try {
+      // 0.2 tall in all, under the default step_offset 0.5: PhysX would refuse the controller as given.
+      const a = await p.send(request('floor.scene', { id: 'small', start: [0.5, -1, 0.3], displacement: [0, 0, -1], capsule: capsule([0, 0, 0.05], 0.05) }));
+      assert.ok(a.positions, JSON.stringify(a));
+      assert.ok(Math.abs(vec(a.positions[1])[2] - (0.1 + CONTACT_OFFSET)) < 1e-6, JSON.stringify(a.positions));
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('PhysX: a scene whose every triangle has zero area in float is refused, and the client goes on', async () => {
+    const p = new PeerProcess(clientPath, clientArgs);
+    try {
+      const collapsed = fileURLToPath(new URL('./data/collapsed.scene', import.meta.url));
+      const q = { id: 'collapsed', start: [0.5, 0, 2], displacement: [0, 0, -3], capsule: capsule([0, 0, 0.5]) };
+      const a = await p.send({ ...request('floor.scene', q), scene: collapsed });
+      assert.deepEqual(Object.keys(a), ['error']);
+      assert.match(a.error, /every triangle has zero area in float/);
+      const b = await p.send(request('floor.scene', q));
+      assert.equal(b.sweeps[0].hit, true, JSON.stringify(b));
+    } finally {
+      await p.close();
+    }
+  });
+
   test('PhysX: positions are rounded to float after every pass', async () => {
     const p = new PeerProcess(clientPath, clientArgs);
     try {
@@ -96,23 +123,30 @@ if (!status.startsWith('ok')) {
     const peer = await import(pathToFileURL(join(engineDir, 'peer.mjs')).href);
     const common = await import(pathToFileURL(join(engineDir, '..', 'node-common', 'peer.mjs')).href);
     const engine = await peer.createEngine();
-    // Two scenes cached at most, so scenes are built and freed as well as characters.
-    const client = common.createPeer(engine, 2);
     const scenes = ['floor.scene', 'corner.scene', 'shuffled.scene'];
+    const client = common.createPeer(engine, scenes.length);
     const run = (n) => {
       for (let i = 0; i < n; i++) {
         const halfAxis = [[0, 0, 0.5], [0.5, 0, 0], [0, -0.5, 0]][i % 3];
         const raw = request(scenes[i % 3], {
-          id: `q${i}`, start: [0, -0.5, 1.2], displacement: [0.4, 0.3, -0.2], gravity: [0, 0, -0.5], capsule: capsule(halfAxis), frames: 3,
+          id: `q${i}`, start: [0, -0.5, 1.2], displacement: [0.4, 0.3, -0.2], gravity: [0, 0, -0.5], capsule: capsule(halfAxis),
         });
-        const a = client.query(parseRequest(raw, engine.info));
-        assert.equal(a.positions.length, 7);
+        assert.equal(client.query(parseRequest(raw, engine.info)).positions.length, 3);
       }
     };
-    run(3000);
-    const before = engine.heapBytes();
-    run(20000);
-    assert.equal(engine.heapBytes(), before, 'the WebAssembly heap grew over 20,000 queries');
+    run(500);
+    const heap = engine.heapBytes();
+    const shapes = engine.liveShapes();
+    // Characters: each query's controller (its actor and capsule shape) and sweeps are freed.
+    run(6000);
+    assert.equal(engine.liveShapes(), shapes, 'controllers left behind');
+    // Worlds: a scene built and freed leaves nothing (its mesh, shape, actor, scene, manager).
+    for (let i = 0; i < 300; i++) {
+      const path = scenePath(scenes[i % 3]);
+      engine.freeScene(engine.buildScene(readScene(path, { allowDegenerate: true }), path));
+    }
+    assert.equal(engine.liveShapes(), shapes, 'scene shapes left behind');
+    assert.equal(engine.heapBytes(), heap, 'the WebAssembly heap grew');
   });
 
   test('PhysX: the loader leaves the Node globals it hides as they were', async () => {

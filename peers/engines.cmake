@@ -5,7 +5,7 @@
 #   SLIDECHECK_ENGINES           every engine's name, in the list's order
 #   SLIDECHECK_NODE_ENGINES      the names of those with a Node client (peers/<folder>/)
 #   SLIDECHECK_NATIVE_FOLDERS    the folders of the native clients, each once (peers/<folder>/)
-#   SLIDECHECK_ENGINE_<name>_CLIENT, _FOLDER, _PRECISIONS, _PROGRAM, _ARGS, _ALIASES
+#   SLIDECHECK_ENGINE_<name>_CLIENT, _FOLDER, _PRECISIONS, _PROGRAM, _ARGS, _ALIASES, _SHAPES
 # A malformed entry stops the configure step with a message naming it.
 function(slidecheck_read_engines file)
   file(READ ${file} _json)
@@ -31,8 +31,8 @@ function(slidecheck_read_engines file)
       message(FATAL_ERROR "${file}: engine '${_name}' is listed twice")
     endif()
     list(APPEND _names ${_name})
-    # The JSON arrays (precisions, args, aliases) as CMake lists; missing ones are empty.
-    foreach(key precisions args aliases)
+    # The JSON arrays (precisions, args, aliases, shapes) as CMake lists; missing ones are empty.
+    foreach(key precisions args aliases shapes)
       set(_list)
       string(JSON _len ERROR_VARIABLE _err LENGTH "${_json}" engines ${i} ${key})
       if(NOT _err AND _len GREATER 0)
@@ -66,6 +66,7 @@ function(slidecheck_read_engines file)
     set(SLIDECHECK_ENGINE_${_name}_PRECISIONS "${SLIDECHECK_ENGINE_${_name}_precisions}" PARENT_SCOPE)
     set(SLIDECHECK_ENGINE_${_name}_ARGS "${SLIDECHECK_ENGINE_${_name}_args}" PARENT_SCOPE)
     set(SLIDECHECK_ENGINE_${_name}_ALIASES "${SLIDECHECK_ENGINE_${_name}_aliases}" PARENT_SCOPE)
+    set(SLIDECHECK_ENGINE_${_name}_SHAPES "${SLIDECHECK_ENGINE_${_name}_shapes}" PARENT_SCOPE)
   endforeach()
   set(SLIDECHECK_ENGINES "${_names}" PARENT_SCOPE)
   set(SLIDECHECK_NODE_ENGINES "${_node}" PARENT_SCOPE)

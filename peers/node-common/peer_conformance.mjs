@@ -49,6 +49,19 @@ export function engineInstalled(engineDir, packageName) {
 }
 
 /**
+ * The half axis of the capsule a capsule-only engine runs in place of a test's sphere: along z,
+ * short enough that every sphere test's tolerance (1e-5 at the tightest) holds for it as for the
+ * sphere of the same radius.
+ */
+export const SPHERE_LIKE_HALF_AXIS = 2 ** -18;
+
+/** A query of a sphere (`radius`) as the capsule of that radius with SPHERE_LIKE_HALF_AXIS along z. */
+export function sphereLike(query) {
+  const { radius, ...rest } = query;
+  return { ...rest, capsule: { radius, half_axis: [0, 0, SPHERE_LIKE_HALF_AXIS] } };
+}
+
+/**
  * clientPath: the client script or executable; clientArgs: its arguments.
  * engineName: the word its ellipsoid error and (case aside) its implementation name contain.
  * precision: the one precision it describes ('float' or 'double'); requests are sent in it.
@@ -60,13 +73,17 @@ export function engineInstalled(engineDir, packageName) {
  *   that surface (or a coplanar neighbour triangle) while sliding along it (Bullet's swept sphere).
  * capsules: true for an engine that runs capsules along x, y or z (and says so in its describe
  *   answer): the capsule tests run with the same gaps.
+ * spheres: false for an engine whose controller has no sphere (PhysX's: capsules only, so capsules
+ *   must be true): it must refuse a sphere, and every other test runs with SPHERE_LIKE_CAPSULE in
+ *   place of the test's sphere.
  * expectedDifferences: {drop, wall, corner, far, capsule_drop, capsule_wall: reason} for the behaviour
  *   tests an engine is known to fail (documented findings): they still run, reported as TODO with the reason.
  */
 export function conformanceSuite({
   clientPath, clientArgs = [], engineName, precision = 'float', gap, wallGap = gap, requiredTolerances,
-  contactHits = false, capsules = false, expectedDifferences = {},
+  contactHits = false, capsules = false, spheres = true, expectedDifferences = {},
 }) {
+  if (!spheres && !capsules) throw new Error(`${engineName}: an engine runs spheres, capsules or both`);
   let peer;
   before(() => { peer = new PeerProcess(clientPath, clientArgs); });
   after(async () => {
@@ -77,7 +94,10 @@ export function conformanceSuite({
   const sink = Math.max(0, -gap[0]);
   const round = precision === 'float' ? Math.fround : (x) => x;
   const other = precision === 'float' ? 'double' : 'float';
-  const req = (scene, query, extra = {}) => request(scene, query, { precision, ...extra });
+  // A capsule-only engine gets the sphere tests' queries with a capsule as short as they allow.
+  const body = (query) => (spheres || !('radius' in query) ? query : sphereLike(query));
+  const req = (scene, query, extra = {}) => request(scene, body(query), { precision, ...extra });
+  const radiusOf = (sweep) => num(spheres ? sweep.radius : sweep.capsule.radius);
   const behaviour = (key) => (expectedDifferences[key] ? { todo: expectedDifferences[key] } : {});
 
   test('describe answer is well formed', async () => {
@@ -137,7 +157,7 @@ export function conformanceSuite({
     const [move, fall] = a.sweeps;
     assert.deepEqual(vec(move.start), [0, -1, round(0.6)]);
     assert.deepEqual(vec(move.displacement), [3, 0, 0]);
-    assert.equal(num(move.radius), r);
+    assert.equal(radiusOf(move), r);
     assert.equal(move.hit, true);
     assert.ok(Math.abs(num(move.time) - 1 / 6) < 1e-3, `time ${num(move.time)}`);
     assert.equal(move.triangle, 3); // the wall triangle holding (1, -1, 0.6), not the floor
@@ -241,10 +261,18 @@ export function conformanceSuite({
     const a = await peer.send(req('far.scene', { id: 'far', start: [c, c, 2], displacement: [0, 0, -3], radius: r }));
     assert.equal(a.sweeps[0].hit, true);
     const end = vec(a.positions[1]);
-    assert.ok(end[2] >= r - sink - 1e-3 && end[2] <= r + 0.1, `z = ${end[2]}`);
+    assert.ok(end[2] >= r - sink - 1e-3 && end[2] <= r + 0.1 + 1e-5, `z = ${end[2]}`);
   });
 
-  if (capsules) capsuleTests({ peer: () => peer, engineName, r, h: 0.5, sink, gap, wallGap, req, behaviour });
+  if (!spheres) {
+    test('spheres are refused (a controller without a sphere)', async () => {
+      const a = await peer.send(request('floor.scene', { id: 's', start: [0, 0, 2], displacement: [0, 0, -1], radius: r }, { precision }));
+      assert.deepEqual(Object.keys(a), ['error']);
+      assert.match(a.error, new RegExp(`spheres are not supported by ${engineName}`));
+    });
+  }
+
+  if (capsules) capsuleTests({ peer: () => peer, engineName, r, h: 0.5, sink, gap, wallGap, req, behaviour, spheres });
 
   test('EOF ends the client with exit code 0', async () => {
     const p = new PeerProcess(clientPath, clientArgs);
@@ -261,12 +289,12 @@ export function conformanceSuite({
  * rests on a floor with its lowest point r below its axis's end, stops r from a wall, reports its
  * capsule in every sweep, and a tilted axis is refused.
  */
-function capsuleTests({ peer, engineName, r, h, sink, gap, wallGap, req, behaviour }) {
+function capsuleTests({ peer, engineName, r, h, sink, gap, wallGap, req, behaviour, spheres }) {
   const capsule = (halfAxis) => ({ radius: r, half_axis: halfAxis });
 
   test('describe lists the shapes it runs', async () => {
     const a = await peer().send({ describe: true });
-    assert.deepEqual(a.shapes, ['sphere', 'capsule']);
+    assert.deepEqual(a.shapes, spheres ? ['sphere', 'capsule'] : ['capsule']);
   });
 
   test('an upright capsule dropped onto the floor rests on its lower cap', behaviour('capsule_drop'), async () => {

@@ -136,14 +136,20 @@ BOOST_AUTO_TEST_CASE(malformed_lists_are_input_errors) {
                  .find("engine 'a': shape 'cube' is none of sphere, ellipsoid, capsule") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(every_engine_runs_spheres_and_lists_only_spheres_and_capsules) {
-  // Each engine keeps its sphere (every corpus has sphere rows) and may run the capsule, the
-  // character games ship (docs/peers.md says which do); no engine runs ellipsoids.
-  std::size_t capsules = 0;
+BOOST_AUTO_TEST_CASE(every_engine_lists_the_sphere_or_the_capsule_first_and_only_those) {
+  // Each engine runs the sphere where its controller has one (every sphere corpus has its rows)
+  // and may run the capsule, the character games ship; an engine whose controller has no sphere
+  // (PhysX's) runs the capsule alone. The first shape is the engine's main one; no engine runs
+  // ellipsoids, and the list names each shape once.
+  std::size_t capsules = 0, spheres = 0;
   for (const Engine& e : builtin_engines()) {
-    BOOST_TEST((!e.shapes.empty() && e.shapes.front() == "sphere"), e.name);
+    BOOST_TEST((!e.shapes.empty() && (e.shapes.front() == "sphere" || e.shapes.front() == "capsule")), e.name);
     for (const std::string& s : e.shapes) BOOST_TEST((s == "sphere" || s == "capsule"), e.name + ": " + s);
+    BOOST_TEST(std::count(e.shapes.begin(), e.shapes.end(), "capsule") <= 1, e.name);
+    BOOST_TEST(std::count(e.shapes.begin(), e.shapes.end(), "sphere") <= 1, e.name);
     capsules += std::count(e.shapes.begin(), e.shapes.end(), "capsule");
+    spheres += std::count(e.shapes.begin(), e.shapes.end(), "sphere");
   }
   BOOST_TEST(capsules >= 1u);
+  BOOST_TEST(spheres >= 1u);
 }

@@ -7,7 +7,10 @@
 //
 // usage: bench_verify_level_c [--queries FILE.jsonl] [--algorithms a,b,..] [--precisions float,double]
 //                             [--limit N] [--exact-timeout SECONDS] [--per-query FILE.csv]
-// Without --queries: the built-in corpus (corpora/builtin), a smoke run.
+//                             [--frames N] [--anchored 0|1]
+// Without --queries: the built-in corpus (corpora/builtin), a smoke run. --frames plays every query
+// for N frames (0: each query's own); --anchored 1 judges them with anchored frames
+// (docs/level-c.md, "Anchored frames"), else the ideal frames continue each other.
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/run/scene_context.hpp>
@@ -51,6 +54,8 @@ struct Args {
   std::size_t limit = 0;
   double exact_timeout = 2.0;
   std::string per_query;
+  int frames = 0;
+  bool anchored = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -63,6 +68,8 @@ Args parse(int argc, char** argv) {
     else if (key == "--limit") a.limit = std::stoul(value);
     else if (key == "--exact-timeout") a.exact_timeout = std::stod(value);
     else if (key == "--per-query") a.per_query = value;
+    else if (key == "--frames") a.frames = std::stoi(value);
+    else if (key == "--anchored") a.anchored = value == "1";
     else throw std::invalid_argument("unknown option " + key);
   }
   return a;
@@ -74,6 +81,8 @@ int main(int argc, char** argv) try {
   const Args args = parse(argc, argv);
   std::vector<Query> queries = read_queries(args.queries);
   if (args.limit != 0 && queries.size() > args.limit) queries.resize(args.limit);
+  if (args.frames > 0)
+    for (Query& q : queries) q.frames = args.frames;
   std::map<std::string, std::shared_ptr<const SceneContext>> scenes;
   for (const Query& q : queries) {
     const std::string path = resolve_scene_path(args.queries, q);
@@ -82,9 +91,11 @@ int main(int argc, char** argv) try {
   std::ofstream csv;
   if (!args.per_query.empty()) {
     csv.open(args.per_query);
-    csv << "algorithm,precision,query,ms,unproven,fully_proven,filter,escalation,rational,field,identity,core\n";
+    csv << "algorithm,precision,frames,anchored,query,ms,unproven,fully_proven,filter,escalation,rational,field,identity,core\n";
   }
-  std::printf("%s, %zu queries, CORE budget %g s\n", args.queries.c_str(), queries.size(), args.exact_timeout);
+  std::printf("%s, %zu queries, CORE budget %g s, frames %s, %s\n", args.queries.c_str(), queries.size(),
+              args.exact_timeout, args.frames > 0 ? std::to_string(args.frames).c_str() : "each query's own",
+              args.anchored ? "anchored" : "continuous");
   std::printf("%-16s %-6s %8s %10s %10s %10s %9s %11s %9s %10s %9s %9s %9s %6s\n", "algorithm", "prec", "queries",
               "median ms", "p99 ms", "max ms", "unproven", "not proven", "filter", "escalation", "rational",
               "field", "identity", "core");
@@ -98,6 +109,7 @@ int main(int argc, char** argv) try {
       options.level_b = false;
       options.level_c = true;
       options.level_c_options.exact_timeout_seconds = args.exact_timeout;
+      options.level_c_options.anchored_frames = args.anchored;
       std::vector<double> ms;
       std::size_t unproven = 0, not_proven = 0;
       certified::Summary total;
@@ -119,7 +131,7 @@ int main(int argc, char** argv) try {
         if (csv) {
           using certified::Method;
           const certified::Summary& s = ideal.decisions;
-          csv << name << ',' << precision_name << ',' << q.id << ',' << ms.back() << ',' << s.undecided() << ','
+          csv << name << ',' << precision_name << ',' << q.frames << ',' << args.anchored << ',' << q.id << ',' << ms.back() << ',' << s.undecided() << ','
               << ideal.fully_proven() << ',' << s.count(Method::filter) << ',' << s.count(Method::escalation) << ','
               << s.count(Method::rational) << ',' << s.count(Method::field) << ',' << s.count(Method::identity) << ','
               << s.count(Method::core) << std::endl;

@@ -11,18 +11,21 @@
 #   pushes   the rotated corpus's pushes into corners, creases and wedges (script-*-into-*) at
 #            every scale and offset, each played for PUSH_FRAMES frames and judged with anchored
 #            frames (docs/level-c.md, "Anchored frames"): jitter and per-frame lost motion
+#   pushes-continuous  the same pushes with continuous ideal frames (each started near the ideal
+#            frame before's end, docs/level-c.md "Frame starts"); CONTINUOUS=0 leaves them out
 #
+# The frames column is the frames each query is played for (a walk's frames are queries of one).
 #   bash benchmarks/verify/bench_level_c.sh SLIDECHECK OUT_DIR [PAK1_MAPS_PK3]
 #
 # Without the pk3 the maps are left out. Knobs (environment): EXACT_TIMEOUT (seconds per
 # CORE zero test, default 0.5), THREADS (2), ALGORITHMS (all), ROTATED_SHAPES (every shape; a
-# space-separated list narrows it), FRAMES (8), PUSH_FRAMES (8; 0 leaves the pushes out). Prints
+# space-separated list narrows it), FRAMES (8), PUSH_FRAMES (8; 0 leaves the pushes out), CONTINUOUS (1). Prints
 # a Markdown table and writes it, with the runs' directories, to OUT_DIR. A benchmark, not a
 # test: nothing is asserted.
 set -euo pipefail
 slidecheck=$1 out=$2 pk3=${3:-}
 timeout=${EXACT_TIMEOUT:-0.5} threads=${THREADS:-2} algorithms=${ALGORITHMS:-all} frames=${FRAMES:-8}
-push_frames=${PUSH_FRAMES:-8}
+push_frames=${PUSH_FRAMES:-8} continuous=${CONTINUOUS:-1}
 shapes=${ROTATED_SHAPES:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -65,22 +68,26 @@ table=$out/level_c_benchmark.md
 {
   echo "Level C, --exact-timeout $timeout s, --threads $threads, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at start"
   echo
-  echo "| sample | algorithm | queries | median | p99 | max | fully proven | unproven decisions (queries) | field decisions | CORE decisions |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| sample | frames | algorithm | queries | median | p99 | max | fully proven | unproven decisions (queries) | field decisions | CORE decisions |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 samples=(rotated)
 [[ -n $pk3 ]] && samples+=(maps)
 # (none without a shape that has pushes: ROTATED_SHAPES=floor)
-((push_frames > 0)) && [[ -s $out/rotated-corpus/pushes.jsonl ]] && samples+=(pushes)
+if ((push_frames > 0)) && [[ -s $out/rotated-corpus/pushes.jsonl ]]; then
+  samples+=(pushes)
+  ((continuous)) && samples+=(pushes-continuous)
+fi
 for sample in "${samples[@]}"; do
   corpus=$out/rotated-corpus/sample.jsonl
-  extra=()
+  extra=() sample_frames=1
   [[ $sample == maps ]] && corpus=$out/map-corpus/sample.jsonl
-  [[ $sample == pushes ]] && corpus=$out/rotated-corpus/pushes.jsonl extra=(--anchored-frames)
+  [[ $sample == pushes ]] && corpus=$out/rotated-corpus/pushes.jsonl extra=(--anchored-frames) sample_frames=$push_frames
+  [[ $sample == pushes-continuous ]] && corpus=$out/rotated-corpus/pushes.jsonl sample_frames=$push_frames
   run_sample "$sample" "$corpus" "${extra[@]}"
   # Per group (algorithm float), from summary.txt: the level C line (median, p99, max, CORE), then
   # the decisions line (unproven decisions and the queries that have them), which follows it.
-  awk -v sample="$sample" -v records="$out/$sample/records.jsonl" '
+  awk -v sample="$sample" -v frames="$sample_frames" -v records="$out/$sample/records.jsonl" '
     /^[a-z_]+ float: / { algorithm = $1; row = "" }
     /^  level C: / {
       split($0, parts, /, time median |, p99 |, max |; /)
@@ -91,7 +98,7 @@ for sample in "${samples[@]}"; do
       proven = 0
       cmd = "grep -c \"\\\"algorithm\\\":\\\"" algorithm "\\\".*\\\"fully_proven\\\":true\" " records
       cmd | getline proven; close(cmd)
-      row = sprintf("| %s | %s | %s | %s | %s | %s | %s |", sample, algorithm, n, parts[2], parts[3], parts[4], proven)
+      row = sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |", sample, frames, algorithm, n, parts[2], parts[3], parts[4], proven)
     }
     /^  decisions flipped/ && row != "" {
       undecided = "0 (0)"

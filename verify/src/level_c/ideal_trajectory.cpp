@@ -2,7 +2,11 @@
 // with proof (ideal_trajectory.hpp, docs/level-c.md).
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
+#include "level_c/node_cache.hpp"
+
 #include <slidecheck/reference/geometry/ellipsoid_space.hpp>
+
+#include <mpfr.h>
 
 #include <algorithm>
 #include <chrono>
@@ -90,6 +94,49 @@ Vec3<double> rounded(const Vec3<Certified>& p, bool& proven) {
   return out;
 }
 
+/// A continuous frame's start near the exact end `x` of the frame before (IdealOptions::
+/// frame_start_doubles): the sum of the first `terms` doubles of the expansion of the midpoint
+/// of x's MPFR enclosure at `bits` (each the nearest double to what the ones before leave), so a
+/// DAG of at most 2 terms - 1 additions of leaves, with no square root. `gap` grows to a bound
+/// of |sum - x|: x lies in [lo, hi], so |sum - x| <= max(hi - sum, sum - lo), computed from the
+/// exact sum and rounded up. x itself when it is a leaf, or when its enclosure is unbounded (a
+/// division by an exact zero upstream: the run is not defined past it anyway).
+Certified near_start(const Certified& x, int terms, int bits, double& gap) {
+  if (x.node().op == certified::Op::leaf) return x;
+  try {
+    certified::enclosure(x, bits);  // fills x's MPFR enclosure at `bits` at least
+  } catch (const std::exception&) {
+    return x;
+  }
+  const certified::NodeCache& c = *x.node().cache;
+  if (!mpfr_number_p(c.lo) || !mpfr_number_p(c.hi)) return x;
+  // Every double is a multiple of 2^-1074 below 2^1024: 2,200 bits hold any sum of a few of them
+  // and any difference of it with an enclosure end of up to 1024 bits within that range exactly.
+  constexpr mpfr_prec_t wide = 2200;
+  mpfr_t rest, sum, d;
+  mpfr_inits2(wide, rest, sum, d, static_cast<mpfr_ptr>(nullptr));
+  mpfr_add(rest, c.lo, c.hi, MPFR_RNDN);
+  mpfr_div_2ui(rest, rest, 1, MPFR_RNDN);
+  mpfr_set_zero(sum, 1);
+  Certified out;
+  bool first = true;
+  for (int i = 0; i < terms && !mpfr_zero_p(rest); ++i) {
+    const double term = mpfr_get_d(rest, MPFR_RNDN);
+    if (term == 0 || !std::isfinite(term)) break;
+    mpfr_sub_d(rest, rest, term, MPFR_RNDN);
+    mpfr_add_d(sum, sum, term, MPFR_RNDN);
+    out = first ? Certified(term) : out + Certified(term);
+    first = false;
+  }
+  mpfr_sub(d, c.hi, sum, MPFR_RNDU);
+  double bound = mpfr_get_d(d, MPFR_RNDU);
+  mpfr_sub(d, sum, c.lo, MPFR_RNDU);
+  bound = std::max(bound, mpfr_get_d(d, MPFR_RNDU));
+  mpfr_clears(rest, sum, d, static_cast<mpfr_ptr>(nullptr));
+  gap = std::max(gap, bound);
+  return out;
+}
+
 }  // namespace
 
 bool IdealTrajectory::fully_proven() const {
@@ -162,6 +209,13 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
         // first start when the run is).
         cin.start = convert_vec<Certified>(options.frame_starts[static_cast<std::size_t>(frame) + 1], to_c);
         if (out.relative_to_start) cin.start = cin.start - origin;
+      } else if (options.frame_start_doubles > 0 && frame + 1 < frames) {
+        // The next frame starts near this frame's exact end, cut from the DAG of every frame so far.
+        out.frame_start_doubles = options.frame_start_doubles;
+        const int terms = options.frame_start_doubles;
+        cin.start = Vec3<Certified>(near_start(r.final_position.x, terms, bits, out.frame_start_gap),
+                                    near_start(r.final_position.y, terms, bits, out.frame_start_gap),
+                                    near_start(r.final_position.z, terms, bits, out.frame_start_gap));
       } else {
         cin.start = r.final_position;  // the next frame starts at this frame's exact end
       }

@@ -25,6 +25,14 @@ struct IdealOptions {
   /// frame's exact end. Each frame is then a one-frame ideal run from a point of doubles, so the
   /// cost grows linearly with the frames (docs/level-c.md, "Anchored frames").
   std::vector<Vec3<double>> frame_starts;
+  /// Continuous frames (no frame_starts): frame k >= 1 starts at a point near the previous
+  /// frame's exact end, each coordinate the sum of this many doubles (the end's expansion, about
+  /// 53 times this many bits), instead of at the exact end itself, whose DAG carries every earlier
+  /// frame's radicals. Each frame then costs about what one frame from a point of doubles does;
+  /// every decision of frame k is proven for the ideal frame from that point, which lies within
+  /// IdealTrajectory::frame_start_gap of the exact end (docs/level-c.md, "Frame starts").
+  /// 0: start at the exact end (every frame proven for the exactly continued run).
+  int frame_start_doubles = 3;
   /// Run an algorithm whose exact run commutes with translations (translation_invariant) in
   /// coordinates relative to the query's start, its outputs translated back before rounding:
   /// the same real numbers, so the same rounded outputs and decisions, on shorter rationals far
@@ -98,6 +106,12 @@ struct IdealTrajectory {
   bool relative_to_start = false;
   /// Its frames started at IdealOptions::frame_starts (anchored), not at each other's ends.
   bool anchored_frames = false;
+  /// Continuous frames started near the previous exact ends (IdealOptions::frame_start_doubles;
+  /// 0 when they started at them, or there was one frame, or they were anchored).
+  int frame_start_doubles = 0;
+  /// A bound of |start - exact end| per coordinate over the frames started near an exact end
+  /// (0 when every such start is the end itself).
+  double frame_start_gap = 0;
 
   /// Every decision proven, every output rounding proven, and the run complete.
   bool fully_proven() const;

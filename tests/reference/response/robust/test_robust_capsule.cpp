@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -199,6 +200,32 @@ BOOST_AUTO_TEST_CASE(sliding_planes_name_the_mesh_triangles) {
       BOOST_TEST(hit.triangle < m.triangle_count());
     }
   BOOST_TEST(any);
+}
+
+// Found by `slidecheck search --algorithm robust --shape capsule --precision double --seed 1`
+// (attempt 61, shrunk): a capsule lying along y falls by gravity onto a triangle one of whose
+// edges is parallel to its axis but for a subnormal x (5e-324). The prism's side along that edge
+// has an area of subnormal size: its normal's squared length underflows to 0, and normalised it
+// was (nan, nan, inf), which made the slide NaN. Such a side has no normal (support_plane); the
+// capsule lands on the triangle, finite and clear of it. A sphere's support plane of the same
+// sliver has none either.
+BOOST_AUTO_TEST_CASE(a_prism_side_of_subnormal_area_has_no_normal) {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  IndexedMesh<double> m;
+  m.vertices = {{0, 0, -0.25}, {0, 0, -0x1.c0001cp-3}, {tiny, 1, -0x1.c0001cp-3}};
+  m.triangles = {{0, 1, 2}};
+  const Capsule<double> c{0x1.cp-3, {0, 0x1.88p-1, 0}};
+  const SlideInput<double> in =
+      slide_input_of<double>({0, 0, 0}, {0, 0, 0}, Shape<double>(c), {0, 0, -0x1p-10});
+  const SlideResult<double> r = robust::capsule_collide_and_slide(in, m);
+  for (const Vec3<double>& p : r.path())
+    BOOST_TEST((std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)));
+  BOOST_TEST(capsule_path_keeps_clear(r.path(), m, c));
+
+  const Triangle<double> sliver{{0, 0, 0}, {tiny, 1, 0}, {tiny, 2.5, 0}};
+  const robust::SupportPlane<double> sp = robust::support_plane(Vec3<double>{0, 0, 1}, sliver);
+  BOOST_TEST((std::isfinite(sp.normal.x) && std::isfinite(sp.normal.y) && std::isfinite(sp.normal.z)));
+  BOOST_TEST(sp.plane_distance <= 1.0);  // a bound of the distance, 1
 }
 
 // An input without a capsule, or whose radii are not the capsule's radius, is refused.

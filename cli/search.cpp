@@ -290,8 +290,8 @@ void register_search(CLI::App& app, CommandAction& action, ShardedCommand& shard
                   "Only this construction: floor_touch, plane_parallel, edge_parallel, sliver, corner_push, random_soup; "
                   "with a capsule also cylinder_edge, ledge_roll, stair_nosing");
   cmd->add_option("--shape", args->shape,
-                  "The body of every candidate: sphere, or capsule (every start exactly clear of the mesh; the "
-                  "built-in algorithms run no capsule: give --implementation exec:COMMAND or peer:NAME)")
+                  "The body of every candidate: sphere, or capsule (every start exactly clear of the mesh; of the "
+                  "built-in algorithms only robust runs capsules: else give --implementation exec:COMMAND or peer:NAME)")
       ->capture_default_str();
   cmd->add_flag("--rotated", args->rotated,
                 "Every candidate rotated exactly into general position (one of the rotations r1..r8 with rational "

@@ -140,8 +140,9 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
   std::multimap<int, const Failure*> failures;
   for (const auto& f : r.failures) failures.emplace(f.where.step, &f);
   const int divergent = r.first_divergent ? r.first_divergent->where.step : -1;
-  // The trace's units: eSpace, and for robust its local eSpace around the start (local_espace.hpp).
-  const std::string radii = vec_text(espace_radii(c.query.shape).radii);
+  // The trace's units: eSpace (a capsule's: its radius on every axis, as SlideInput's radii), and
+  // for robust its local eSpace around the start (local_espace.hpp).
+  const std::string radii = vec_text(slide_input_of<double>({}, {}, c.query.shape, {}).radii.radii);
   if (trace_origin(c) != Vec3<double>{})
     out << "units: local eSpace, the scene relative to the query's start divided by the radii per axis (eSpace = "
            "(world - start) / "

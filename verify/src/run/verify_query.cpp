@@ -47,18 +47,19 @@ bool finite(const Vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(
 double max_abs(const Vec3<double>& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
 
 /// True when every collision query of the run swept a box (eSpace base point and velocity,
-/// the unit sphere, mapped back to R3 by the radii, grown by a relative 2^-20 for the mapping's
-/// rounding) inside `box`. A NaN anywhere makes it false (the run is then redone on the whole
-/// mesh).
+/// the unit sphere, mapped back to R3 by the radii, grown by `axis_reach` in R3, a capsule's
+/// half axis per component, then by a relative 2^-20 for the mapping's rounding) inside `box`.
+/// A NaN anywhere makes it false (the run is then redone on the whole mesh).
 template <IeeeBinary F>
-bool queries_inside(const std::vector<TraceEvent<F>>& events, const Vec3<double>& radii, const exact::Box& box) {
+bool queries_inside(const std::vector<TraceEvent<F>>& events, const Vec3<double>& radii, const Vec3<double>& axis_reach,
+                    const exact::Box& box) {
   for (const TraceEvent<F>& e : events) {
     const auto* q = std::get_if<trace::response::CollisionQuery<F>>(&e);
     if (!q) continue;
     const Vec3<double> a = widen(q->base_point), v = widen(q->velocity);
     for (int j = 0; j < 3; ++j) {
-      const double lo = (std::min(a[j], a[j] + v[j]) - 1) * radii[j];
-      const double hi = (std::max(a[j], a[j] + v[j]) + 1) * radii[j];
+      const double lo = (std::min(a[j], a[j] + v[j]) - 1) * radii[j] - axis_reach[j];
+      const double hi = (std::max(a[j], a[j] + v[j]) + 1) * radii[j] + axis_reach[j];
       const double slack = query_box_relative_slack * std::max(std::fabs(lo), std::fabs(hi));
       if (!(lo - slack >= box.lo[j] && hi + slack <= box.hi[j])) return false;
     }
@@ -93,12 +94,30 @@ QueryRecord unrun_record(const SceneContext& sc, const Query& query, const std::
   return r;
 }
 
-/// The input of the float run: the rounded query in F.
+/// The input of the float run: the rounded query in F, its body as the query's shape
+/// (slide_input_of: a capsule is given as one, to the algorithms that list it).
 template <IeeeBinary F>
 SlideInput<F> slide_input(const Query& q) {
-  const SlideInput<F> in{narrow<F>(q.start), narrow<F>(q.displacement), EllipsoidRadii<F>{narrow<F>(espace_radii(q.shape).radii)},
-                         narrow<F>(q.gravity)};
-  return in;
+  const Shape<F> shape = convert_shape<F>(q.shape, [](double x) { return static_cast<F>(x); });
+  return slide_input_of<F>(narrow<F>(q.start), narrow<F>(q.displacement), shape, narrow<F>(q.gravity));
+}
+
+/// The half axis's reach per axis in R3 of a capsule query's body beyond its radius (zero for
+/// an ellipsoid, which its radii cover): what a culled run's collision queries may reach
+/// beyond their eSpace boxes (queries_inside).
+Vec3<double> axis_reach(const Shape<double>& shape) {
+  if (const auto* c = std::get_if<Capsule<double>>(&shape))
+    return {std::fabs(c->half_axis.x), std::fabs(c->half_axis.y), std::fabs(c->half_axis.z)};
+  return {0, 0, 0};
+}
+
+/// Level C of a query whose body the ideal collide-and-slide does not run (it moves spheres and
+/// ellipsoids in eSpace): no ideal run, the reason in its place, as judge records it.
+IdealSummary level_c_skipped(const Shape<double>& shape) {
+  IdealSummary s;
+  s.error = "level C skipped: the ideal collide-and-slide (robust in exact arithmetic) runs spheres and ellipsoids, "
+            "not a " + std::string(shape_name(shape));
+  return s;
 }
 
 /// The traced float run of every frame, the mesh it ran on and, when culled, each of its
@@ -150,7 +169,7 @@ FloatRun<F> float_run(const SceneContext& sc, const Query& q, const SlideInput<F
       culled = culls_back_faces(algorithm)
                    ? seed_queries_inside<F>(framed.joined.events, in.radii, fast_world<F>(sc, precision, false),
                                             seed_region)
-                   : queries_inside(framed.joined.events, espace_radii(q.shape).radii, box);
+                   : queries_inside(framed.joined.events, widen(in.radii.radii), axis_reach(q.shape), box);
       if (culled) original_index = std::move(part.original_index);
     }
   }
@@ -202,7 +221,7 @@ void judge_invalid_start(QueryRecord& r, const TriangleIndex& index, const std::
   r.invalid_start = true;
   add_nonfinite(r, where);
   const double motion = q.frames * (length(q.displacement) + length(q.gravity));
-  if (auto f = judge_recovery(index, espace_radii(q.shape).radii, r.resting_positions, motion, where.back()))
+  if (auto f = judge_recovery(index, q.shape, r.resting_positions, motion, where.back()))
     r.failures.push_back(std::move(*f));
 }
 
@@ -219,7 +238,9 @@ std::optional<FastOutcome> fast_outcome(QueryRecord& r, const SceneContext& sc, 
   // invalid start: nothing of such a record is checked).
   std::optional<FastOutcome> fast_run;
   if (options.implementation == Implementation::fast) {
-    if (!algorithm_entry(algorithm).fast_exact_boxes) {
+    if (in.capsule) {
+      r.fast_skipped = "fast/ " + std::string(algorithm_name(algorithm)) + " runs no capsule; not compared";
+    } else if (!algorithm_entry(algorithm).fast_exact_boxes) {
       // The seeds' BVH slack covers spheres only: fast/ refuses the rest, and so records say so.
       const fast::World<F>& world = fast_world<F>(sc, precision, false);
       try {
@@ -268,7 +289,7 @@ void add_fast_failures(QueryRecord& r, const TriangleIndex& index, const std::op
       // The fast run has no trace: its rows are placed at the frame where it departs.
       const StepLocation at = fast_run->mismatch ? fast_run->mismatch->where : StepLocation{};
       const InvariantReport fast_inv =
-          check_invariants(index, espace_radii(q.shape).radii, fp, std::vector<StepLocation>(fp.size(), at));
+          check_invariants(index, q.shape, fp, std::vector<StepLocation>(fp.size(), at));
       for (Failure f : fast_inv.failures) {
         f.detail = "fast/ run: " + f.detail;
         r.failures.push_back(std::move(f));
@@ -334,7 +355,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
 
   // Level A.
   const TriangleIndex& index = sc.index(precision);
-  const InvariantReport inv = check_invariants(index, espace_radii(q.shape).radii, r.resting_positions, where);
+  const InvariantReport inv = check_invariants(index, q.shape, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
   if (inv.invalid_start) {
     judge_invalid_start(r, index, where);
@@ -348,8 +369,13 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   add_iteration_caps(r, run.framed.joined.result, stops);
   add_fast_failures(r, index, fast_run);
   add_level_b(r, tol, run, options);
-  if (options.level_c) compare_with_ideal(r, tol, run.mesh, run.original_index, run.framed, stops, options.level_c_options,
-                                         options.ideal_trajectory);
+  if (options.level_c) {
+    if (has_espace(q.shape))
+      compare_with_ideal(r, tol, run.mesh, run.original_index, run.framed, stops, options.level_c_options,
+                         options.ideal_trajectory);
+    else
+      r.ideal = level_c_skipped(q.shape);
+  }
   std::stable_sort(r.failures.begin(), r.failures.end(),
                    [](const Failure& a, const Failure& b) { return a.where.step < b.where.step; });
   r.seconds = seconds_since(started);
@@ -371,7 +397,8 @@ exact::Box query_reach_box(const Query& q) {
   const double path = q.frames * (length(q.displacement) + length(q.gravity));  // every frame's move
   double magnitude = 0;
   for (int j = 0; j < 3; ++j) magnitude = std::max({magnitude, std::fabs(b.lo[j]), std::fabs(b.hi[j])});
-  const double grow = path + 2 * max_abs(espace_radii(q.shape).radii) + cull_relative_margin * (magnitude + path);
+  // The body's half-widths: an ellipsoid's radii, a capsule's radius plus its half axis.
+  const double grow = path + 2 * max_abs(extent(q.shape)) + cull_relative_margin * (magnitude + path);
   for (int j = 0; j < 3; ++j) {
     b.lo[j] -= grow;
     b.hi[j] += grow;

@@ -203,7 +203,9 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   detail_options.step_shapes = &shapes;
   const QueryRecord detail = verify_query(scene, c.query, file, c.algorithm, c.precision, detail_options);
 
-  const Vec3<double> radii = espace_radii(c.query.shape).radii, origin = trace_origin(c);
+  // The trace's eSpace: the shape's radii, a capsule's radius on every axis (SlideInput's).
+  const Vec3<double> radii = slide_input_of<double>({}, {}, c.query.shape, {}).radii.radii,
+                     origin = trace_origin(c);
   ojson j;
   j["format"] = "slidecheck-view 1";
   j["title"] = std::string(algorithm_name(c.algorithm)) + " in " + std::string(precision_name(c.precision)) + ": " +
@@ -213,7 +215,7 @@ ojson case_view_data(const CaseFile& c, const std::string& file, const CaseViewO
   info["algorithm"] = algorithm_name(c.algorithm);
   info["precision"] = precision_name(c.precision);
   info["query"] = c.query.id;
-  info["radii"] = vec(radii);
+  add_body(info, c.query.shape);
   info["start"] = vec(c.query.start);
   info["move"] = vec(c.query.displacement);
   info["gravity"] = vec(c.query.gravity);

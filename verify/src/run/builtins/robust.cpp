@@ -2,7 +2,10 @@
 #include "run/builtins/builtins.hpp"
 #include "run/builtins/fast_twin.hpp"
 
+#include <slidecheck/reference/response/robust/capsule.hpp>
 #include <slidecheck/reference/response/robust/robust.hpp>
+
+#include <string_view>
 
 namespace slidecheck::verify {
 
@@ -18,6 +21,9 @@ struct Builtin {
   static constexpr bool fauerby_detection = false;  // its own detection
   // It traces in its local eSpace, relative to its start (local_espace.hpp).
   static constexpr bool traces_relative_to_start = true;
+  // Spheres and ellipsoids in their eSpace; capsules as the sphere on the prism mesh
+  // (robust/capsule.hpp). Level C runs the first two only (its ideal is robust's sphere).
+  static constexpr std::string_view shapes[] = {"sphere", "ellipsoid", "capsule"};
   static AlgorithmChecks checks() { return robust_checks(); }
   static std::vector<ToleranceField<Tolerances>> tolerance_fields() {
     using T = Tolerances;
@@ -31,6 +37,7 @@ struct Builtin {
   template <num::WithSqrt T, class Tracer>
   static SlideResult<T> collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh, const Tolerances& tol,
                                           Tracer&& tracer) {
+    if (in.capsule) return robust::capsule_collide_and_slide(in, mesh, tol, std::forward<Tracer>(tracer));
     return robust::collide_and_slide(in, mesh, tol, std::forward<Tracer>(tracer));
   }
 };

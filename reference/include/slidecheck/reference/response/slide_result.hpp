@@ -4,26 +4,43 @@
 /// them field by field and a float run with its exact re-run step by step.
 
 #include <slidecheck/reference/detection/detection_result.hpp>
+#include <slidecheck/reference/geometry/body/shape.hpp>
 #include <slidecheck/reference/geometry/shapes.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string_view>
 #include <vector>
 
 namespace slidecheck {
 
-/// A collide-and-slide query in R3: an axis-aligned ellipsoid (a sphere: equal radii) at
-/// `start` moved by `velocity`, then, if `gravity` is not zero, by `gravity` in a separate
-/// pass (Fauerby 2003, sec. 4.3).
+/// A collide-and-slide query in R3: an axis-aligned ellipsoid (a sphere: equal radii) or a
+/// capsule at `start` moved by `velocity`, then, if `gravity` is not zero, by `gravity` in a
+/// separate pass (Fauerby 2003, sec. 4.3).
 template <Number T>
 struct SlideInput {
   Vec3<T> start;
   Vec3<T> velocity;
+  /// The ellipsoid's semi-axes; for a capsule, its radius on every axis (the eSpace in which it
+  /// has radius 1 and half axis half_axis / radius).
   EllipsoidRadii<T> radii;
   Vec3<T> gravity;
+  /// The body when it is a capsule; none: the ellipsoid of `radii`. Only an algorithm whose
+  /// registry entry lists the capsule is given one (verify/run/registry.hpp, shapes).
+  std::optional<Capsule<T>> capsule = std::nullopt;
 };
+
+/// The input of a query whose body is `shape`: an ellipsoid's or sphere's eSpace radii, or a
+/// capsule with its radius as radii.
+template <Number T>
+SlideInput<T> slide_input_of(const Vec3<T>& start, const Vec3<T>& velocity, const Shape<T>& shape,
+                             const Vec3<T>& gravity) {
+  if (const auto* c = std::get_if<Capsule<T>>(&shape))
+    return {start, velocity, EllipsoidRadii<T>{{c->radius, c->radius, c->radius}}, gravity, *c};
+  return {start, velocity, espace_radii(shape), gravity};
+}
 
 /// Why a pass of a response algorithm stopped.
 enum class StopReason : std::uint8_t {

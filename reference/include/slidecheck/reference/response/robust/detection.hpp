@@ -87,9 +87,18 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
     sp.plane_distance = dot(sp.normal, x) - sp.support;
     return sp;
   };
+  // A direction whose squared length is 0 has no unit normal: an exact zero, or, in IEEE types, a
+  // vector of subnormal components whose squares underflow (a sliver of subnormal area, such as
+  // a capsule's prism side along an edge almost parallel to its axis), which normalising would
+  // turn into infinities and NaNs: reference.response.robust.robust_capsule
+  // (a_prism_side_of_subnormal_area_has_no_normal).
+  const auto has_unit = [](const Vec3<T>& d) {
+    if constexpr (num::is_ieee_binary_v<T>) return length_squared(d) > T(0);
+    else return !is_zero(d);
+  };
   std::optional<SupportPlane<T>> best;
   auto offer = [&](const Vec3<T>& direction) {
-    if (is_zero(direction)) return;
+    if (!has_unit(direction)) return;
     SupportPlane<T> sp = make(direction);
     if (!best || sp.plane_distance > best->plane_distance) best = std::move(sp);
   };
@@ -120,7 +129,7 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
   }
   if (!best) {
     const Vec3<T> n = tri.normal_unnormalized();
-    best = make(is_zero(n) ? Vec3<T>(T(0), T(0), T(1)) : n);
+    best = make(has_unit(n) ? n : Vec3<T>(T(0), T(0), T(1)));
   }
   return *best;
 }

@@ -54,6 +54,10 @@ struct LocalFrame {
   /// Set by the pass: its skin (certified_write_back's sweep radius); a pass that does not set
   /// it (a scripted test pass) is written back by write_back.
   std::optional<Skin<T>> skin;
+  /// Set by a pass that runs on another mesh than the frame's local copy (a capsule's prism
+  /// mesh, capsule.hpp): certified_write_back sweeps that mesh, and has no exact test of the
+  /// stored triangles (which is the sphere's). Null: the local copy, and the exact test.
+  const IndexedMesh<T>* pass_mesh = nullptr;
 };
 
 /// slide_in_local_espace's default for certified_write_back's boxes: nothing to check.
@@ -118,9 +122,9 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
       if (!held) {
         const std::optional<Vec3<T>> w =
             certified ? certified_write_back(pass.path[k], previous, in.start, in.radii, frame.start_contacts,
-                                             W(W(1) + frame.skin->skin / W(4)), frame.skin->max_deviation, local,
-                                             fixed, report_box,
-                                             frame.skin->rounding > W(0) ? nullptr : &mesh)
+                                             W(W(1) + frame.skin->skin / W(4)), frame.skin->max_deviation,
+                                             frame.pass_mesh ? *frame.pass_mesh : local, fixed, report_box,
+                                             (frame.skin->rounding > W(0) || frame.pass_mesh) ? nullptr : &mesh)
                       : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
         if (w) previous = *w;

@@ -1,0 +1,143 @@
+#pragma once
+/// `robust` for a capsule (body/capsule.hpp: every point within r of the axis segment
+/// [c - h, c + h], translating without rotating), by the Minkowski sum the exact capsule sweep
+/// rests on (detection/swept_capsule_triangle.hpp): dist(axis at c, T) = dist(c, P) with
+/// P = T + [-h, h], the triangle swept along the axis, a convex prism whose boundary is eight
+/// triangles (exact::capsule_detail::prism_triangle). While c is outside P, dist(c, P) is the
+/// least distance from c to those eight triangles. So the capsule's pass is the sphere's pass
+/// (pass.hpp) on the prism mesh, in the capsule's eSpace (coordinates divided by r: radius 1,
+/// half axis h / r), and every step carries over with the segment's distance in place of the
+/// point's:
+/// - the start check and the constraints come from the closest points between the axis segment
+///   and the triangle (the centre's closest point on a prism triangle is that pair's offset);
+///   a supporting half-space n . c >= support + 1 + s of a prism triangle keeps the axis at
+///   1 + s from T;
+/// - the sweep is the sphere's of the contact radius against the prism triangles, two-sided:
+///   the centre never enters P from outside, so no step crosses from "clear" to "axis through
+///   the triangle" unseen;
+/// - the skin's M counts the prism's vertices (|v +- h|), so the rounding of v +- h in the
+///   working type, one more u of that magnitude, lies inside its K u M term;
+/// - the write-back certifies each rounded position against the prism (the start contacts'
+///   half-spaces, or a sweep of the contact radius 1 + s/4 on the prism mesh): no rounded
+///   position or segment comes closer than r to any triangle's axis distance.
+/// What does not carry over: axis locks (decided on the stored triangles for a sphere) are off,
+/// and so is certified_write_back's exact test (the sphere's segment-triangle distance), so a
+/// capsule resting exactly at distance r is held rather than certified touching. docs/robust.md
+/// ("Capsules") gives the argument and what is left.
+
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/detection/swept_capsule_triangle.hpp>
+#include <slidecheck/reference/response/robust/local_espace.hpp>
+#include <slidecheck/reference/response/robust/local_frame.hpp>
+#include <slidecheck/reference/response/robust/pass.hpp>
+#include <slidecheck/reference/response/robust/stored_type_tracer.hpp>
+#include <slidecheck/reference/response/robust/tolerances.hpp>
+#include <slidecheck/reference/response/robust/working_type.hpp>
+#include <slidecheck/reference/response/slide_result.hpp>
+#include <slidecheck/reference/trace/trace.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
+namespace slidecheck::robust {
+
+/// Prism triangles per mesh triangle: prism triangle k of mesh triangle i is triangle
+/// i * prism_triangles + k of the prism mesh.
+inline constexpr std::size_t prism_triangles = 8;
+
+/// The prism mesh of `mesh` for the half axis `h` (the same space): for every triangle, in
+/// order, its eight prism triangles (exact::capsule_detail::prism_triangle's order), each with
+/// vertices of its own.
+template <Number T>
+IndexedMesh<T> prism_mesh(const IndexedMesh<T>& mesh, const Vec3<T>& h) {
+  IndexedMesh<T> out;
+  out.vertices.reserve(mesh.triangle_count() * prism_triangles * 3);
+  out.triangles.reserve(mesh.triangle_count() * prism_triangles);
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<T> tri = mesh.triangle(i);
+    for (std::size_t k = 0; k < prism_triangles; ++k) {
+      const Triangle<T> p = exact::capsule_detail::prism_triangle(tri, h, static_cast<int>(k));
+      const auto first = static_cast<std::uint32_t>(out.vertices.size());
+      out.vertices.insert(out.vertices.end(), {p.p0, p.p1, p.p2});
+      out.triangles.push_back({first, first + 1, first + 2});
+    }
+  }
+  return out;
+}
+
+/// A tracer adapter that names the mesh triangle of every prism triangle an event names
+/// (CollisionQuery, StartCheck: index / prism_triangles), so a capsule's trace reads against
+/// the scene's triangles like a sphere's.
+template <class Inner>
+struct PrismIndexTracer {
+  static constexpr bool enabled = tracing_enabled<Inner>;
+  Inner* inner;
+  template <class Event>
+  void operator()(const Event& e) const {
+    if constexpr (requires { e.triangle; }) {
+      Event mapped = e;
+      mapped.triangle = e.triangle / prism_triangles;
+      (*inner)(mapped);
+    } else {
+      (*inner)(e);
+    }
+  }
+};
+
+/// The sliding planes of a pass on the prism mesh, named by the mesh's triangles: the triangle
+/// (index / prism_triangles), the mesh triangle's feature the prism feature lies on
+/// (exact::capsule_detail::origin_of), and the touched point of the mesh triangle where it is
+/// one point (mesh_point; else the prism's point, on the same sliding plane).
+template <num::WithSqrt W>
+void name_mesh_triangles(SlidePass<W>& pass, const IndexedMesh<W>& local, const Vec3<W>& h) {
+  for (SlidingPlaneHit<W>& hit : pass.planes) {
+    const std::size_t triangle = hit.triangle / prism_triangles;
+    const int k = static_cast<int>(hit.triangle % prism_triangles);
+    const exact::capsule_detail::Origin o = exact::capsule_detail::origin_of(k, hit.feature, hit.feature_index);
+    if (const std::optional<Vec3<W>> p = exact::capsule_detail::mesh_point(local.triangle(triangle), h, o, hit.origin))
+      hit.origin = *p;
+    hit.triangle = triangle;
+    hit.feature = o.feature;
+    hit.feature_index = o.index;
+  }
+}
+
+/// The move and the gravity pass of the capsule `in.capsule` (robust.hpp's frame and passes; the
+/// file comment says how the capsule becomes the sphere on the prism mesh). `in.radii` must be
+/// the capsule's radius on every axis (slide_input_of): its eSpace. Traced steps are in that
+/// local eSpace, relative to the start; triangles are the mesh's.
+template <num::WithSqrt T, class Tracer = NullTracer>
+SlideResult<T> capsule_collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh,
+                                         const Tolerances& tol = {}, Tracer&& tracer = {}) {
+  using W = Working<T>;
+  if (!in.capsule) throw std::invalid_argument("capsule_collide_and_slide: the input is not a capsule");
+  const T& r = in.capsule->radius;
+  if (!(in.radii.radii.x == r && in.radii.radii.y == r && in.radii.radii.z == r))
+    throw std::invalid_argument("capsule_collide_and_slide: the radii are not the capsule's radius");
+  const EllipsoidRadii<W> radii = convert_to<W>(in.radii);
+  const Vec3<W> h = to_espace(convert_to<W>(in.capsule->half_axis), radii);
+  std::optional<IndexedMesh<W>> prism;  // of the local copy, which both passes share
+  using Inner = std::remove_reference_t<Tracer>;
+  PrismIndexTracer<Inner> named{&tracer};
+  return slide_in_local_espace(in, mesh, [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local,
+                                             LocalFrame<W>& frame, SlidePass<W>& pass, int index) {
+    if (!prism) prism = prism_mesh(local, h);
+    frame.lockable_axes = nullptr;  // no axis locks (file comment)
+    frame.pass_mesh = &*prism;
+    Vec3<W> end;
+    if constexpr (!tracing_enabled<Tracer>)
+      end = slide_pass(start, velocity, *prism, tol, frame, pass, index, NullTracer{});
+    else if constexpr (std::is_same_v<T, W>)
+      end = slide_pass(start, velocity, *prism, tol, frame, pass, index, named);
+    else
+      end = slide_pass(start, velocity, *prism, tol, frame, pass, index,
+                       StoredTypeTracer<T, PrismIndexTracer<Inner>>{&named});
+    name_mesh_triangles(pass, local, h);
+    return end;
+  });
+}
+
+}  // namespace slidecheck::robust

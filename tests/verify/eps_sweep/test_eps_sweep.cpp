@@ -315,7 +315,8 @@ BOOST_AUTO_TEST_CASE(eps_sweep_worst_cases_replay) {
 // A capsule query in a moved world: make_world scales its radius and its half axis with the scene
 // (the offset moves the start, never a length), the request an exec implementation is sent in that
 // world carries the scaled capsule, and run_one hands an outside implementation the moved capsule
-// query with the swept tolerance's value (built-ins run no capsule: outside ones are the route).
+// query with the swept tolerance's value (the route of every implementation that runs capsules,
+// outside ones and robust alike).
 BOOST_AUTO_TEST_CASE(capsule_worlds_scale_the_half_axis_and_reach_outside_implementations) {
   Scene plane;
   plane.name = "floor";

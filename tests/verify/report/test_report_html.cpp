@@ -71,6 +71,24 @@ BOOST_AUTO_TEST_CASE(report_without_gnuplot_says_the_plots_are_missing) {
   BOOST_TEST(html.find("</html>\n") == html.size() - 8);
 }
 
+// Each class column says what the class means (from the one table of classes), in its header's
+// title and in a list under the table; classes no group has are neither columns nor listed.
+BOOST_AUTO_TEST_CASE(class_columns_say_what_each_class_means) {
+  const std::vector<QueryRecord> records = hand_records();
+  ReportOptions o;
+  o.gnuplot = "/nonexistent/gnuplot";
+  ScratchDir dir("meanings");
+  write_html_report(dir.path.string(), summarize(records), records, o);
+  const std::string html = read(dir.path / "report.html");
+  for (const FailureClass c : {FailureClass::penetration, FailureClass::tunnelling}) {
+    const std::string name(to_string(c));
+    const std::string meaning = html_escape(failure_class_info(c).meaning);
+    BOOST_TEST(html.find("<th title=\"" + meaning + "\">" + name + "</th>") != std::string::npos, name);
+    BOOST_TEST(html.find("<dt><code>" + name + "</code></dt><dd>" + meaning + "</dd>") != std::string::npos, name);
+  }
+  BOOST_TEST(html.find("<dt><code>jitter</code></dt>") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(failing_gnuplot_is_reported_with_its_exit_status) {
   const std::vector<QueryRecord> records = hand_records();
   ReportOptions o;

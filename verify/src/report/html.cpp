@@ -97,7 +97,8 @@ std::string summary_table(const Summary& s) {
       }
   std::string h = "<table>\n<tr><th>algorithm</th><th>precision</th><th>queries</th><th>invalid starts</th>"
                   "<th>failing</th>";
-  for (const FailureClass c : shown) h += "<th>" + html_escape(to_string(c)) + "</th>";
+  for (const FailureClass c : shown)
+    h += "<th title=\"" + html_escape(failure_class_info(c).meaning) + "\">" + html_escape(to_string(c)) + "</th>";
   h += "<th>decisions flipped</th><th>undecided</th><th>step values</th><th>max bits</th><th>p99 bits</th>"
        "<th>mean bits</th><th>max ulps</th><th>min clearance</th><th>max depth</th><th>max path depth</th></tr>\n";
   for (const GroupSummary& g : s.groups) {
@@ -119,8 +120,16 @@ std::string summary_table(const Summary& s) {
          td(optional_cell(g.max_penetration_depth), true) + td(optional_cell(g.max_path_depth), true) + "</tr>\n";
   }
   h += "</table>\n";
-  if (shown.empty()) h += "<p>No failure of any class in any group.</p>\n";
-  else h += "<p>Failure classes that no group has are left out (summary.csv lists every class).</p>\n";
+  if (shown.empty()) {
+    h += "<p>No failure of any class in any group.</p>\n";
+    return h;
+  }
+  h += "<p>Failure classes that no group has are left out (summary.csv lists every class). The classes shown:</p>\n"
+       "<dl class=\"classes\">\n";
+  for (const FailureClass c : shown)
+    h += "<dt><code>" + html_escape(to_string(c)) + "</code></dt><dd>" + html_escape(failure_class_info(c).meaning) +
+         "</dd>\n";
+  h += "</dl>\n";
   return h;
 }
 

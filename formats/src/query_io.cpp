@@ -79,16 +79,25 @@ const json& required(const LineContext& ctx, const json& obj, const std::string&
 }
 
 /// nlohmann keeps the last of duplicate keys silently; a parser callback records them so
-/// that {"radius": 1, "radius": 2} is an error rather than a guess.
+/// that {"radius": 1, "radius": 2} is an error rather than a guess. A nested duplicate is named
+/// by its path ("capsule.radius").
 json parse_strict(const LineContext& ctx, std::string_view text) {
-  std::vector<std::set<std::string>> keys;
+  struct Level {
+    std::set<std::string> keys;
+    std::string path;  ///< "" at the top, "capsule." inside the member capsule
+    std::string last;  ///< the key read last at this level
+  };
+  std::vector<Level> levels;
   std::string duplicate;
   const json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() && duplicate.empty()) {
+    if (event == json::parse_event_t::object_start) {
+      levels.push_back({{}, levels.empty() ? std::string() : levels.back().path + levels.back().last + ".", {}});
+    } else if (event == json::parse_event_t::object_end && !levels.empty()) {
+      levels.pop_back();
+    } else if (event == json::parse_event_t::key && !levels.empty()) {
       const std::string& k = parsed.get_ref<const std::string&>();
-      if (!keys.back().insert(k).second) duplicate = k;
+      if (!levels.back().keys.insert(k).second && duplicate.empty()) duplicate = levels.back().path + k;
+      levels.back().last = k;
     }
     return true;
   };

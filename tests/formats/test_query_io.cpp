@@ -130,6 +130,10 @@ SLIDECHECK_BAD_QUERY(capsule_and_radii, edit(R"("radius":"0x1p-1")", R"("radii":
                      "give only one of")
 SLIDECHECK_BAD_QUERY(capsule_given_twice, edit(R"("radius":"0x1p-1")", R"("capsule":{"radius":1,"half_axis":[0,0,1]},"capsule":{"radius":2,"half_axis":[0,0,1]})"),
                      "field 'capsule' given twice")
+SLIDECHECK_BAD_QUERY(capsule_radius_twice, with_capsule(R"({"radius":1,"half_axis":[0,0,1],"radius":2})"),
+                     "field 'capsule.radius' given twice")
+SLIDECHECK_BAD_QUERY(tolerance_twice, edit(R"({"very_close_distance":0.005})", R"({"very_close_distance":0.005,"very_close_distance":1})"),
+                     "field 'tolerances.very_close_distance' given twice")
 SLIDECHECK_BAD_QUERY(nan_string, edit(R"("0.1")", R"("nan")"), "field 'displacement[1]': 'nan' is not finite")
 SLIDECHECK_BAD_QUERY(inf_string, edit(R"("0.1")", R"("-inf")"), "field 'displacement[1]': '-inf' is not finite")
 SLIDECHECK_BAD_QUERY(garbage_string, edit(R"("0.1")", R"("0.1m")"), "field 'displacement[1]': '0.1m' is not a number")

@@ -203,8 +203,7 @@ BOOST_AUTO_TEST_CASE(continuous_and_anchored_frames_of_a_corner_push_stay_proven
 BOOST_AUTO_TEST_CASE(the_grid_allowance_of_a_capsule_end_is_the_step_up_clear_for_the_capsule) {
   // A floor at 10000 + 2^-20 (a double, not a float); the standing capsule rests with its
   // centre r + 1/2 above it. Float's spacing there is 2^-10: the nearest clear float position is
-  // straight above, 2^-10 - 2^-20 up. A sphere of radius r would be clear far lower down, where
-  // the capsule's axis reaches into the floor: the allowance is the capsule's, not the sphere's.
+  // straight above, 2^-10 - 2^-20 up; every float position lower puts the axis's end within r.
   const double c = 10000, floor_z = 10000 + 0x1p-20;
   IndexedMesh<double> m;
   m.vertices = {{c - 1000, c - 1000, floor_z}, {c + 3000, c - 1000, floor_z}, {c - 1000, c + 3000, floor_z}};

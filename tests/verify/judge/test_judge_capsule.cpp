@@ -1,7 +1,7 @@
 // Judging a capsule's reported path (judge_path.hpp): level A on its positions and moves with
 // the capsule's own predicates (penetration, path_penetration, tunnelling, nonfinite,
-// recovery), level C skipped with its reason in the record (the ideal collide-and-slide runs
-// no capsule), and its reported single sweeps judged at level B against the exact swept
+// recovery), level C against the ideal capsule collide-and-slide (robust's capsule pass in
+// Certified), and its reported single sweeps judged at level B against the exact swept
 // capsule: missed_hit, spurious_hit, wrong_triangle and the time of impact's error in ULPs.
 #include <slidecheck/verify/judge/judge_path.hpp>
 
@@ -107,26 +107,24 @@ BOOST_AUTO_TEST_CASE(a_capsule_started_inside_is_judged_on_recovery) {
   BOOST_TEST(!out.failed());
 }
 
-BOOST_AUTO_TEST_CASE(level_c_is_skipped_for_a_capsule_with_its_reason) {
+BOOST_AUTO_TEST_CASE(level_c_judges_a_capsule_against_the_ideal_capsule_run) {
   const SceneContext sc = floor_and_wall();
   JudgeOptions c;
   c.level_c = true;
+  // Dropped 2 onto the floor: the ideal capsule stops exactly in contact, its axis's lower end r
+  // above the floor (centre z = 3/4), every decision proven.
   const Query drop = capsule_query({0.5, -0.25, 2}, {0, 0, -2});
-  QueryRecord r;
-  BOOST_REQUIRE_NO_THROW(r = judge(sc, drop, path_of({{0.5, -0.25, 2}, {0.5, -0.25, 1.5}}), c));
-  BOOST_REQUIRE(r.ideal.has_value());
-  BOOST_TEST(r.ideal->error.starts_with("level C skipped: "), r.ideal->error);
-  BOOST_TEST(r.ideal->error.find("capsule") != std::string::npos, r.ideal->error);
-  // Stopping far short is not charged (no ideal run to charge it against), nor passed silently.
-  BOOST_TEST(!r.has(FailureClass::lost_motion));
-  BOOST_TEST(!r.has(FailureClass::stuck));
-  // The same path of a sphere gets its ideal run.
-  Query sphere = drop;
-  sphere.set_radius(0.25);
-  const QueryRecord s = judge(sc, sphere, path_of({{0.5, -0.25, 2}, {0.5, -0.25, 1.5}}), c);
-  BOOST_REQUIRE(s.ideal.has_value());
-  BOOST_TEST(s.ideal->error.empty());
-  BOOST_TEST(s.has(FailureClass::lost_motion));
+  const QueryRecord to_contact = judge(sc, drop, path_of({{0.5, -0.25, 2}, {0.5, -0.25, 0.75}}), c);
+  BOOST_REQUIRE(to_contact.ideal.has_value());
+  BOOST_TEST(to_contact.ideal->error.empty(), to_contact.ideal->error);
+  BOOST_TEST(to_contact.ideal->fully_proven);
+  BOOST_TEST((to_contact.ideal->final_position == Vec3<double>(0.5, -0.25, 0.75)));
+  BOOST_TEST(!to_contact.failed());
+  // Stopping a quarter of the way down: lost_motion against that ideal end.
+  const QueryRecord short_stop = judge(sc, drop, path_of({{0.5, -0.25, 2}, {0.5, -0.25, 1.5}}), c);
+  BOOST_REQUIRE(short_stop.ideal.has_value());
+  BOOST_TEST(short_stop.ideal->error.empty(), short_stop.ideal->error);
+  BOOST_TEST(short_stop.has(FailureClass::lost_motion));
 }
 
 BOOST_AUTO_TEST_CASE(a_capsules_sweeps_are_judged_against_the_exact_swept_capsule) {

@@ -230,8 +230,8 @@ BOOST_AUTO_TEST_CASE(a_capsule_algorithm_receives_the_capsule_and_level_a_judges
 }
 
 // The whole route of verify: a corpus query of a capsule under the capsule algorithm runs (no
-// refusal), its records, cases and views are written, and level C, asked, says why it was not
-// judged (its ideal collide-and-slide runs eSpace shapes).
+// refusal), its records, cases and views are written, and level C, asked, runs the algorithm's
+// own ideal with the capsule (it throws without one) and finds it where the float run ends.
 BOOST_AUTO_TEST_CASE(verify_runs_a_capsule_query_under_a_capsule_algorithm) {
   const fs::path dir = fs::temp_directory_path() / ("slidecheck-test-capsule-route-" + std::to_string(::getpid()));
   fs::remove_all(dir);
@@ -256,7 +256,11 @@ BOOST_AUTO_TEST_CASE(verify_runs_a_capsule_query_under_a_capsule_algorithm) {
   for (const QueryRecord& r : result.records) {
     BOOST_TEST(count_of(r, FailureClass::penetration) == 1u);
     BOOST_TEST(r.ideal.has_value());
-    if (r.ideal) BOOST_TEST(r.ideal->error.find("not a capsule") != std::string::npos);
+    if (r.ideal) {
+      BOOST_TEST(r.ideal->error.empty(), r.ideal->error);
+      BOOST_TEST(r.ideal->fully_proven);
+      BOOST_TEST((r.ideal->final_position == Vec3<double>(0.25, -0.125, 1.25)));
+    }
   }
   BOOST_TEST(fs::exists(dir / "out" / "records.jsonl"));
   BOOST_TEST(!fs::is_empty(dir / "out" / "cases"));

@@ -6,6 +6,7 @@
 #include <slidecheck/verify/judge/judge_sweeps.hpp>
 #include <slidecheck/verify/level_a/invariants.hpp>
 #include <slidecheck/verify/level_a/recovery.hpp>
+#include <slidecheck/verify/level_c/ideal_shapes.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
 #include <slidecheck/verify/run/algorithms.hpp>
@@ -49,7 +50,7 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
                    const std::vector<StepLocation>& where, const JudgeOptions& options) {
   const Query& q = r.query;
   const CulledMesh part = index.culled_mesh(query_reach_box(q));
-  const SlideInput<double> in{q.start, q.displacement, espace_radii(q.shape), q.gravity};
+  const SlideInput<double> in = slide_input_of<double>(q.start, q.displacement, q.shape, q.gravity);
   const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.level_c_options.exact_timeout_seconds;
@@ -68,13 +69,14 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   r.ideal = std::move(s);
 }
 
-/// Level C of a path whose body the ideal collide-and-slide does not run (robust moves spheres
-/// and ellipsoids in eSpace; a capsule has none): no ideal run, the reason in its place, so the
-/// record says level C was asked and why it was not judged (docs/judge.md).
+/// Level C of a path whose body the ideal collide-and-slide does not run (ideal_runs_shape:
+/// robust moves spheres and ellipsoids in eSpace, capsules on the prism mesh): no ideal run, the
+/// reason in its place, so the record says level C was asked and why it was not judged
+/// (docs/judge.md).
 IdealSummary level_c_skipped(const Shape<double>& shape) {
   IdealSummary s;
-  s.error = "level C skipped: the ideal collide-and-slide (robust in exact arithmetic) runs spheres and ellipsoids, "
-            "not a " + std::string(shape_name(shape));
+  s.error = "level C skipped: the ideal collide-and-slide (robust in exact arithmetic) runs spheres, ellipsoids and "
+            "capsules, not a " + std::string(shape_name(shape));
   return s;
 }
 
@@ -292,7 +294,7 @@ QueryRecord judge_path(const SceneContext& sc, const Query& query, const std::st
   judge_positions(r, index, polyline.where);
   judge_reported_sweeps(r, index, path, precision, n, polyline.pass_start_step);
   if (options.level_c && !r.invalid_start && is_finite(r.final_position)) {
-    if (has_espace(r.query.shape))
+    if (ideal_runs_shape(r.query.shape))
       judge_level_c(r, index, path, n, polyline.where, options);
     else
       r.ideal = level_c_skipped(r.query.shape);

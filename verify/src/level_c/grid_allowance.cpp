@@ -26,17 +26,23 @@ std::vector<double> grid_around(double x, int ulps) {
   return out;
 }
 
-/// The distance from `ideal_end` to the nearest position of F clear of `mesh` within `ulps` ulps
-/// per axis, or to the box's boundary when none is (see grid_allowance), before the rounding
-/// correction; `clear` says which.
-template <IeeeBinary F>
-double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh, int ulps,
+/// The half-widths of the body's box around its centre: an ellipsoid's radii, a capsule's
+/// extent (its axis's box grown by its radius).
+Vec3<double> half_widths(const Vec3<double>& radii) { return radii; }
+Vec3<double> half_widths(const Capsule<double>& capsule) { return capsule.extent(); }
+
+/// The distance from `ideal_end` to the nearest position of F whose `body` (an ellipsoid's
+/// radii or a capsule) is clear of `mesh` within `ulps` ulps per axis, or to the box's boundary
+/// when none is (see grid_allowance), before the rounding correction; `clear` says which.
+template <IeeeBinary F, class Body>
+double search_box(const Vec3<double>& ideal_end, const Body& body, const IndexedMesh<double>& mesh, int ulps,
                   bool& clear) {
+  const Vec3<double> widths = half_widths(body);
   std::array<std::vector<double>, 3> grid;
   exact::Box reach;
   for (int k = 0; k < 3; ++k) {
     grid[static_cast<std::size_t>(k)] = grid_around<F>(ideal_end[k], ulps);
-    const double r = std::fabs(radii[k]);
+    const double r = std::fabs(widths[k]);
     // Outward by one ulp of double: the box only selects triangles, a wider one selects more.
     reach.lo[static_cast<std::size_t>(k)] = exact::detail::down(grid[static_cast<std::size_t>(k)].front() - r);
     reach.hi[static_cast<std::size_t>(k)] = exact::detail::up(grid[static_cast<std::size_t>(k)].back() + r);
@@ -76,7 +82,7 @@ double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, cons
   for (const Candidate& c : candidates) {
     if (c.distance >= found) break;
     if (std::none_of(near.begin(), near.end(),
-                     [&](const Triangle<double>& t) { return position_penetrates(c.p, radii, t); })) {
+                     [&](const Triangle<double>& t) { return position_penetrates(c.p, body, t); })) {
       clear = true;
       return c.distance;
     }
@@ -84,17 +90,15 @@ double search_box(const Vec3<double>& ideal_end, const Vec3<double>& radii, cons
   return found;
 }
 
-}  // namespace
-
-template <IeeeBinary F>
-double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh,
-                      double wanted) {
+/// grid_allowance for either body.
+template <IeeeBinary F, class Body>
+double allowance(const Vec3<double>& ideal_end, const Body& body, const IndexedMesh<double>& mesh, double wanted) {
   for (int k = 0; k < 3; ++k)
     if (!std::isfinite(ideal_end[k]) || std::fabs(ideal_end[k]) > std::numeric_limits<F>::max()) return 0;
   bool clear = false;
   double found = 0;
   for (int ulps = grid_allowance_ulps;; ulps = std::min(2 * ulps, grid_allowance_max_ulps)) {
-    found = search_box<F>(ideal_end, radii, mesh, ulps, clear);
+    found = search_box<F>(ideal_end, body, mesh, ulps, clear);
     if (clear || found >= wanted || ulps == grid_allowance_max_ulps) break;
   }
   // The double rounding of the ideal end (half an ulp of double per component) and of the
@@ -105,7 +109,23 @@ double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, 
   return bound > 0 ? bound : 0;
 }
 
+}  // namespace
+
+template <IeeeBinary F>
+double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh,
+                      double wanted) {
+  return allowance<F>(ideal_end, radii, mesh, wanted);
+}
+
+template <IeeeBinary F>
+double grid_allowance(const Vec3<double>& ideal_end, const Capsule<double>& capsule, const IndexedMesh<double>& mesh,
+                      double wanted) {
+  return allowance<F>(ideal_end, capsule, mesh, wanted);
+}
+
 template double grid_allowance<float>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&, double);
 template double grid_allowance<double>(const Vec3<double>&, const Vec3<double>&, const IndexedMesh<double>&, double);
+template double grid_allowance<float>(const Vec3<double>&, const Capsule<double>&, const IndexedMesh<double>&, double);
+template double grid_allowance<double>(const Vec3<double>&, const Capsule<double>&, const IndexedMesh<double>&, double);
 
 }  // namespace slidecheck::verify

@@ -26,7 +26,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   exact_mesh.triangles = mesh.triangles;
   for (const Vec3<F>& v : mesh.vertices) exact_mesh.vertices.push_back(widen(v));
   const Query& q = r.query;
-  const SlideInput<double> in{q.start, q.displacement, espace_radii(q.shape), q.gravity};
+  const SlideInput<double> in = slide_input_of<double>(q.start, q.displacement, q.shape, q.gravity);
   const auto started = std::chrono::steady_clock::now();
   IdealOptions io;
   io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;

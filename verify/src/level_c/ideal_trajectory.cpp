@@ -165,6 +165,8 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
   try {
     SlideInput<Certified> cin{convert_vec<Certified>(in.start, to_c), convert_vec<Certified>(in.velocity, to_c),
                               {convert_vec<Certified>(in.radii.radii, to_c)}, convert_vec<Certified>(in.gravity, to_c)};
+    // A capsule runs as itself (its radius is `radii` on every axis: slide_input_of).
+    if (in.capsule) cin.capsule = in.capsule->converted<Certified>(to_c);
     IndexedMesh<Certified> cmesh = convert_mesh<Certified>(mesh, to_c);
     // Relative to the start: vertices v - start (exact), start 0; every frame keeps this origin.
     // Outputs go back by + start (R3) and plane origins by + start / radii (eSpace); times,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 
 namespace slidecheck::verify {
 
@@ -49,6 +50,9 @@ namespace {
 double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const IndexedMesh<double>& exact_mesh,
                     const LevelCOptions& options, double wanted) {
   if (!options.grid_allowance) return 0;
+  if (const auto* capsule = std::get_if<Capsule<double>>(&r.query.shape))
+    return r.precision == Precision::single_float ? grid_allowance<float>(ideal_end, *capsule, exact_mesh, wanted)
+                                                  : grid_allowance<double>(ideal_end, *capsule, exact_mesh, wanted);
   return r.precision == Precision::single_float
              ? grid_allowance<float>(ideal_end, espace_radii(r.query.shape).radii, exact_mesh, wanted)
              : grid_allowance<double>(ideal_end, espace_radii(r.query.shape).radii, exact_mesh, wanted);

@@ -15,6 +15,7 @@
 #include <slidecheck/verify/level_b/error_metrics.hpp>
 #include <slidecheck/verify/level_b/local_error.hpp>
 #include <slidecheck/verify/level_b/traced_run.hpp>
+#include <slidecheck/verify/level_c/ideal_shapes.hpp>
 #include <slidecheck/verify/run/slide_difference.hpp>
 
 #include <algorithm>
@@ -111,12 +112,13 @@ Vec3<double> axis_reach(const Shape<double>& shape) {
   return {0, 0, 0};
 }
 
-/// Level C of a query whose body the ideal collide-and-slide does not run (it moves spheres and
-/// ellipsoids in eSpace): no ideal run, the reason in its place, as judge records it.
+/// Level C of a query whose body the ideal collide-and-slide does not run (ideal_runs_shape:
+/// spheres and ellipsoids in eSpace, capsules on the prism mesh): no ideal run, the reason in
+/// its place, as judge records it.
 IdealSummary level_c_skipped(const Shape<double>& shape) {
   IdealSummary s;
-  s.error = "level C skipped: the ideal collide-and-slide (robust in exact arithmetic) runs spheres and ellipsoids, "
-            "not a " + std::string(shape_name(shape));
+  s.error = "level C skipped: the ideal collide-and-slide (robust in exact arithmetic) runs spheres, ellipsoids and "
+            "capsules, not a " + std::string(shape_name(shape));
   return s;
 }
 
@@ -370,7 +372,7 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   add_fast_failures(r, index, fast_run);
   add_level_b(r, tol, run, options);
   if (options.level_c) {
-    if (has_espace(q.shape))
+    if (ideal_runs_shape(q.shape))
       compare_with_ideal(r, tol, run.mesh, run.original_index, run.framed, stops, options.level_c_options,
                          options.ideal_trajectory);
     else

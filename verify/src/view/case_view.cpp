@@ -6,6 +6,7 @@
 #include <slidecheck/formats/convert.hpp>
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
+#include <slidecheck/verify/level_c/ideal_shapes.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/level_b/traced_run.hpp>
 #include <slidecheck/verify/judge/judge_path.hpp>
@@ -132,14 +133,15 @@ ojson external_case_view_data(const CaseFile& c, const std::string& file, const 
   for (const Vec3<double>& p : c.positions) float_path.push_back(vec(p));
   j["float_path"] = float_path;
   j["ideal"] = nullptr;
-  // The ideal collide-and-slide is robust's, which runs the shapes with eSpace radii.
-  const bool has_ideal = std::visit([](const auto& s) { return EspaceShape<std::decay_t<decltype(s)>>; }, q.shape);
-  if (!has_ideal) j["case"]["ideal_note"] = "not computed: the ideal collide-and-slide runs spheres and ellipsoids";
+  // The ideal collide-and-slide is robust's, which runs the shapes with eSpace radii and capsules.
+  const bool has_ideal = ideal_runs_shape(q.shape);
+  if (!has_ideal)
+    j["case"]["ideal_note"] = "not computed: the ideal collide-and-slide runs spheres, ellipsoids and capsules";
   if (options.level_c && has_ideal) {
     IdealOptions io;
     io.numbers.exact_timeout_seconds = options.exact_timeout_seconds;
     io.frames = q.frames;
-    const SlideInput<double> in{q.start, q.displacement, espace_radii(q.shape), q.gravity};
+    const SlideInput<double> in = slide_input_of<double>(q.start, q.displacement, q.shape, q.gravity);
     j["ideal"] = ideal_json(ideal_trajectory(make_tolerances(Algorithm::robust), in, scene.mesh(c.precision), io));
   }
   ojson steps = ojson::array();

@@ -11,6 +11,7 @@
 /// contact (robust's stop and its write-back; docs/level-c.md). `lost_motion` and `stuck`
 /// allow that distance (LevelCOptions::grid_allowance) and report it (IdealSummary).
 
+#include <slidecheck/reference/geometry/body/capsule.hpp>
 #include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/formats/convert.hpp>
 
@@ -39,6 +40,13 @@ inline constexpr int grid_allowance_max_ulps = 8;
 /// non-finite end.
 template <IeeeBinary F>
 double grid_allowance(const Vec3<double>& ideal_end, const Vec3<double>& radii, const IndexedMesh<double>& mesh,
+                      double wanted = 0);
+
+/// The same for a capsule at `ideal_end` (translating without rotating): the positions of F whose
+/// capsule does not overlap any triangle (level A's exact capsule test: dist(axis, T) < r
+/// overlaps, touching is clear).
+template <IeeeBinary F>
+double grid_allowance(const Vec3<double>& ideal_end, const Capsule<double>& capsule, const IndexedMesh<double>& mesh,
                       double wanted = 0);
 
 }  // namespace slidecheck::verify

@@ -77,9 +77,9 @@ struct GroupSummary {
   /// the time per record at the median and p99 (nearest rank) and its maximum, and the ideal
   /// runs' decisions summed by the stage that settled them.
   std::size_t level_c_records = 0;
-  /// Records where level C was asked but has no complete ideal run (IdealSummary::error: a
-  /// capsule, which the ideal collide-and-slide does not run, or a failed run), left out of the
-  /// cost above, and the first of their reasons (in record order).
+  /// Records where level C was asked but has no complete ideal run (IdealSummary::error: a body
+  /// the ideal collide-and-slide does not run, level_c/ideal_shapes.hpp, or a failed run), left
+  /// out of the cost above, and the first of their reasons (in record order).
   std::size_t level_c_incomplete = 0;
   std::string level_c_incomplete_reason;
   /// ... of them judged with anchored frames (IdealSummary::anchored_frames).

@@ -136,7 +136,7 @@ BOOST_AUTO_TEST_CASE(a_capsule_case_gives_the_capsule_not_radii) {
   BOOST_TEST((s["case"]["radii"] == nlohmann::ordered_json::array({0.25, 0.25, 0.25})));
   BOOST_TEST(!s["case"].contains("capsule"));
 
-  // A built-in algorithm runs no capsule: its case is refused naming the file, not replayed.
+  // A built-in algorithm that runs no capsule (fauerby): its case is refused naming the file, not replayed.
   verify::CaseFile builtin = c;
   builtin.algorithm = formats::Algorithm::fauerby;
   builtin.positions.clear();

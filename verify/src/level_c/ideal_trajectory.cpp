@@ -2,6 +2,7 @@
 // with proof (ideal_trajectory.hpp, docs/level-c.md).
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
+#include "level_c/exact_adjudication.hpp"
 #include "level_c/node_cache.hpp"
 
 #include <slidecheck/reference/geometry/ellipsoid_space.hpp>
@@ -37,6 +38,13 @@ bool is_cut(const certified::Node& n, int depth = 0) {
   if (n.op == certified::Op::leaf) return true;
   return depth < 3 && n.op == certified::Op::add && n.a && n.b && is_cut(*n.a, depth + 1) && is_cut(*n.b, depth + 1);
 }
+
+/// An iteration cut replaces only a value whose DAG holds at least this many distinct square roots:
+/// the nested ones that make later ties cost (docs/level-c.md, "Iteration cuts"). A shallower value
+/// is kept exact, and with it the ties a slide makes from it: a sphere started in contact and sent
+/// exactly along the face it touches stays exactly parallel to it (cut, it meets the face at t = 0
+/// and fauerby stops at its recursion cap where the exact run slides on).
+constexpr int cut_min_square_roots = 6;
 
 /// Thrown by the sink to stop a frame's first attempt (IdealOptions::iteration_cuts).
 struct RunFrameWithCuts {};
@@ -82,7 +90,10 @@ class WhereSink final : public IdealTraceSink {
   void cut(int pass, int iteration, Vec3<Certified>& p) override {
     FrameEscalation& e = *escalation_;
     if (!e.cutting || (pass == 0 && iteration == 0)) return;  // a frame's first start is cut already or exact
-    const auto one = [&](const Certified& x) { return is_cut(x.node()) ? x : near_start(x, e.terms, e.bits, e.gap); };
+    const auto one = [&](const Certified& x) {
+      if (is_cut(x.node()) || certified::detail::count_dag(x.node()).sqrts < cut_min_square_roots) return x;
+      return near_start(x, e.terms, e.bits, e.gap);
+    };
     p = Vec3<Certified>(one(p.x), one(p.y), one(p.z));
   }
   void ranked(std::size_t triangle, const Certified& quantity) override {
@@ -102,16 +113,19 @@ class WhereSink final : public IdealTraceSink {
   void stop(int pass, int iteration) override { capture_->stop_iteration[pass + capture_->pass_offset] = iteration; }
 
  private:
-  /// The first attempt's triggers: a decision left open; with several frames also a decision
-  /// past the filter of sqrt_limit square roots or more, or the frame's time.
+  /// The first attempt's triggers: a decision left open; with several frames also, when set, a
+  /// decision past the filter of sqrt_limit square roots or more, or the frame's time.
   void watch() {
     FrameEscalation& e = *escalation_;
     if (session_->summary().undecided() > e.at.summary.undecided()) throw RunFrameWithCuts{};
     if (!e.deep) return;
-    const std::vector<certified::Decision>& log = session_->decisions();
-    for (; e.seen < log.size(); ++e.seen)
-      if (log[e.seen].sqrt_nodes >= e.sqrt_limit) throw RunFrameWithCuts{};
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - e.started).count() > e.seconds)
+    if (e.sqrt_limit > 0) {
+      const std::vector<certified::Decision>& log = session_->decisions();
+      for (; e.seen < log.size(); ++e.seen)
+        if (log[e.seen].sqrt_nodes >= e.sqrt_limit) throw RunFrameWithCuts{};
+    }
+    if (e.seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - e.started).count() > e.seconds)
       throw RunFrameWithCuts{};
   }
 

@@ -37,13 +37,14 @@ struct IdealOptions {
   /// a decision open is run again with every iteration after its first starting near its exact
   /// state (each value it starts from, trace/iteration_start.hpp, cut as a frame start is: the
   /// sum of frame_start_doubles doubles, at least 3, within IdealTrajectory::iteration_cut_gap).
-  /// In a query of several frames a frame is also run again when a decision past the double
-  /// filter has cut_sqrt_nodes square roots or more, or the frame has run cut_after_seconds: the
-  /// first attempt is stopped there. A one-frame run whose decisions are all proven is never run
-  /// again, so its result is unchanged. Off: every frame as it runs.
+  /// In a query of several frames a frame can also be run again when a decision past the double
+  /// filter has cut_sqrt_nodes square roots or more, or the frame has run cut_after_seconds (each
+  /// when > 0; off by default: a cut run can break a tie the uncut run proves, docs/level-c.md).
+  /// The first attempt is stopped at the trigger. A one-frame run whose decisions are all proven
+  /// is never run again, so its result is unchanged. Off: every frame as it runs.
   bool iteration_cuts = true;
-  int cut_sqrt_nodes = 12;
-  double cut_after_seconds = 0.25;
+  int cut_sqrt_nodes = 0;
+  double cut_after_seconds = 0;
   /// Run an algorithm whose exact run commutes with translations (translation_invariant) in
   /// coordinates relative to the query's start, its outputs translated back before rounding:
   /// the same real numbers, so the same rounded outputs and decisions, on shorter rationals far

@@ -4,7 +4,7 @@
 # exact ends (ideal.frame_start_gap, hexfloat) and, for a frame run again with iteration cuts,
 # cut_frames with iteration_cut_gap; with --level-c-exact-ends nothing is cut, the record has
 # neither and run.json says so; a one-frame query's record has neither either way; and both runs
-# end their frames where the other does here (no tie is broken by a cut in this push).
+# end where the other does wherever the uncut run is defined.
 #   level_c_cuts.sh SLIDECHECK SOURCE_DIR WORK_DIR
 set -euo pipefail
 slidecheck=$1 src=$2 work=$3
@@ -31,12 +31,22 @@ cut=$work/cut/records.jsonl exact=$work/exact/records.jsonl
   fail "cut_frames and iteration_cut_gap not written together"
 grep -q '"exact_ends": true' "$work/exact/run.json" || fail "run.json does not say exact_ends"
 ! grep -q '"exact_ends"' "$work/cut/run.json" || fail "run.json says exact_ends without the flag"
-# The ideal ends of every record agree, rounded.
+# The ideal ends agree, rounded, wherever the uncut run is defined (fauerby's second frame,
+# started exactly in contact, divides 0 by 0 from the exact end: docs/level-c.md, "Frame starts").
 ends() { python3 -c 'import json, sys
+exact = {}
+for line in open(sys.argv[2]):
+    r = json.loads(line)
+    exact[(r["query_id"], r["algorithm"])] = r["ideal"]
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    print(r["query_id"], r["algorithm"], r["ideal"]["final_position"])' "$1"; }
-[ "$(ends "$cut")" = "$(ends "$exact")" ] || fail "the ideal ends differ with and without cuts"
+    e = exact[(r["query_id"], r["algorithm"])]
+    if "undefined_operation" in e["stop_reasons"]:
+        continue
+    print(r["query_id"], r["algorithm"], r["ideal"]["final_position"] == e["final_position"])' "$1" "$2"; }
+ends "$cut" "$exact" >"$work/ends.txt"
+[ "$(grep -c ' True$' "$work/ends.txt")" -ge 5 ] && ! grep -q ' False$' "$work/ends.txt" ||
+  { cat "$work/ends.txt"; fail "the ideal ends differ with and without cuts"; }
 # Refused without level C, as the other level C switches are.
 rc=0; "$slidecheck" verify --quiet --corpus "$work/corpus" --level-c-exact-ends --out "$work/bad" >"$work/bad.txt" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q -- "--level-c-exact-ends requires --level-c" "$work/bad.txt" || fail "--level-c-exact-ends without --level-c: exit $rc"

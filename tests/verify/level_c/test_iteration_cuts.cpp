@@ -5,7 +5,7 @@
 // its cut starts were from the exact values; wherever the exact run (exact ends, no cuts) is proven
 // and defined, the cut run rounds to the same frame ends and final position, as a RapidCheck
 // property with every frame forced to run again with cuts; and a deep multi-frame tie is held
-// proven: fauerby pushing into the rotated acute wedge far from the origin for 8 frames.
+// proven: fauerby pushing into the rotated box room's upper corner for 8 frames.
 #include "rotated_scripted_move.hpp"
 
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
@@ -195,6 +195,42 @@ RC_BOOST_PROP(cut_iterations_round_as_the_exact_run, ()) {
   RC_TAG(cut.cut_frames == 0            ? "no frame run again"
          : cut.iteration_cut_gap > 0.0 ? "frames run again, values cut"
                                        : "frames run again, no value deep enough to cut");
+}
+
+// fauerby pushing into the upper corner of the rotated box room (r1, scale 1) for 8 continuous
+// frames: from the second frame on each starts at rest in the corner, and its back-off along the
+// normalised velocity nests a radical per iteration; three ties were left open after the field,
+// identity and CORE stages' budgets (0.5 s each, on a loaded machine) before iteration cuts. The
+// frames that leave a decision open are run again with their deep iteration starts cut, and every
+// decision of the 8 frames is proven, the corner's exact ties included.
+BOOST_AUTO_TEST_CASE(a_deep_tie_over_eight_frames_is_proven) {
+  const Case c = rotated("box_room", 1, "into-upper-corner", 1, 0);
+  const AlgorithmTolerances tol = make_tolerances(Algorithm::fauerby);
+  IdealOptions o;
+  o.frames = 8;
+  o.numbers.exact_timeout_seconds = 0.5;
+  const IdealTrajectory eight = ideal_trajectory(tol, c.input, c.mesh, o);
+  BOOST_TEST(eight.error == "");
+  BOOST_TEST(eight.decisions.undecided() == 0u);
+  BOOST_TEST(eight.fully_proven());
+  BOOST_TEST(eight.frame_ends.size() == 8u);
+  std::size_t exact_ties = 0;
+  for (const certified::Decision& d : eight.escalated) exact_ties += d.tie && d.proven() ? 1 : 0;
+  BOOST_TEST(exact_ties > 0u);
+  // Whether a frame leaves a tie open within the budget depends on the machine's speed; the
+  // size trigger runs the deep frames again with cuts on any machine (decisions of 12 square
+  // roots or more), and they are proven and end where the frames run as they are end.
+  IdealOptions deep = o;
+  deep.cut_sqrt_nodes = 12;
+  const IdealTrajectory cut = ideal_trajectory(tol, c.input, c.mesh, deep);
+  BOOST_TEST(cut.fully_proven());
+  BOOST_TEST(cut.cut_frames >= 1);
+  BOOST_TEST(cut.iteration_cut_gap > 0.0);
+  BOOST_TEST(cut.iteration_cut_gap < std::ldexp(1.0, -140));
+  if (eight.fully_proven()) BOOST_TEST(verdict_difference(cut, eight) == "");
+  BOOST_TEST_MESSAGE("fauerby " << c.label << ", 8 frames: " << eight.seconds * 1e3 << " ms, " << eight.cut_frames
+                                << " frames run again with cuts, " << exact_ties << " exact ties proven; with the size "
+                                << "trigger " << cut.seconds * 1e3 << " ms, " << cut.cut_frames << " frames cut");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -269,11 +269,16 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
         escalation.seen = escalation.at.logged;
         escalation.started = std::chrono::steady_clock::now();
         const std::size_t queries_before = out.queries.size();
+        bool again = false;
         try {
           r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
-          escalation.watching = false;
+          // A decision left open after the frame's last traced step triggers it too.
+          again = session.summary().undecided() > escalation.at.summary.undecided();
         } catch (const RunFrameWithCuts&) {
-          escalation.watching = false;
+          again = true;
+        }
+        escalation.watching = false;
+        if (again) {
           session.rewind(escalation.at);
           session.set_where(frame_start_where);
           out.queries.resize(queries_before);

@@ -197,6 +197,12 @@ void register_verify(CLI::App& app, CommandAction& action, ShardedCommand& shard
                 "lost_motion, stuck and jitter frame by frame (docs/level-c.md, anchored frames); the cost grows "
                 "linearly with the frames, where ideal frames run from each other's exact ends grow much faster")
       ->needs(level_c);
+  cmd->add_flag("--level-c-exact-ends", args->level_c_options.exact_ends,
+                "the ideal run without cuts: every continuous frame from the previous frame's exact end, and no "
+                "frame run again with its iterations started near their exact state (docs/level-c.md, frame starts, "
+                "iteration cuts); every decision is then proven for the exactly continued run, at a cost that grows "
+                "fast with frames and slides")
+      ->needs(level_c);
   cmd->add_option("--exact-timeout", args->level_c_options.exact_timeout_seconds,
                   "Seconds one exact (CORE) zero test may take; over it the decision is counted undecided")
       ->check(finite_number(true))

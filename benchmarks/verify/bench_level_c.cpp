@@ -7,10 +7,11 @@
 //
 // usage: bench_verify_level_c [--queries FILE.jsonl] [--algorithms a,b,..] [--precisions float,double]
 //                             [--limit N] [--exact-timeout SECONDS] [--per-query FILE.csv]
-//                             [--frames N] [--anchored 0|1]
+//                             [--frames N] [--anchored 0|1] [--exact-ends 0|1]
 // Without --queries: the built-in corpus (corpora/builtin), a smoke run. --frames plays every query
 // for N frames (0: each query's own); --anchored 1 judges them with anchored frames
-// (docs/level-c.md, "Anchored frames"), else the ideal frames continue each other.
+// (docs/level-c.md, "Anchored frames"), else the ideal frames continue each other; --exact-ends 1
+// runs them without cuts (`verify --level-c-exact-ends`: docs/level-c.md, "Iteration cuts").
 #include <slidecheck/formats/query_io.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/run/scene_context.hpp>
@@ -56,6 +57,7 @@ struct Args {
   std::string per_query;
   int frames = 0;
   bool anchored = false;
+  bool exact_ends = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -70,6 +72,7 @@ Args parse(int argc, char** argv) {
     else if (key == "--per-query") a.per_query = value;
     else if (key == "--frames") a.frames = std::stoi(value);
     else if (key == "--anchored") a.anchored = value == "1";
+    else if (key == "--exact-ends") a.exact_ends = value == "1";
     else throw std::invalid_argument("unknown option " + key);
   }
   return a;
@@ -91,11 +94,11 @@ int main(int argc, char** argv) try {
   std::ofstream csv;
   if (!args.per_query.empty()) {
     csv.open(args.per_query);
-    csv << "algorithm,precision,frames,anchored,query,ms,unproven,fully_proven,filter,escalation,rational,field,identity,core\n";
+    csv << "algorithm,precision,frames,anchored,query,ms,unproven,fully_proven,filter,escalation,rational,field,identity,core,cut_frames\n";
   }
-  std::printf("%s, %zu queries, CORE budget %g s, frames %s, %s\n", args.queries.c_str(), queries.size(),
+  std::printf("%s, %zu queries, CORE budget %g s, frames %s, %s%s\n", args.queries.c_str(), queries.size(),
               args.exact_timeout, args.frames > 0 ? std::to_string(args.frames).c_str() : "each query's own",
-              args.anchored ? "anchored" : "continuous");
+              args.anchored ? "anchored" : "continuous", args.exact_ends ? ", exact ends (no cuts)" : "");
   std::printf("%-16s %-6s %8s %10s %10s %10s %9s %11s %9s %10s %9s %9s %9s %6s\n", "algorithm", "prec", "queries",
               "median ms", "p99 ms", "max ms", "unproven", "not proven", "filter", "escalation", "rational",
               "field", "identity", "core");
@@ -110,6 +113,7 @@ int main(int argc, char** argv) try {
       options.level_c = true;
       options.level_c_options.exact_timeout_seconds = args.exact_timeout;
       options.level_c_options.anchored_frames = args.anchored;
+      options.level_c_options.exact_ends = args.exact_ends;
       std::vector<double> ms;
       std::size_t unproven = 0, not_proven = 0;
       certified::Summary total;
@@ -134,7 +138,7 @@ int main(int argc, char** argv) try {
           csv << name << ',' << precision_name << ',' << q.frames << ',' << args.anchored << ',' << q.id << ',' << ms.back() << ',' << s.undecided() << ','
               << ideal.fully_proven() << ',' << s.count(Method::filter) << ',' << s.count(Method::escalation) << ','
               << s.count(Method::rational) << ',' << s.count(Method::field) << ',' << s.count(Method::identity) << ','
-              << s.count(Method::core) << std::endl;
+              << s.count(Method::core) << ',' << ideal.cut_frames << std::endl;
         }
       }
       using certified::Method;

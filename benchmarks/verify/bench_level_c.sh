@@ -13,6 +13,9 @@
 #            frames (docs/level-c.md, "Anchored frames"): jitter and per-frame lost motion
 #   pushes-continuous  the same pushes with continuous ideal frames (each started near the ideal
 #            frame before's end, docs/level-c.md "Frame starts"); CONTINUOUS=0 leaves them out
+#   map-walks  the maps sample's queries each played for PUSH_FRAMES frames, continuous ideal frames
+#            (a walker pushing on from where each walk frame starts; frames run again with
+#            iteration cuts where they leave a decision open: docs/level-c.md "Iteration cuts")
 #
 # The frames column is the frames each query is played for (a walk's frames are queries of one).
 #   bash benchmarks/verify/bench_level_c.sh SLIDECHECK OUT_DIR [PAK1_MAPS_PK3]
@@ -50,6 +53,9 @@ if [[ -n $pk3 ]]; then
   grep -E "\"id\":\"oa_dm1-(draw|brush)/walk-s1-w[0-9]+-f([0-9]+)\"" "$out/map-corpus/queries.jsonl" |
     awk -v frames="$frames" '{ match($0, /-f[0-9]+"/); f = substr($0, RSTART + 2, RLENGTH - 3) + 0; if (f < frames) print }' \
       >"$out/map-corpus/sample.jsonl"
+  if ((push_frames > 0)); then
+    sed -E "s/\}\$/,\"frames\":$push_frames}/" "$out/map-corpus/sample.jsonl" >"$out/map-corpus/walks.jsonl"
+  fi
 fi
 
 # One verify run per sample; the summary's level C lines hold median, p99 and max.
@@ -73,6 +79,7 @@ table=$out/level_c_benchmark.md
 } >"$table"
 samples=(rotated)
 [[ -n $pk3 ]] && samples+=(maps)
+[[ -n $pk3 ]] && ((push_frames > 0)) && samples+=(map-walks)
 # (none without a shape that has pushes: ROTATED_SHAPES=floor)
 if ((push_frames > 0)) && [[ -s $out/rotated-corpus/pushes.jsonl ]]; then
   samples+=(pushes)
@@ -82,6 +89,7 @@ for sample in "${samples[@]}"; do
   corpus=$out/rotated-corpus/sample.jsonl
   extra=() sample_frames=1
   [[ $sample == maps ]] && corpus=$out/map-corpus/sample.jsonl
+  [[ $sample == map-walks ]] && corpus=$out/map-corpus/walks.jsonl sample_frames=$push_frames
   [[ $sample == pushes ]] && corpus=$out/rotated-corpus/pushes.jsonl extra=(--anchored-frames) sample_frames=$push_frames
   [[ $sample == pushes-continuous ]] && corpus=$out/rotated-corpus/pushes.jsonl sample_frames=$push_frames
   run_sample "$sample" "$corpus" "${extra[@]}"

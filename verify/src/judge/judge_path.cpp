@@ -57,6 +57,10 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   io.numbers.field_stage = options.level_c_options.field_stage;
   io.numbers.identity_stage = options.level_c_options.identity_stage;
   io.frames = q.frames;
+  if (options.level_c_options.exact_ends) {
+    io.frame_start_doubles = 0;
+    io.iteration_cuts = false;
+  }
   const std::size_t per_frame = (n - 1) / static_cast<std::size_t>(q.frames);
   std::vector<Vec3<double>> frame_ends;
   for (int k = 1; k <= q.frames; ++k) frame_ends.push_back(path.positions[static_cast<std::size_t>(k) * per_frame]);

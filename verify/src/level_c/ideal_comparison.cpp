@@ -33,6 +33,10 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   io.numbers.field_stage = options.field_stage;
   io.numbers.identity_stage = options.identity_stage;
   io.frames = q.frames;
+  if (options.exact_ends) {
+    io.frame_start_doubles = 0;
+    io.iteration_cuts = false;
+  }
   std::vector<Vec3<double>> frame_ends;
   for (const auto& f : framed.frames) frame_ends.push_back(widen(f.result.final_position));
   if (options.anchored_frames) io.frame_starts = anchored_frame_starts(q.start, frame_ends);

@@ -2,6 +2,7 @@
 // with proof (ideal_trajectory.hpp, docs/level-c.md).
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
+#include "level_c/exact_adjudication.hpp"
 #include "level_c/node_cache.hpp"
 
 #include <slidecheck/reference/geometry/ellipsoid_space.hpp>
@@ -29,6 +30,39 @@ IdealEnclosure enclose(const Certified& x) {
   }
 }
 
+Certified near_start(const Certified& x, int terms, int bits, double& gap);
+
+/// A value that is already a cut (near_start's sum of leaves), or a leaf: kept as it is, so that
+/// a value cut once keeps its node (and equal cuts stay the same node) at later iteration starts.
+bool is_cut(const certified::Node& n, int depth = 0) {
+  if (n.op == certified::Op::leaf) return true;
+  return depth < 3 && n.op == certified::Op::add && n.a && n.b && is_cut(*n.a, depth + 1) && is_cut(*n.b, depth + 1);
+}
+
+/// An iteration cut replaces only a value whose DAG holds at least this many distinct square roots:
+/// the nested ones that make later ties cost (docs/level-c.md, "Iteration cuts"). A shallower value
+/// is kept exact, and with it the ties a slide makes from it: a sphere started in contact and sent
+/// exactly along the face it touches stays exactly parallel to it (cut, it meets the face at t = 0
+/// and fauerby stops at its recursion cap where the exact run slides on).
+constexpr int cut_min_square_roots = 6;
+
+/// Thrown by the sink to stop a frame's first attempt (IdealOptions::iteration_cuts).
+struct RunFrameWithCuts {};
+
+/// What the sink watches in a frame's first attempt, and cuts in its second.
+struct FrameEscalation {
+  bool watching = false;  ///< first attempt: stop when a trigger fires
+  bool deep = false;      ///< several frames: the size and time triggers too
+  certified::Session::Mark at;  ///< the session at the frame's start
+  std::size_t seen = 0;         ///< logged decisions already looked at
+  int sqrt_limit = 0;
+  double seconds = 0;
+  std::chrono::steady_clock::time_point started;
+  bool cutting = false;  ///< second attempt: iteration starts are cut
+  int terms = 3, bits = 1024;
+  double gap = 0;        ///< grows to a bound of every cut's distance to what it replaced
+};
+
 /// What level C needs of each collision query of the ideal run (IdealQuery): detection traces
 /// each triangle's contact before the query's own event, so contacts wait in `pending`.
 struct QueryCapture {
@@ -43,13 +77,24 @@ struct QueryCapture {
 /// and captures the collision queries' compared quantities.
 class WhereSink final : public IdealTraceSink {
  public:
-  WhereSink(certified::Session* session, QueryCapture* capture) : session_(session), capture_(capture) {}
+  WhereSink(certified::Session* session, QueryCapture* capture, FrameEscalation* escalation)
+      : session_(session), capture_(capture), escalation_(escalation) {}
 
   void step(std::string_view name, int pass, int iteration, long triangle) override {
     char buf[160];
     std::snprintf(buf, sizeof buf, "after %.*s (pass %d, iteration %d, triangle %ld)", static_cast<int>(name.size()),
                   name.data(), pass, iteration, triangle);
     session_->set_where(buf);
+    if (escalation_->watching) watch();
+  }
+  void cut(int pass, int iteration, Vec3<Certified>& p) override {
+    FrameEscalation& e = *escalation_;
+    if (!e.cutting || (pass == 0 && iteration == 0)) return;  // a frame's first start is cut already or exact
+    const auto one = [&](const Certified& x) {
+      if (is_cut(x.node()) || certified::detail::count_dag(x.node()).sqrts < cut_min_square_roots) return x;
+      return near_start(x, e.terms, e.bits, e.gap);
+    };
+    p = Vec3<Certified>(one(p.x), one(p.y), one(p.z));
   }
   void ranked(std::size_t triangle, const Certified& quantity) override {
     capture_->pending.emplace_back(triangle, quantity);
@@ -68,8 +113,25 @@ class WhereSink final : public IdealTraceSink {
   void stop(int pass, int iteration) override { capture_->stop_iteration[pass + capture_->pass_offset] = iteration; }
 
  private:
+  /// The first attempt's triggers: a decision left open; with several frames also, when set, a
+  /// decision past the filter of sqrt_limit square roots or more, or the frame's time.
+  void watch() {
+    FrameEscalation& e = *escalation_;
+    if (session_->summary().undecided() > e.at.summary.undecided()) throw RunFrameWithCuts{};
+    if (!e.deep) return;
+    if (e.sqrt_limit > 0) {
+      const std::vector<certified::Decision>& log = session_->decisions();
+      for (; e.seen < log.size(); ++e.seen)
+        if (log[e.seen].sqrt_nodes >= e.sqrt_limit) throw RunFrameWithCuts{};
+    }
+    if (e.seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - e.started).count() > e.seconds)
+      throw RunFrameWithCuts{};
+  }
+
   certified::Session* session_;
   QueryCapture* capture_;
+  FrameEscalation* escalation_;
 };
 
 IdealPoint round_point(const Vec3<Certified>& p, int bits) {
@@ -183,11 +245,55 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
     const int bits = session.options().max_precision_bits;
     QueryCapture capture;
     capture.queries = &out.queries;
+    FrameEscalation escalation;
+    escalation.terms = std::max(3, options.frame_start_doubles);
+    escalation.bits = bits;
+    escalation.sqrt_limit = options.cut_sqrt_nodes;
+    escalation.seconds = options.cut_after_seconds;
+    escalation.deep = frames > 1;
     for (int frame = 0; frame < frames; ++frame) {
-      if (frame > 0) session.set_where("frame " + std::to_string(frame) + ", at its start (before its first traced step)");
+      const std::string frame_start_where =
+          frame > 0 ? "frame " + std::to_string(frame) + ", at its start (before its first traced step)"
+                    : session.where();
+      session.set_where(frame_start_where);
       capture.pass_offset = static_cast<int>(out.passes.size());
-      WhereSink sink(&session, &capture);
-      const SlideResult<Certified> r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
+      WhereSink sink(&session, &capture, &escalation);
+      SlideResult<Certified> r;
+      if (!options.iteration_cuts) {
+        r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
+      } else {
+        // Iteration cuts, an escalation: the frame as it runs, stopped at the first trigger and
+        // then run again from its start with its iteration starts cut, the first attempt's
+        // decisions and collision queries forgotten (docs/level-c.md, "Iteration cuts").
+        escalation.watching = true;
+        escalation.cutting = false;
+        escalation.at = session.mark();
+        escalation.seen = escalation.at.logged;
+        escalation.started = std::chrono::steady_clock::now();
+        const std::size_t queries_before = out.queries.size();
+        bool again = false;
+        try {
+          r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
+          // A decision left open after the frame's last traced step triggers it too.
+          again = session.summary().undecided() > escalation.at.summary.undecided();
+        } catch (const RunFrameWithCuts&) {
+          again = true;
+        }
+        escalation.watching = false;
+        if (again) {
+          session.rewind(escalation.at);
+          session.set_where(frame_start_where);
+          out.queries.resize(queries_before);
+          capture.pending.clear();
+          capture.stop_iteration.erase(capture.stop_iteration.lower_bound(capture.pass_offset),
+                                       capture.stop_iteration.end());
+          escalation.cutting = true;
+          ++out.cut_frames;
+          r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
+          escalation.cutting = false;
+          out.iteration_cut_gap = escalation.gap;
+        }
+      }
       session.set_where(options.frames > 1 ? "rounding the outputs of frame " + std::to_string(frame)
                                            : std::string("rounding the outputs"));
       for (const SlidePass<Certified>& p : r.passes) {

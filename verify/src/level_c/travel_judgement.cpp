@@ -28,6 +28,9 @@ IdealSummary summarize_ideal(const IdealTrajectory& ideal) {
                  .core = counts.count(Method::core),
                  .undecided = counts.count(Method::undecided),
                  .ties = counts.ties};
+  s.frame_start_gap = ideal.frame_start_gap;
+  s.iteration_cut_gap = ideal.iteration_cut_gap;
+  s.cut_frames = ideal.cut_frames;
   return s;
 }
 

@@ -109,6 +109,7 @@ json run_description(const VerifyRunOptions& o, const std::vector<std::string>& 
                             {"grid_allowance", o.level_c_options.grid_allowance},
                             {"exact_timeout_seconds", o.level_c_options.exact_timeout_seconds}};
   if (o.level_c && o.level_c_options.anchored_frames) j["level_c_options"]["anchored_frames"] = true;
+  if (o.level_c && o.level_c_options.exact_ends) j["level_c_options"]["exact_ends"] = true;
   j["tasks"] = tasks;
   // Only when something was skipped, so that other runs' run.json is what earlier versions wrote.
   if (!skipped.empty()) j["skipped"] = skipped_json(skipped);

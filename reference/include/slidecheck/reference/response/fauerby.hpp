@@ -29,6 +29,7 @@
 
 #include <slidecheck/reference/response/espace_slide.hpp>
 #include <slidecheck/reference/detection/fauerby.hpp>
+#include <slidecheck/reference/trace/iteration_start.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
 #include <slidecheck/reference/response/slide_result.hpp>
 
@@ -58,6 +59,7 @@ Vec3<T> collide_with_world(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espac
 
   for (int depth = 0;; ++depth) {
     if (depth > tol.max_recursion_depth) return stop(StopReason::recursion_cap, pos, depth);
+    trace::offer_iteration_start(tracer, pass_index, depth, pos, vel);
 
     const CollisionPacket<T> packet = CollisionPacket<T>::make(pos, vel);
     const DetectionResult<T> hit = check_mesh(packet, espace_mesh, tracer);

@@ -25,6 +25,7 @@
 
 #include <slidecheck/reference/response/espace_slide.hpp>
 #include <slidecheck/reference/detection/linahan.hpp>
+#include <slidecheck/reference/trace/iteration_start.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
 
 #include <algorithm>
@@ -49,6 +50,7 @@ Vec3<T> sphere_sweep(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh
   Vec3<T> dest = pos + vel;
   Vec3<T> first_normal;
   for (int i = 0; i < 3; ++i) {
+    trace::offer_iteration_start(tracer, pass_index, i, pos, vel, dest);
     const fauerby::CollisionPacket<T> packet = fauerby::CollisionPacket<T>::make(pos, vel);
     const DetectionResult<T> stats = linahan::check_mesh(packet, espace_mesh, tracer);
     response_detail::record_query(stats, pos, vel, pass, pass_index, i, tracer);

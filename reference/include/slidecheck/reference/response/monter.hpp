@@ -24,6 +24,7 @@
 
 #include <slidecheck/reference/response/espace_slide.hpp>
 #include <slidecheck/reference/detection/fauerby.hpp>
+#include <slidecheck/reference/trace/iteration_start.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
 
 namespace slidecheck::monter {
@@ -53,6 +54,7 @@ Vec3<T> move_sphere(Vec3<T> pos, Vec3<T> vel, const IndexedMesh<T>& espace_mesh,
 
   for (int depth = 0;; ++depth) {
     if (depth > tol.max_recursion_depth) return stop(StopReason::recursion_cap, pos, depth);
+    trace::offer_iteration_start(tracer, pass_index, depth, pos, vel);
     const fauerby::CollisionPacket<T> packet = fauerby::CollisionPacket<T>::make(pos, vel);
     const DetectionResult<T> hit = fauerby::check_mesh(packet, espace_mesh, tracer);
     response_detail::record_query(hit, pos, vel, pass, pass_index, depth, tracer);

@@ -27,6 +27,7 @@
 
 #include <slidecheck/reference/geometry/closest_point.hpp>
 #include <slidecheck/reference/response/espace_slide.hpp>
+#include <slidecheck/reference/trace/iteration_start.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
 
 #include <optional>
@@ -133,6 +134,7 @@ Vec3<T> slide(Vec3<T> pos, const Vec3<T>& vel, const IndexedMesh<T>& espace_mesh
   Vec3<T> target = pos + vel;
   std::vector<Vec3<T>> hit_points;
   for (int iteration = 0;; ++iteration) {
+    trace::offer_iteration_start(tracer, pass_index, iteration, pos, target);
     // 2. The earliest contact of the move pos -> target.
     const Vec3<T> move = target - pos;
     std::optional<ContactBracket<T>> first;

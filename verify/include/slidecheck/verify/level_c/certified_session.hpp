@@ -110,6 +110,18 @@ class Session {
   void set_where(std::string where) { where_ = std::move(where); }
   const std::string& where() const { return where_; }
 
+  /// The counters and the length of the log at a moment, to forget what follows (rewind): an
+  /// attempt whose result is dropped (ideal_trajectory's iteration cuts run a frame again).
+  struct Mark {
+    Summary summary;
+    std::size_t logged = 0;
+  };
+  Mark mark() const { return {summary_, decisions_.size()}; }
+  void rewind(const Mark& m) {
+    summary_ = m.summary;
+    if (decisions_.size() > m.logged) decisions_.resize(m.logged);
+  }
+
   /// The calling thread's current session (a per-thread default when none is open).
   static Session& current();
   void record(Decision d);

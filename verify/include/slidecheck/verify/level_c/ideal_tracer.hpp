@@ -5,6 +5,7 @@
 /// each query's answer, each pass's stop. A small interface rather than the events themselves,
 /// so that the registry (run/registry.hpp) can run any registered algorithm with it.
 
+#include <slidecheck/reference/trace/iteration_start.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
 #include <slidecheck/reference/trace/trace.hpp>
 #include <slidecheck/verify/level_c/certified.hpp>
@@ -28,6 +29,9 @@ class IdealTraceSink {
   virtual void query(int pass, int iteration, bool hit, std::size_t triangle, const Certified& time) = 0;
   /// A pass stopped at `iteration`.
   virtual void stop(int pass, int iteration) = 0;
+  /// A value the iteration starts from (trace/iteration_start.hpp), which the sink may replace by
+  /// a nearby one (docs/level-c.md, "Iteration cuts"); by default it is kept.
+  virtual void cut(int /*pass*/, int /*iteration*/, Vec3<Certified>& /*point*/) {}
 };
 
 /// A tracer (trace.hpp protocol) forwarding an ideal run's events to a sink.
@@ -54,6 +58,12 @@ struct IdealTracer {
       sink->query(e.pass, e.iteration, e.hit, e.triangle, e.time);
     else if constexpr (std::is_same_v<E, trace::response::Stop<Certified>>)
       sink->stop(e.pass, e.iteration);
+  }
+
+  /// The values an iteration starts from, each offered to the sink to cut.
+  template <class... Points>
+  void cut_iteration_start(int pass, int iteration, Points&... points) const {
+    (sink->cut(pass, iteration, points), ...);
   }
 };
 

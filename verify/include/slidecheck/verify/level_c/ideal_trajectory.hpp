@@ -33,6 +33,18 @@ struct IdealOptions {
   /// IdealTrajectory::frame_start_gap of the exact end (docs/level-c.md, "Frame starts").
   /// 0: start at the exact end (every frame proven for the exactly continued run).
   int frame_start_doubles = 3;
+  /// Iteration cuts, an escalation (docs/level-c.md, "Iteration cuts"): a frame whose run leaves
+  /// a decision open is run again with every iteration after its first starting near its exact
+  /// state (each value it starts from, trace/iteration_start.hpp, cut as a frame start is: the
+  /// sum of frame_start_doubles doubles, at least 3, within IdealTrajectory::iteration_cut_gap).
+  /// In a query of several frames a frame can also be run again when a decision past the double
+  /// filter has cut_sqrt_nodes square roots or more, or the frame has run cut_after_seconds (each
+  /// when > 0; off by default: a cut run can break a tie the uncut run proves, docs/level-c.md).
+  /// The first attempt is stopped at the trigger. A one-frame run whose decisions are all proven
+  /// is never run again, so its result is unchanged. Off: every frame as it runs.
+  bool iteration_cuts = true;
+  int cut_sqrt_nodes = 0;
+  double cut_after_seconds = 0;
   /// Run an algorithm whose exact run commutes with translations (translation_invariant) in
   /// coordinates relative to the query's start, its outputs translated back before rounding:
   /// the same real numbers, so the same rounded outputs and decisions, on shorter rationals far
@@ -112,6 +124,11 @@ struct IdealTrajectory {
   /// A bound of |start - exact end| per coordinate over the frames started near an exact end
   /// (0 when every such start is the end itself).
   double frame_start_gap = 0;
+  /// The frames run again with iteration cuts (IdealOptions::iteration_cuts), and a bound of
+  /// |cut value - exact value| per coordinate over their cut iteration starts, in the algorithm's
+  /// (e)Space coordinates (0 when no frame was run again).
+  int cut_frames = 0;
+  double iteration_cut_gap = 0;
 
   /// Every decision proven, every output rounding proven, and the run complete.
   bool fully_proven() const;

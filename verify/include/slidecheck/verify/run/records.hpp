@@ -133,6 +133,16 @@ struct IdealSummary {
   /// frame did; the travels are then sums over the frames of |frame end - frame start|, and
   /// grid_allowance that of the frame judged (JSON "anchored_frames", written only when set).
   bool anchored_frames = false;
+  /// How far the ideal run's cut starts were from the exact values they replace (docs/level-c.md,
+  /// "Frame starts", "Iteration cuts"): a bound per coordinate over the continuous frames started
+  /// near the previous frame's exact end (IdealTrajectory::frame_start_gap, in the query's
+  /// coordinates), and over the iterations started near their exact state where a frame was run
+  /// again with iteration cuts (IdealTrajectory::iteration_cut_gap, in the algorithm's eSpace).
+  /// 0 when there was no such cut (JSON "frame_start_gap", "iteration_cut_gap", hexfloat, written
+  /// only when not 0, so records of runs without cuts are unchanged).
+  double frame_start_gap = 0, iteration_cut_gap = 0;
+  /// The frames run again with iteration cuts (JSON "cut_frames", written only when not 0).
+  int cut_frames = 0;
   /// The ideal run's decisions by the stage that settled them (certified::Method: filter,
   /// escalation, rational, field, identity, core, undecided) and its proven ties: what level C
   /// cost in exact work. Absent (all zero) in records written before they were kept.

@@ -53,6 +53,11 @@ struct LevelCOptions {
   /// continuous ideal run nest deeper radicals frame after frame; anchored, each frame costs what a
   /// one-frame query does.
   bool anchored_frames = false;
+  /// The ideal run without cuts (`verify --level-c-exact-ends`): every continuous frame from the
+  /// previous frame's exact end (IdealOptions::frame_start_doubles = 0) and no frame run again
+  /// with iteration cuts (IdealOptions::iteration_cuts off), so every decision is proven for the
+  /// exactly continued run, at a cost that grows fast with frames and slides.
+  bool exact_ends = false;
   /// Wall-time budget of one exact (CORE) zero test, seconds (certified::Options); a decision
   /// over budget is counted as undecided, never guessed.
   double exact_timeout_seconds = 2.0;

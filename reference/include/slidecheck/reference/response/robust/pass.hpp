@@ -30,6 +30,7 @@
 #include <slidecheck/reference/response/robust/skin.hpp>
 #include <slidecheck/reference/response/robust/tolerances.hpp>
 #include <slidecheck/reference/response/slide_result.hpp>
+#include <slidecheck/reference/trace/iteration_start.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
 
 #include <algorithm>
@@ -79,6 +80,13 @@ class SlidePassSteps {
   }
 
   const Vec3<T>& position() const { return pos_; }
+
+  /// The state the iteration starts from, offered to the tracer (trace/iteration_start.hpp): the
+  /// position, the destination and the pass's start, which the unmoved-axis test compares the
+  /// position with, so that a tracer replacing them replaces both alike.
+  void offer_start(int iteration) {
+    trace::offer_iteration_start(tracer_, pass_index_, iteration, pos_, destination_, pass_start_);
+  }
 
   /// 2. Start check: every triangle within the contact radius constrains the pass from the start.
   void check_start() {
@@ -314,7 +322,7 @@ class SlidePassSteps {
   Vec3<T> destination_;
   std::vector<Constraint<T>> constraints_;
   /// Where the pass started: an axis the centre has moved along can no longer be locked.
-  const Vec3<T> pass_start_ = pos_;
+  Vec3<T> pass_start_ = pos_;
   /// What the locks took away (the locked contacts' constraints and start contacts), given back
   /// if the pass lets its locks go; and whether a contact was met since the last lock.
   std::vector<Constraint<T>> locked_constraints_, locked_start_contacts_;
@@ -350,6 +358,7 @@ Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espac
                                                                                   pass, pass_index, tracer);
   steps.check_start();
   for (int iteration = 0;; ++iteration) {
+    steps.offer_start(iteration);
     response_detail_robust::PassStep<T> step = steps.solve();
     steps.let_locks_go_if_better(step);
     steps.lock_axes_if_closer(step);

@@ -9,6 +9,7 @@
 #include <slidecheck/reference/response/robust/capsule.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <rapidcheck/boost_test.h>
 
 #include <array>
 #include <cmath>
@@ -226,6 +227,212 @@ BOOST_AUTO_TEST_CASE(a_prism_side_of_subnormal_area_has_no_normal) {
   const robust::SupportPlane<double> sp = robust::support_plane(Vec3<double>{0, 0, 1}, sliver);
   BOOST_TEST((std::isfinite(sp.normal.x) && std::isfinite(sp.normal.y) && std::isfinite(sp.normal.z)));
   BOOST_TEST(sp.plane_distance <= 1.0);  // a bound of the distance, 1
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+/// The wall x = 1 (y, z from -4 to 4).
+IndexedMesh<double> wall_mesh() { return quads({{{{1, -4, -4}, {1, 4, -4}, {1, 4, 4}, {1, -4, 4}}}}); }
+
+/// Starts whose axis crosses a triangle (invalid starts: the input's fault), each with its move
+/// and half axis: standing through a floor above the middle of its slab and below it, over the
+/// seam of the floor's two triangles (where each prism's own least exit is the seam, into the
+/// other prism), and lying through a wall.
+struct InsideStart {
+  const char* what;
+  IndexedMesh<double> mesh;
+  Vec3<double> start, move, half_axis;
+};
+
+std::vector<InsideStart> inside_starts() {
+  return {{"standing, through a floor", floor_mesh(), {1, -2, 0.25}, {1, 0.5, 0}, {0, 0, 0.5}},
+          {"standing, below a floor", floor_mesh(), {-2, 1, -0.375}, {1, 0.5, 0}, {0, 0, 0.5}},
+          {"standing, over the seam", floor_mesh(), {0.5, 0.5 + 0x1p-10, 0.125}, {1, 0.5, 0}, {0, 0, 0.5}},
+          {"lying, through a wall", wall_mesh(), {1.25, 0, 0}, {0, 1, 0.5}, {0.5, 0, 0}}};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(robust_capsule_inside)
+
+// Started with its axis through a triangle, the capsule is pushed out of the triangle's prism
+// (inside_start.hpp: the floor's prisms both upwards over the seam, not into each other) and
+// ends clear of every triangle by the exact axis distance, its move along the surface kept.
+// Before, the prisms' own triangles, seen from inside, pushed it deeper or not at all.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_start_with_its_axis_through_a_triangle_is_pushed_out, T, IeeeAndMpfr) {
+  for (const InsideStart& c : inside_starts()) {
+    BOOST_TEST_CONTEXT(c.what) {
+      const Run<T> r = run<T>(c.mesh, c.start, c.move, c.half_axis);
+      BOOST_TEST(!capsule_path_keeps_clear(std::vector<Vec3<T>>{r.result.path().front()}, r.mesh, r.capsule));
+      BOOST_TEST(capsule_path_keeps_clear(std::vector<Vec3<T>>{r.result.final_position}, r.mesh, r.capsule));
+      BOOST_TEST(no_cap(r.result));
+      // Out along the surface's normal (z for the floor, x for the wall); the rest of the move kept.
+      const int normal = c.half_axis.x != 0 ? 0 : 2;
+      for (int j = 0; j < 3; ++j)
+        if (j != normal)
+          BOOST_TEST(std::fabs(coordinate(r.result.final_position, j) - (c.start[j] + c.move[j])) < 1e-5, "axis " << j);
+    }
+  }
+}
+
+// The same in the exact Real (skin 0): out to exactly touching or beyond.
+BOOST_AUTO_TEST_CASE(a_start_with_its_axis_through_a_floor_is_pushed_out_exactly) {
+  const InsideStart c = inside_starts().front();
+  const Run<Real> r = run<Real>(c.mesh, c.start, c.move, c.half_axis);
+  const Vec3<Real>& end = r.result.final_position;
+  BOOST_TEST((num::abs(end.z) >= Real(1)));
+  const Triangle<Real> t0 = r.mesh.triangle(0), t1 = r.mesh.triangle(1);
+  const Vec3<Real> h = r.capsule.half_axis;
+  for (const Triangle<Real>& t : {t0, t1})
+    BOOST_TEST((segment_triangle_squared_distance(Vec3<Real>(end - h), Vec3<Real>(end + h), t) >= Real(0.25)));
+}
+
+// The capsule's exact write-back test (capsule_exact.hpp): touching allowed, an ulp closer not;
+// from a start whose axis overlaps the floor, a push out or a slide at the same depth is kept and
+// anything deeper is not; from an axis through the floor, anything.
+BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_allows_touching_and_nothing_closer_or_deeper) {
+  IndexedMesh<float> stored;
+  for (const Vec3<double>& v : floor_mesh().vertices) stored.vertices.push_back(robust::convert_to<float>(v));
+  stored.triangles = floor_mesh().triangles;
+  const Capsule<float> capsule{0.5f, {0, 0, 0.5f}};
+  const Vec3<float> origin(0, 0, 1);
+  const EllipsoidRadii<float> radii{Vec3<float>(0.5f, 0.5f, 0.5f)};
+  IndexedMesh<double> local;
+  for (const Vec3<float>& v : stored.vertices)
+    local.vertices.push_back(robust::to_local_espace(robust::convert_to<double>(v), robust::convert_to<double>(origin),
+                                                     robust::convert_to<double>(radii)));
+  local.triangles = stored.triangles;
+  const IndexedMesh<double> prism = robust::prism_mesh(local, Vec3<double>(0, 0, 1));
+  const exact::Box everything = exact::swept_box(Vec3<double>(0, 0, 0), Vec3<double>(0, 0, 0), Vec3<double>(64, 64, 64));
+  const robust::ExactLocalESpace<float> space(origin, radii);
+  auto keeps = [&](Vec3<float> a, Vec3<float> b) {
+    std::optional<Vec3<Rational>> exact_a;
+    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, stored, capsule, prism,
+                                                        robust::prism_triangles, everything);
+  };
+  BOOST_TEST(keeps({0, 0, 2}, {0, 0, 1}));                                 // ends touching
+  BOOST_TEST(keeps({-1, 0, 1}, {1, 0.5f, 1}));                             // slides touching
+  BOOST_TEST(!keeps({0, 0, 2}, {0, 0, std::nextafter(1.0f, 0.0f)}));       // an ulp inside
+  BOOST_TEST(!keeps({-3, 0, 2}, {3, 0, -2}));                              // through the floor
+  BOOST_TEST(keeps({0, 0, -1}, {2, 0, -1}));                               // below it, touching
+  BOOST_TEST(keeps({0, 0, 0.75f}, {0, 0, 1}));                             // overlapping: pushed out
+  BOOST_TEST(keeps({0, 0, 0.75f}, {1, 0, 0.75f}));                         // the same depth
+  BOOST_TEST(!keeps({0, 0, 0.75f}, {0, 0, std::nextafter(0.75f, 0.0f)}));  // deeper
+  BOOST_TEST(keeps({0, 0, 0.25f}, {0, 0, -0.25f}));                        // the axis through it
+  BOOST_TEST(!keeps({0, 0, 1}, {0, 0, 0.75f}));                            // from touching: r holds
+  // A tilted triangle (no axis separates it): decided in Interval, or rationals at touching.
+  IndexedMesh<float> tilted;
+  tilted.vertices = {{-4, -4, -4}, {4, -4, 4}, {0, 4, 0}};
+  tilted.triangles = {{0, 1, 2}};
+  IndexedMesh<double> tilted_local;
+  for (const Vec3<float>& v : tilted.vertices)
+    tilted_local.vertices.push_back(robust::to_local_espace(
+        robust::convert_to<double>(v), robust::convert_to<double>(origin), robust::convert_to<double>(radii)));
+  tilted_local.triangles = tilted.triangles;
+  const IndexedMesh<double> tilted_prism = robust::prism_mesh(tilted_local, Vec3<double>(0, 0, 1));
+  auto keeps_tilted = [&](Vec3<float> a, Vec3<float> b) {
+    std::optional<Vec3<Rational>> exact_a;
+    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, tilted, capsule, tilted_prism,
+                                                        robust::prism_triangles, everything);
+  };
+  BOOST_TEST(keeps_tilted({-3, 0, 3}, {-2, 0, 3}));
+  BOOST_TEST(!keeps_tilted({-3, 0, 3}, {0, 0, 0}));
+}
+
+// Which axes a capsule may be locked on is decided exactly on its axis's ends (capsule_exact.hpp).
+BOOST_AUTO_TEST_CASE(capsule_lockable_axes_are_decided_exactly) {
+  const Triangle<float> wall{{1, -4, -4}, {1, 4, -4}, {1, 0, 4}};
+  const Capsule<float> lying{0.5f, {0.5f, 0, 0}}, standing{0.5f, {0, 0, 0.5f}};
+  BOOST_TEST(robust::capsule_lockable_axes(wall, Vec3<float>(0, 0, 0), lying) == 1);    // end r from it
+  BOOST_TEST(robust::capsule_lockable_axes(wall, Vec3<float>(0.125f, 0, 0), lying) == 0);
+  BOOST_TEST(robust::capsule_lockable_axes(wall, Vec3<float>(0.5f, 0, 0), standing) == 1);
+  BOOST_TEST(robust::capsule_lockable_axes(wall, Vec3<float>(2, 0, 0), lying) == 1);    // the other side
+  BOOST_TEST(robust::capsule_lockable_axes(wall, Vec3<float>(0, 0, 9), standing) == 5);  // x, and above it
+  // An end float cannot hold exactly (2^25 - 0.5) is refused, not guessed.
+  const Triangle<float> far{{0x1p25f + 8, 0, 0}, {0x1p25f + 8, 1, 0}, {0x1p25f + 8, 0, 1}};
+  BOOST_TEST(robust::capsule_lockable_axes(far, Vec3<float>(0x1p25f, 0, 0), lying) == 0);
+  BOOST_TEST(robust::capsule_axis_separated(wall, Vec3<float>(0, -9, 0), Vec3<float>(0, 9, 0), lying));
+  BOOST_TEST(!robust::capsule_axis_separated(wall, Vec3<float>(0, 0, 0), Vec3<float>(2, 0, 0), lying));
+  const Capsule<Mpfr> m{Mpfr(0.5), v3<Mpfr>(0.5, 0, 0)};
+  BOOST_TEST(robust::capsule_lockable_axes(Triangle<Mpfr>{v3<Mpfr>(1, -4, -4), v3<Mpfr>(1, 4, -4), v3<Mpfr>(1, 0, 4)},
+                                           v3<Mpfr>(0, 0, 0), m) == 0);  // IEEE types only
+}
+
+// A capsule in a gap exactly 2r wide (test_robust_axis_locks.cpp's slot, r = 1), standing and
+// lying along the gap: the walls' axis is locked, and it slides through touching both, x kept
+// exactly. Without locks, the two walls' target clearances cannot both hold: it stayed.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_capsule_slides_through_a_gap_exactly_two_radii_wide, T, Ieee) {
+  IndexedMesh<double> slot = quads({{{{-1, -8, -1}, {-1, 8, -1}, {-1, 8, 2}, {-1, -8, 2}}},
+                                    {{{1, -8, -1}, {1, 8, -1}, {1, 8, 2}, {1, -8, 2}}},
+                                    {{{-1, -8, -1}, {1, -8, -1}, {1, 8, -1}, {-1, 8, -1}}}});
+  const IndexedMesh<T> mesh = from_double_mesh<T>(slot);
+  for (const Vec3<double> h : {Vec3<double>{0, 0, 0.5}, Vec3<double>{0, 0.5, 0}}) {
+    BOOST_TEST_CONTEXT("half axis (" << h.x << ", " << h.y << ", " << h.z << ")") {
+      const Vec3<T> start = v3<T>(0, -4, 0.5 + h.z);
+      const SlideInput<T> in = capsule_input<T>(start, v3<T>(0, 6, 0), 1, h, v3<T>(0, 0, 0));
+      const SlideResult<T> res = robust::capsule_collide_and_slide(in, mesh);
+      BOOST_TEST(no_cap(res));
+      BOOST_TEST(capsule_path_keeps_clear(res.path(), mesh, *in.capsule));
+      BOOST_TEST(res.final_position.x == T(0));
+      BOOST_TEST(res.final_position.y == T(2));
+    }
+  }
+}
+
+namespace {
+
+/// A random capsule start overlapping a random triangle, or a flat quad of two (the seam): the
+/// axis passes within 3/4 r of a random point of the first triangle. Runs robust in T and
+/// returns the mesh, the capsule and the result.
+template <Number T>
+void random_overlapping_start_recovers() {
+  auto eighths = [](int lo, int hi) { return *rc::gen::inRange(lo, hi + 1) / 8.0; };
+  auto point = [&] { return Vec3<double>(eighths(-32, 32), eighths(-32, 32), eighths(-32, 32)); };
+  IndexedMesh<double> m;
+  m.vertices = {point(), point(), point()};
+  m.triangles = {{0, 1, 2}};
+  RC_PRE(!m.triangle(0).is_degenerate());
+  if (*rc::gen::arbitrary<bool>()) {  // the quad's fourth vertex, mirrored over the edge (1, 2)
+    const Vec3<double>& a = m.vertices[0];
+    const Vec3<double>& b = m.vertices[1];
+    const Vec3<double>& c = m.vertices[2];
+    m.vertices.push_back(b + c - a);
+    m.triangles.push_back({2, 1, 3});
+  }
+  const double r = eighths(2, 8);
+  const Vec3<double> h(eighths(-8, 8), eighths(-8, 8), eighths(-8, 8));
+  RC_PRE(!(h.x == 0 && h.y == 0 && h.z == 0));
+  // A point of the first triangle, the axis through it at u, moved by e (|e| <= 3/4 r).
+  const double wa = eighths(0, 8), wb = eighths(0, 8 - static_cast<int>(wa * 8));
+  const Triangle<double> t = m.triangle(0);
+  const Vec3<double> q = t.p0 + (t.p1 - t.p0) * wa + (t.p2 - t.p0) * wb;
+  const double u = eighths(-8, 8);
+  const double k = 0.75 * r / std::sqrt(3.0);
+  const Vec3<double> e(k * eighths(-8, 8), k * eighths(-8, 8), k * eighths(-8, 8));
+  const Vec3<double> start = q - h * u + e;
+  const Vec3<double> move = point() * 0.125;
+  const IndexedMesh<T> mesh = from_double_mesh<T>(m);
+  const SlideInput<T> in = capsule_input<T>(v3<T>(start.x, start.y, start.z), v3<T>(move.x, move.y, move.z), r, h,
+                                            v3<T>(0, 0, 0));
+  const bool overlapping = !capsule_path_keeps_clear(std::vector<Vec3<T>>{in.start}, mesh, *in.capsule);
+  RC_PRE(overlapping);  // the start rounded to T may have left the triangle
+  const SlideResult<T> res = robust::capsule_collide_and_slide(in, mesh);
+  RC_TAG(m.triangle_count() == 2 ? "quad" : "triangle");
+  RC_ASSERT(no_cap(res));
+  RC_ASSERT(capsule_path_keeps_clear(std::vector<Vec3<T>>{res.final_position}, mesh, *in.capsule));
+}
+
+}  // namespace
+
+// Random capsule starts overlapping a random triangle or flat quad (in float and double)
+// recover: the end is clear of every triangle by the exact axis distance.
+RC_BOOST_PROP(float_random_capsule_starts_overlapping_a_triangle_recover, ()) {
+  random_overlapping_start_recovers<float>();
+}
+RC_BOOST_PROP(double_random_capsule_starts_overlapping_a_triangle_recover, ()) {
+  random_overlapping_start_recovers<double>();
 }
 
 // An input without a capsule, or whose radii are not the capsule's radius, is refused.

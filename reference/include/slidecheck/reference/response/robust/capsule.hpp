@@ -18,17 +18,25 @@
 /// - the skin's M counts the prism's vertices (|v +- h|), so the rounding of v +- h in the
 ///   working type, one more u of that magnitude, lies inside its K u M term;
 /// - the write-back certifies each rounded position against the prism (the start contacts'
-///   half-spaces, or a sweep of the contact radius 1 + s/4 on the prism mesh): no rounded
-///   position or segment comes closer than r to any triangle's axis distance.
-/// What does not carry over: axis locks (decided on the stored triangles for a sphere) are off,
-/// and so is certified_write_back's exact test (the sphere's segment-triangle distance), so a
-/// capsule resting exactly at distance r is held rather than certified touching. docs/robust.md
-/// ("Capsules") gives the argument and what is left.
+///   half-spaces, or a sweep of the contact radius 1 + s/4 on the prism mesh), or, where the
+///   sphere's pass takes its exact test, by the capsule's exact test on the stored values
+///   (capsule_exact.hpp: the parallelogram its axis sweeps against each triangle, touching
+///   allowed; from a start that overlaps, never deeper): no rounded position or segment comes
+///   closer than r to any triangle's axis distance;
+/// - a centre inside a prism (the axis through its triangle) is not the sphere's case: the prisms
+///   are the pass mesh's cells (LocalFrame::cell_size), and the start check pushes it out
+///   through a supporting half-space of the prism chosen for the whole group of cells it is in
+///   or near (inside_start.hpp);
+/// - axis locks are the axis's: a triangle lying beyond an axis plane at least r from the axis's
+///   extent on that axis, decided exactly on the stored values (capsule_lockable_axes), cannot
+///   come closer than r while the centre keeps that coordinate.
+/// docs/robust.md ("Capsules") gives the argument.
 
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/detection/swept_capsule_triangle.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
 #include <slidecheck/reference/response/robust/local_frame.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 #include <slidecheck/reference/response/robust/pass.hpp>
 #include <slidecheck/reference/response/robust/stored_type_tracer.hpp>
 #include <slidecheck/reference/response/robust/tolerances.hpp>
@@ -105,6 +113,24 @@ void name_mesh_triangles(SlidePass<W>& pass, const IndexedMesh<W>& local, const 
   }
 }
 
+/// What a capsule's pass tells its frame (the file comment): the prism mesh `prism` of the local
+/// copy `local` for the half axis `h` (local eSpace) as its pass mesh and cells, and the locks
+/// (slide_in_local_espace's, on the stored triangles) named by the prism's indices. A caller
+/// running the capsule's pass on its own mesh (a sub-mesh) sets its frame with this too.
+template <num::WithSqrt W>
+void set_capsule_frame(LocalFrame<W>& frame, const IndexedMesh<W>& local, const IndexedMesh<W>& prism,
+                       const Vec3<W>& h) {
+  frame.pass_mesh = &prism;
+  frame.cell_size = prism_triangles;
+  frame.cell_squared_distance = [mesh = &local, h](const Vec3<W>& c, std::size_t j) {
+    return segment_triangle_squared_distance(Vec3<W>(c - h), Vec3<W>(c + h), mesh->triangle(j));
+  };
+  if (frame.lockable_axes)
+    frame.lockable_axes = [stored = std::move(frame.lockable_axes)](std::size_t i) {
+      return stored(i / prism_triangles);
+    };
+}
+
 /// The move and the gravity pass of the capsule `in.capsule` (robust.hpp's frame and passes; the
 /// file comment says how the capsule becomes the sphere on the prism mesh). `in.radii` must be
 /// the capsule's radius on every axis (slide_input_of): its eSpace. Traced steps are in that
@@ -125,8 +151,7 @@ SlideResult<T> capsule_collide_and_slide(const SlideInput<T>& in, const IndexedM
   return slide_in_local_espace(in, mesh, [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local,
                                              LocalFrame<W>& frame, SlidePass<W>& pass, int index) {
     if (!prism) prism = prism_mesh(local, h);
-    frame.lockable_axes = nullptr;  // no axis locks (file comment)
-    frame.pass_mesh = &*prism;
+    set_capsule_frame(frame, local, *prism, h);
     Vec3<W> end;
     if constexpr (!tracing_enabled<Tracer>)
       end = slide_pass(start, velocity, *prism, tol, frame, pass, index, NullTracer{});

@@ -15,6 +15,7 @@
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
 #include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
@@ -124,7 +125,9 @@ inline constexpr int widened_write_back_ulps = 2;
 /// `radius` (1 + s/4: first_blocking_contact on the pass's local mesh, its round-off the pass's
 /// own, which s/4 covers as the stop at h = s/2 does), or, given the pass's `stored` mesh (a
 /// pass without an output term: Tolerances::certify_fraction), exactly, touching allowed
-/// (segment_keeps_radius_exactly); the file comment says why. When none of them is taken, the
+/// (segment_keeps_radius_exactly; for a `capsule` whose pass runs on its prism cells of
+/// `cell_size` triangles in `local`, capsule_segment_keeps_radius_exactly); the file comment
+/// says why. When none of them is taken, the
 /// same tests over the second ring (widened_write_back_ulps), nearest p first. `report(box)` is told the local
 /// eSpace box of each sweep (fast/ checks that its sub-mesh holds it).
 template <num::WithSqrt T, num::WithSqrt W, class ReportBox>
@@ -133,7 +136,8 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
                                             const std::vector<Constraint<W>>& start_contacts, const W& radius,
                                             const W& max_deviation, const IndexedMesh<W>& local,
                                             const std::array<std::optional<T>, 3>& fixed, ReportBox&& report,
-                                            const IndexedMesh<T>* stored = nullptr) {
+                                            const IndexedMesh<T>* stored = nullptr,
+                                            const Capsule<T>* capsule = nullptr, std::size_t cell_size = 0) {
   using response_detail_robust::least_margin;
   const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
   const Vec3<W> wide_origin = convert_to<W>(origin);
@@ -194,8 +198,10 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
       if (stored) {
         if (!exact_space) exact_space.emplace(origin, radii);
         const W reach = W(1) + W(exact_test_reach_margin);
-        if (segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored, local,
-                                         exact::swept_box(from, step, Vec3<W>(reach, reach, reach))))
+        const exact::Box box = exact::swept_box(from, step, Vec3<W>(reach, reach, reach));
+        if (capsule ? capsule_segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored,
+                                                           *capsule, local, cell_size, box)
+                    : segment_keeps_radius_exactly(previous, exact_from, c.point, *exact_space, *stored, local, box))
           return true;
       }
     }

@@ -62,6 +62,19 @@ class ExactLocalESpace {
                           (Interval::point(double(v.z)) - origin_enclosure_.z) / radii_enclosure_.z);
   }
 
+  /// A direction (no translation): each component v / r, in rationals, and its enclosure. A
+  /// capsule's half axis in the local eSpace (capsule_exact.hpp).
+  Vec3<Rational> direction(const Vec3<T>& v) const {
+    return Vec3<Rational>(Rational(Rational(double(v.x)) / radii_.x), Rational(Rational(double(v.y)) / radii_.y),
+                          Rational(Rational(double(v.z)) / radii_.z));
+  }
+
+  Vec3<Interval> direction_enclosure(const Vec3<T>& v) const {
+    return Vec3<Interval>(Interval::point(double(v.x)) / radii_enclosure_.x,
+                          Interval::point(double(v.y)) / radii_enclosure_.y,
+                          Interval::point(double(v.z)) / radii_enclosure_.z);
+  }
+
   const EllipsoidRadii<T>& radii() const { return given_radii_; }
 
  private:

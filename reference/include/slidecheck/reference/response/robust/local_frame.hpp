@@ -8,6 +8,7 @@
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/response/espace_slide.hpp>
 #include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/certified_write_back.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
@@ -55,9 +56,17 @@ struct LocalFrame {
   /// it (a scripted test pass) is written back by write_back.
   std::optional<Skin<T>> skin;
   /// Set by a pass that runs on another mesh than the frame's local copy (a capsule's prism
-  /// mesh, capsule.hpp): certified_write_back sweeps that mesh, and has no exact test of the
-  /// stored triangles (which is the sphere's). Null: the local copy, and the exact test.
+  /// mesh, capsule.hpp): certified_write_back sweeps that mesh, and its exact test is the
+  /// capsule's (capsule_exact.hpp) when the query's body is a capsule and `cell_size` is set,
+  /// else there is none. Null: the local copy, and the sphere's exact test.
   const IndexedMesh<T>* pass_mesh = nullptr;
+  /// Set with `pass_mesh` when its triangles bound convex cells, `cell_size` consecutive
+  /// triangles each (a capsule's prisms: 8, cell j of the local copy's triangle j): the squared
+  /// distance from a centre to cell j's solid, 0 inside (a capsule: its axis to triangle j). The
+  /// pass's start check uses it for a centre inside a cell (inside_start.hpp), the exact
+  /// write-back test to name the cells' triangles. 0 and empty: no cells.
+  std::size_t cell_size = 0;
+  std::function<T(const Vec3<T>&, std::size_t)> cell_squared_distance{};
 };
 
 /// slide_in_local_espace's default for certified_write_back's boxes: nothing to check.
@@ -94,14 +103,18 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     const Vec3<T> pass_start = out.passes.empty() ? in.start : out.passes.back().path.back();
     LocalFrame<W> frame{origin_magnitude, {}, {}, num::unit_roundoff<T>(), std::nullopt, {}, 0, std::nullopt};
     // One pointer captured: std::function keeps it without allocating.
+    // A capsule's locks are its axis's (capsule_lockable_axes), on the stored triangle i; a pass
+    // on its cells maps the pass mesh's indices to i (capsule.hpp).
     struct LockSource {
       const IndexedMesh<T>* mesh;
       const Vec3<T>* centre;
       const EllipsoidRadii<T>* radii;
-    } const source{&mesh, &pass_start, &in.radii};
+      const Capsule<T>* capsule;
+    } const source{&mesh, &pass_start, &in.radii, in.capsule ? &*in.capsule : nullptr};
     if constexpr (num::is_ieee_binary_v<T>)
       frame.lockable_axes = [src = &source](std::size_t i) {
-        return lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
+        return src->capsule ? capsule_lockable_axes(src->mesh->triangle(i), *src->centre, *src->capsule)
+                            : lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
       };
     Vec3<W> end = run_pass(local_start, to_espace(convert_to<W>(r3_velocity), radii), local, frame, pass, index);
     const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.contacts);
@@ -115,16 +128,21 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     stored.path.push_back(previous);
     bool held = false;
     // A float or double pass with a skin is written back by certified_write_back (given the
-    // stored mesh for the exact test where its skin has no output term); other types, and
-    // passes without a skin (scripted tests), by write_back.
+    // stored mesh for the exact test where its skin has no output term: the sphere's, or on a
+    // capsule's cells the capsule's); other types, and passes without a skin (scripted tests),
+    // by write_back.
     const bool certified = num::is_ieee_binary_v<T> && frame.skin.has_value();
+    const Capsule<T>* exact_capsule = frame.pass_mesh && in.capsule && frame.cell_size != 0 ? &*in.capsule : nullptr;
     for (std::size_t k = 1; k < pass.path.size(); ++k) {
       if (!held) {
         const std::optional<Vec3<T>> w =
             certified ? certified_write_back(pass.path[k], previous, in.start, in.radii, frame.start_contacts,
                                              W(W(1) + frame.skin->skin / W(4)), frame.skin->max_deviation,
                                              frame.pass_mesh ? *frame.pass_mesh : local, fixed, report_box,
-                                             (frame.skin->rounding > W(0) || frame.pass_mesh) ? nullptr : &mesh)
+                                             (frame.skin->rounding > W(0) || (frame.pass_mesh && !exact_capsule))
+                                                 ? nullptr
+                                                 : &mesh,
+                                             exact_capsule, frame.cell_size)
                       : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
         if (w) previous = *w;

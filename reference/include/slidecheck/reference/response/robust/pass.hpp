@@ -26,6 +26,7 @@
 #include <slidecheck/reference/response/robust/axis_locks.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
+#include <slidecheck/reference/response/robust/inside_start.hpp>
 #include <slidecheck/reference/response/robust/local_frame.hpp>
 #include <slidecheck/reference/response/robust/skin.hpp>
 #include <slidecheck/reference/response/robust/tolerances.hpp>
@@ -111,10 +112,55 @@ class SlidePassSteps {
         pass_.planes.push_back({i, cp.feature, cp.index, cp.point, c.normal});
       }
     }
+    if (frame_.cell_size != 0 && frame_.cell_squared_distance) start_inside_cells(here);
     if constexpr (tracing_enabled<Tracer>)
       tracer_(ev::StartCheck<T>{pass_index_, 0, pos_,
                                 nearest ? T(num::sqrt(nearest_d2) - skin_.contact_radius) : T(0),
                                 nearest.value_or(0), !constraints_.empty()});
+  }
+
+  /// A start inside a cell of the pass mesh (LocalFrame::cell_size; inside_start.hpp says why):
+  /// the cells whose solid the centre is within the gap s - h of (inside, or at their boundary
+  /// within round-off) take the start constraints inside_start_constraints chooses, with every
+  /// cell that has a start contact. A cell that takes a half-space of the whole cell is not swept
+  /// in this pass: the half-space keeps the centre out of it once it has left (every later
+  /// displacement keeps it), and on the way out its triangles, met from inside or beside a
+  /// neighbour the centre is inside (a floor's seam), would stop the push.
+  void start_inside_cells(const exact::Box& here) {
+    const std::size_t size = frame_.cell_size, cells = mesh_.triangle_count() / size;
+    const T gap = skin_.skin - (skin_.contact_radius - T(1));
+    const T g2 = num::sign(gap) > 0 ? T(gap * gap) : T(0);
+    std::vector<std::size_t> inside;
+    for (std::size_t j = 0; j < cells; ++j)
+      if (here.overlaps(inside_start_detail::cell_box(mesh_, j, size)) && frame_.cell_squared_distance(pos_, j) <= g2)
+        inside.push_back(j);
+    if (inside.empty()) return;
+    const T target = T(1) + skin_.skin;
+    const std::vector<CellConstraint<T>> chosen =
+        inside_start_constraints(pos_, mesh_, size, frame_.cell_squared_distance, inside, constraints_, target, skin_.solve);
+    if (chosen.empty()) return;
+    inside_cells_.assign(cells, 0);
+    for (const CellConstraint<T>& cc : chosen)
+      if (cc.found < 0) inside_cells_[cc.constraint.triangle / size] = 1;
+    std::vector<Constraint<T>> constraints, starts;
+    std::vector<SlidingPlaneHit<T>> planes;
+    for (const CellConstraint<T>& cc : chosen) {
+      const Constraint<T>& c = cc.constraint;
+      constraints.push_back(c);
+      if (cc.found >= 0) {
+        starts.push_back(frame_.start_contacts[static_cast<std::size_t>(cc.found)]);
+        planes.push_back(pass_.planes[static_cast<std::size_t>(cc.found)]);
+      } else {
+        const T support = c.offset - target;
+        starts.push_back({c.normal, T(support + T(1)), c.triangle});
+        planes.push_back({c.triangle, Feature::face, 0, Vec3<T>(pos_ - c.normal * T(dot(c.normal, pos_) - support)),
+                          c.normal});
+      }
+    }
+    constraints_ = constraints;
+    frame_.contacts = std::move(constraints);
+    frame_.start_contacts = std::move(starts);
+    pass_.planes = std::move(planes);
   }
 
   /// 3. The constrained displacement towards the destination, under the current locks.
@@ -246,7 +292,7 @@ class SlidePassSteps {
   std::optional<BlockingContact<T>> sweep(const PassStep<T>& step, int iteration) {
     const std::optional<BlockingContact<T>> hit =
         first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_,
-                               [this](std::size_t i) { return is_locked(i); });
+                               [this](std::size_t i) { return is_locked(i) || in_inside_cell(i); });
     ++pass_.iterations;
     if constexpr (tracing_enabled<Tracer>)
       // A push-out that hits nothing runs its whole length (time 1), and its end is traced as a
@@ -292,6 +338,7 @@ class SlidePassSteps {
  private:
   bool lockable_on(std::size_t i, int axes) const { return axes != 0 && (frame_.lockable_axes(i) & axes) != 0; }
   bool is_locked(std::size_t i) const { return lockable_on(i, frame_.pinned_axes); }
+  bool in_inside_cell(std::size_t i) const { return !inside_cells_.empty() && inside_cells_[i / frame_.cell_size] != 0; }
 
   static Vec3<T> pin(Vec3<T> v, int axes) {
     if (axes & 1) v.x = T(0);
@@ -327,6 +374,9 @@ class SlidePassSteps {
   /// if the pass lets its locks go; and whether a contact was met since the last lock.
   std::vector<Constraint<T>> locked_constraints_, locked_start_contacts_;
   bool met_since_lock_ = false;
+  /// The cells the pass keeps out of by a half-space of the whole cell (start_inside_cells;
+  /// empty: none), not swept.
+  std::vector<char> inside_cells_;
 };
 
 }  // namespace response_detail_robust

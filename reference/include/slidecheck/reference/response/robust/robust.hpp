@@ -19,9 +19,11 @@
 
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/certified_write_back.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
+#include <slidecheck/reference/response/robust/inside_start.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
 #include <slidecheck/reference/response/robust/local_frame.hpp>
 #include <slidecheck/reference/response/robust/pass.hpp>

@@ -1,0 +1,168 @@
+#pragma once
+/// Exact tests of a capsule's `robust` pass (capsule.hpp) on the stored float or double values:
+/// the capsule's counterparts of the sphere's axis locks (lockable_axes, axis_separated) and of
+/// certified_write_back's exact test (segment_keeps_radius_exactly).
+///
+/// The capsule at centre c is every point within r of its axis [c - H, c + H]. Moving from a to
+/// b it covers the points within r of the parallelogram {p + u H : p in [a, b], u in [-1, 1]}, so
+/// its exact clearance along the segment is the parallelogram's distance to each triangle: the
+/// least distance between two convex polygons lies on an edge of one of them (level A's capsule
+/// route, docs/architecture.md), so it is the least of the four parallelogram edges against the
+/// triangle and the triangle's three edges against the parallelogram's two halves (a flat
+/// parallelogram, b - a parallel to H, is the union of its edges). Every coordinate is a sum of
+/// the stored values, exact in rationals. Why: a capsule resting at exactly r on a floor whose
+/// height, radius and half axis are floats is certified touching (no positive clearance reaches
+/// it), and a push out of a start whose axis overlaps a triangle is certified when it comes no
+/// closer to it (level A's recovery), which the sweep, from inside a contact radius, cannot do.
+
+#include <slidecheck/reference/detection/boxes.hpp>
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/geometry/body/capsule.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
+#include <slidecheck/reference/numbers/interval.hpp>
+#include <slidecheck/reference/numbers/mp.hpp>
+#include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/local_espace.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+
+namespace slidecheck::robust {
+
+namespace response_detail_robust {
+
+/// a + b when that sum is exact (the error of Knuth's TwoSum is 0) and finite, else nothing.
+template <Number T>
+std::optional<T> exact_sum(const T& a, const T& b) {
+  const T sum = a + b;
+  if (!std::isfinite(sum)) return std::nullopt;
+  const T b_part = sum - a, a_part = sum - b_part;
+  const T error = (a - a_part) + (b - b_part);
+  if (error != 0) return std::nullopt;
+  return sum;
+}
+
+/// The axis's extent along axis k at centre `x`: [x - |h|, x + |h|], each end exact or nothing.
+template <Number T>
+std::pair<std::optional<T>, std::optional<T>> axis_extent(const T& x, const T& h) {
+  const T a = std::fabs(h);
+  return {exact_sum(x, T(-a)), exact_sum(x, a)};
+}
+
+/// Whether the capsule's axis at `center` lies on one side of `tri` along axis k at least its
+/// radius r beyond the triangle's extent, decided exactly (difference_at_least on exact ends).
+/// Side: -1 below (the axis's top end at least r below the triangle's least coordinate), +1
+/// above, 0 neither.
+template <Number T>
+int axis_side(const Triangle<T>& tri, const Vec3<T>& center, const Capsule<T>& capsule, int k) {
+  const T u = tri.p0[k], v = tri.p1[k], w = tri.p2[k];
+  const T lo = std::min({u, v, w}), hi = std::max({u, v, w});
+  const T x = center[k], r = std::fabs(capsule.radius);
+  if (std::isnan(lo) || std::isnan(hi) || std::isnan(x)) return 0;
+  const auto [low_end, high_end] = axis_extent(x, capsule.half_axis[k]);
+  if (low_end && difference_at_least(*low_end, hi, r)) return 1;
+  if (high_end && difference_at_least(lo, *high_end, r)) return -1;
+  return 0;
+}
+
+}  // namespace response_detail_robust
+
+/// The axes k (bit k) along which all of `tri` lies at least the capsule's radius beyond its
+/// axis at `center` on one side, decided exactly on the stored values (lockable_axes for the
+/// capsule: the axis's ends x_k -+ |H_k| taken exactly, or the axis refused). Such a triangle
+/// cannot come closer to the capsule than r while the centre keeps its k-th coordinate.
+template <Number T>
+int capsule_lockable_axes(const Triangle<T>& tri, const Vec3<T>& center, const Capsule<T>& capsule) {
+  int axes = 0;
+  if constexpr (num::is_ieee_binary_v<T>)
+    for (int k = 0; k < 3; ++k)
+      if (response_detail_robust::axis_side(tri, center, capsule, k) != 0) axes |= 1 << k;
+  return axes;
+}
+
+/// Whether some axis k separates the capsule moving from `a` to `b` from `tri` by at least its
+/// radius: both positions' axes beyond the triangle on the same side (axis_side), so every axis
+/// between them is (axis_separated for the capsule).
+template <Number T>
+bool capsule_axis_separated(const Triangle<T>& tri, const Vec3<T>& a, const Vec3<T>& b, const Capsule<T>& capsule) {
+  if constexpr (num::is_ieee_binary_v<T>) {
+    for (int k = 0; k < 3; ++k) {
+      const int side = response_detail_robust::axis_side(tri, a, capsule, k);
+      if (side != 0 && side == response_detail_robust::axis_side(tri, b, capsule, k)) return true;
+    }
+  }
+  return false;
+}
+
+/// dist(Q, tri)^2 >= r2 for the parallelogram Q = {p + u h : p in [a, b], u in [-1, 1]} (the file
+/// comment), decided one term at a time (segment_triangle_squared_distance_at_least), so an
+/// Interval never compares two terms with each other.
+template <Number Q>
+bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Vec3<Q>& b, const Vec3<Q>& h,
+                                                      const Triangle<Q>& tri, const Q& r2) {
+  const Vec3<Q> a0 = a - h, a1 = a + h, b0 = b - h, b1 = b + h;
+  if (!segment_triangle_squared_distance_at_least(a0, a1, tri, r2)) return false;
+  if (!segment_triangle_squared_distance_at_least(b0, b1, tri, r2)) return false;
+  if (!segment_triangle_squared_distance_at_least(a0, b0, tri, r2)) return false;
+  if (!segment_triangle_squared_distance_at_least(a1, b1, tri, r2)) return false;
+  if (num::sign(length_squared(cross(Vec3<Q>(b - a), h))) == 0) return true;  // flat: its edges
+  const Triangle<Q> halves[2] = {{a0, b0, b1}, {a0, b1, a1}};
+  for (const Triangle<Q>& half : halves)
+    for (int i = 0; i < 3; ++i)
+      if (!segment_triangle_squared_distance_at_least(tri.vertex(i), tri.vertex((i + 1) % 3), half, r2)) return false;
+  return true;
+}
+
+/// segment_keeps_radius_exactly for a capsule of half axis `half_axis` (R3, in T): whether the
+/// capsule moving from `a` to `b` (R3) keeps at least its radius from every triangle of `stored`
+/// (R3), or, for a triangle the axis at `a` already comes closer to (an invalid start being
+/// pushed out), at least a's own distance: never deeper. Decided in the local eSpace `space`
+/// (the capsule's radius on every axis: radius 1). Only triangles i one of whose prism
+/// triangles (i * cell_size ... in `pass_mesh`, the pass's prism mesh, capsule.hpp) meets
+/// `reach` are tested: a segment that comes within 1 of a triangle's prism either crosses the
+/// prism's boundary within 1 or starts inside the prism, where the start's distance is 0 and
+/// nothing is deeper. Interval first, rationals where the enclosures cannot decide.
+template <Number T, Number W>
+bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>>& exact_a, const Vec3<T>& b,
+                                          const ExactLocalESpace<T>& space, const IndexedMesh<T>& stored,
+                                          const Capsule<T>& capsule, const IndexedMesh<W>& pass_mesh,
+                                          std::size_t cell_size, const exact::Box& reach) {
+  if constexpr (!num::is_ieee_binary_v<T>) {
+    return false;
+  } else {
+    const Vec3<Interval> ia = space.enclosure(a), ib = space.enclosure(b);
+    const Vec3<Interval> ih = space.direction_enclosure(capsule.half_axis);
+    std::optional<Vec3<Rational>> exact_b, exact_h;
+    for (std::size_t i = 0; i < stored.triangle_count(); ++i) {
+      bool near = false;
+      for (std::size_t k = 0; k < cell_size && !near; ++k)
+        near = exact::may_touch(reach, pass_mesh.triangle(i * cell_size + k));
+      if (!near) continue;
+      const Triangle<T> t = stored.triangle(i);
+      if (capsule_axis_separated(t, a, b, capsule)) continue;
+      try {
+        const Triangle<Interval> it{space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)};
+        if (parallelogram_triangle_squared_distance_at_least(ia, ib, ih, it, Interval(1))) continue;
+        // Closer than 1 somewhere: refused, unless the axis at a itself may be (an overlapping start).
+        if (!(segment_triangle_squared_distance(Vec3<Interval>(ia - ih), Vec3<Interval>(ia + ih), it) < Interval(1)))
+          return false;
+      } catch (const UncertainDecision&) {
+      }
+      if (!exact_a) exact_a = space(a);
+      if (!exact_b) exact_b = space(b);
+      if (!exact_h) exact_h = space.direction(capsule.half_axis);
+      const Triangle<Rational> rt{space(t.p0), space(t.p1), space(t.p2)};
+      if (parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, Rational(1))) continue;
+      const Rational start_d2 =
+          segment_triangle_squared_distance(Vec3<Rational>(*exact_a - *exact_h), Vec3<Rational>(*exact_a + *exact_h), rt);
+      if (!(start_d2 < Rational(1)) ||
+          !parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, start_d2))
+        return false;
+    }
+    return true;
+  }
+}
+
+}  // namespace slidecheck::robust

@@ -12,6 +12,7 @@
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/capsule_moves.hpp>
 #include <slidecheck/fast/batch.hpp>
+#include <slidecheck/verify/run/verify_query.hpp>
 
 #include <boost/mpl/list.hpp>
 #include <rapidcheck/boost_test.h>
@@ -281,3 +282,46 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(refusals, F, Precisions) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// verify --implementation fast routes robust's capsule queries to fast/ (verify_query.cpp): a
+// capsule on a floor large enough that the reference's run is culled is compared, not skipped,
+// with no fast_mismatch and the reference's failures; moved by one ulp (the test hook) it is a
+// fast_mismatch.
+BOOST_AUTO_TEST_CASE(verify_implementation_fast_compares_capsules) {
+  using namespace slidecheck::verify;
+  Scene s;
+  s.name = "floor";
+  s.units = "meter";
+  const int k = 40;
+  for (int y = 0; y <= k; ++y)
+    for (int x = 0; x <= k; ++x) s.mesh.vertices.push_back({double(x - k / 2), double(y - k / 2), 0.0});
+  const auto v = [k](int x, int y) { return static_cast<std::uint32_t>(y * (k + 1) + x); };
+  for (int y = 0; y < k; ++y)
+    for (int x = 0; x < k; ++x) {
+      s.mesh.triangles.push_back({v(x, y), v(x + 1, y), v(x + 1, y + 1)});
+      s.mesh.triangles.push_back({v(x, y), v(x + 1, y + 1), v(x, y + 1)});
+    }
+  const SceneContext scene("floor", std::move(s));
+  formats::Query q;
+  q.id = "capsule";
+  q.scene = "(memory)";
+  q.algorithm = Algorithm::robust;
+  q.start = {0.25, 0.125, 1.5};
+  q.displacement = {1.5, 0.75, -1.25};
+  q.gravity = {0, 0, -0.5};
+  q.shape = Capsule<double>{0.5, {0.25, 0, 0.75}};
+  q.frames = 3;
+  VerifyQueryOptions fast_options;
+  fast_options.implementation = Implementation::fast;
+  for (const Precision p : {Precision::single_float, Precision::double_float}) {
+    const QueryRecord ref = verify_query(scene, q, "test", Algorithm::robust, p);
+    const QueryRecord fast = verify_query(scene, q, "test", Algorithm::robust, p, fast_options);
+    BOOST_TEST(fast.fast_skipped.empty(), fast.fast_skipped);
+    BOOST_TEST(!fast.has(FailureClass::fast_mismatch));
+    BOOST_TEST(fast.failures.size() == ref.failures.size());
+    BOOST_TEST(!fast.run_triangles.empty());  // culled: the planes' triangles were mapped back
+    VerifyQueryOptions moved = fast_options;
+    moved.fast_offset_for_testing = Vec3<double>(0, 0, p == Precision::single_float ? 0x1p-20 : 0x1p-49);
+    BOOST_TEST(verify_query(scene, q, "test", Algorithm::robust, p, moved).has(FailureClass::fast_mismatch));
+  }
+}

@@ -2,9 +2,9 @@
 // sweep set over OpenArena maps, in one precision (this file is built twice:
 // bench_fast_sweep_vs_bullet_float against Bullet's float build, _double against float64).
 //
-// Standard sweep set: sphere radius 16 (Quake units); start uniform in the map's
-// bounding box, kept only if at least 17 units clear of every triangle; direction uniform on
-// the sphere, length uniform in [64, 320]; 20,000 queries from a recorded seed. Triangles are
+// Standard sweep set (openarena_queries.hpp): sphere radius 16 (Quake units); start uniform in
+// the map's bounding box, kept only if at least 17 units clear of every triangle; direction
+// uniform on the sphere, length uniform in [64, 320]; 20,000 queries from a recorded seed. Triangles are
 // two-sided for the clearance test and for Bullet; the fast path runs robust's sweep
 // (sweep_robust.hpp: two-sided, stops at its skin) and the seed detection it verifies
 // (Linahan's checkTriangle, Fauerby's front-face rule: see docs/fast.md).
@@ -23,9 +23,8 @@
 // exactly the instructions of the sweeps (divide by the query count).
 #include <slidecheck/peers/bullet_peer.hpp>
 
-#include <slidecheck/corpora/bsp.hpp>
-#include <slidecheck/corpora/bsp_soup.hpp>
-#include <slidecheck/corpora/pk3.hpp>
+#include "openarena_queries.hpp"
+
 #include <slidecheck/fast/batch.hpp>
 #include <slidecheck/fast/sweep.hpp>
 #include <slidecheck/fast/sweep_robust.hpp>
@@ -48,65 +47,31 @@ using F = btScalar;
 
 namespace {
 
-constexpr double kRadius = 16, kClearance = 17, kMinLength = 64, kMaxLength = 320;
+constexpr double kRadius = 16, kClearance = 17;
 
-struct Query {
-  Vec3<F> start, velocity;
-};
-
-double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-/// Uniform double in [a, b) from 53 raw bits (no implementation-defined distribution).
-double uniform(std::mt19937_64& rng, double a, double b) { return a + (b - a) * (double(rng() >> 11) * 0x1p-53); }
-/// A standard normal by Box-Muller from the raw bits.
-double normal(std::mt19937_64& rng) {
-  const double u1 = (double(rng() >> 11) + 1) * 0x1p-53, u2 = double(rng() >> 11) * 0x1p-53;
-  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-}
+using Query = bench::Query<F>;
+using bench::median;
+using bench::now_s;
 
 /// Squared distance from p to the nearest triangle within `reach` (boxes from the BVH built
 /// with exact boxes), +inf when none is that close. In double (a filter for the set).
 double nearest_squared_distance(const fast::World<double>& w, const Vec3<double>& p, double reach,
                                 std::vector<fast::CandidateKey>& keys) {
-  fast::Aabb<double> box;
-  box.lo = {p.x - reach, p.y - reach, p.z - reach};
-  box.hi = {p.x + reach, p.y + reach, p.z + reach};
-  fast::box_candidates(w.bvh, box, keys);
+  bench::triangles_near(w, p, reach, keys);
   double best = std::numeric_limits<double>::infinity();
   for (auto k : keys) best = std::min(best, point_triangle_squared_distance(p, w.mesh.triangle(fast::candidate_triangle(k))));
   return best;
 }
 
+/// The standard set (openarena_queries.hpp) for the sphere of radius 16: starts 17 units clear.
 std::vector<Query> standard_sweeps(const fast::World<double>& w, std::size_t n, std::uint64_t seed) {
-  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
-  for (const auto& v : w.mesh.vertices) {
-    const double c[3] = {v.x, v.y, v.z};
-    for (int j = 0; j < 3; ++j) lo[j] = std::min(lo[j], c[j]), hi[j] = std::max(hi[j], c[j]);
-  }
-  std::mt19937_64 rng(seed);
   std::vector<fast::CandidateKey> keys;
-  std::vector<Query> out;
   // 17 units clear, with a relative margin of 1e-9 so the double filter never admits a start
   // that is exactly closer.
   const double clear2 = kClearance * kClearance * (1 + 1e-9);
-  while (out.size() < n) {
-    const Vec3<double> s(uniform(rng, lo[0], hi[0]), uniform(rng, lo[1], hi[1]), uniform(rng, lo[2], hi[2]));
-    Vec3<double> d(normal(rng), normal(rng), normal(rng));
-    const double len = std::sqrt(length_squared(d));
-    const double travel = uniform(rng, kMinLength, kMaxLength);
-    const Vec3<F> start(F(s.x), F(s.y), F(s.z));
-    if (!(len > 1e-6)) continue;
-    const Vec3<double> sf(start.x, start.y, start.z);
-    if (nearest_squared_distance(w, sf, kClearance + 1, keys) < clear2) continue;
-    d = d * (travel / len);
-    out.push_back({start, {F(d.x), F(d.y), F(d.z)}});
-  }
-  return out;
+  return bench::standard_queries<F>(w, n, seed, [&](const Vec3<double>& start) {
+    return !(nearest_squared_distance(w, start, kClearance + 1, keys) < clear2);
+  });
 }
 
 /// Whether the sphere of radius 16 at `p` overlaps the map, exactly; the depth in double.
@@ -138,11 +103,6 @@ Overlap exact_overlap(const fast::World<double>& w, const Vec3<F>& pf, std::vect
     }
   }
   return o;
-}
-
-IndexedMesh<double> load_map(const corpora::Pk3Archive& archive, const std::string& map) {
-  const std::string entry = "maps/" + map + ".bsp";
-  return corpora::extract_draw_soup(corpora::bsp::parse_bsp(archive.read(entry), entry)).mesh;
 }
 
 }  // namespace
@@ -186,7 +146,7 @@ int main(int argc, char** argv) {
                 "robust_hits,robust_end_inside,robust_max_depth,update_median_ns,update_mean_sweeps,update_end_inside\n");
   const corpora::Pk3Archive archive(pk3);
   for (const std::string& map : maps) {
-    const IndexedMesh<double> mesh_d = load_map(archive, map);
+    const IndexedMesh<double> mesh_d = bench::load_map(archive, map);
     const IndexedMesh<F> mesh = convert_mesh<F>(mesh_d, [](double x) { return F(x); });
     const fast::World<double> exact_world = [&] {
       fast::BvhBuildOptions o;

@@ -12,6 +12,8 @@
 #include <slidecheck/fast/candidate_slack.hpp>
 #include <slidecheck/fast/collide_and_slide.hpp>
 #include <slidecheck/fast/local_frame_box.hpp>
+#include <slidecheck/fast/robust_boxes.hpp>
+#include <slidecheck/fast/robust_capsule.hpp>
 #include <slidecheck/fast/sah_build.hpp>
 #include <slidecheck/fast/sweep.hpp>
 #include <slidecheck/fast/sweep_robust.hpp>

@@ -240,7 +240,8 @@ std::optional<FastOutcome> fast_outcome(QueryRecord& r, const SceneContext& sc, 
   // invalid start: nothing of such a record is checked).
   std::optional<FastOutcome> fast_run;
   if (options.implementation == Implementation::fast) {
-    if (in.capsule) {
+    // fast/ runs capsules with robust only (its twin with exact boxes; robust_capsule.hpp).
+    if (in.capsule && !algorithm_entry(algorithm).fast_exact_boxes) {
       r.fast_skipped = "fast/ " + std::string(algorithm_name(algorithm)) + " runs no capsule; not compared";
     } else if (!algorithm_entry(algorithm).fast_exact_boxes) {
       // The seeds' BVH slack covers spheres only: fast/ refuses the rest, and so records say so.

@@ -1,6 +1,6 @@
 #pragma once
 /// Many characters at once: the single-query APIs (sweep.hpp, sweep_robust.hpp, collide_and_slide.hpp) over a
-/// batch of inputs with TBB. Each result depends only on its own input and the read-only
+/// batch of inputs with TBB; capsules through robust's capsule collide-and-slide. Each result depends only on its own input and the read-only
 /// World, and is written to its own slot, so the output equals the sequential loop's for
 /// every thread count and schedule (tests/fast/test_batch.cpp).
 
@@ -60,6 +60,39 @@ std::vector<SlideResult<F>> collide_and_slide_batch(const World<F>& world, std::
     SlideScratch<F>& s = scratch.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i)
       out[i] = collide_and_slide<Algorithm>(world, inputs[i], tol, s, options);
+  });
+  return out;
+}
+
+/// One capsule character's update of a batch: its R3 centre, move and gravity pass, and its body
+/// (any half axis direction; the capsule only translates).
+template <IeeeBinary F>
+struct CapsuleQuery {
+  Vec3<F> start, velocity, gravity;
+  Capsule<F> capsule;
+};
+
+/// The collide-and-slide input of a capsule query (slide_input_of: the radius on every axis).
+template <IeeeBinary F>
+SlideInput<F> capsule_input(const CapsuleQuery<F>& q) {
+  return slide_input_of(q.start, q.velocity, Shape<F>(q.capsule), q.gravity);
+}
+
+/// robust's capsule collide-and-slide (collide_and_slide<Robust> on a capsule input) of every
+/// query, on a world built with robust_world_options(). A query the reference refuses (a NaN
+/// radius: capsule_collide_and_slide's radii check) throws std::invalid_argument, as the single
+/// call does.
+template <IeeeBinary F>
+std::vector<SlideResult<F>> capsule_collide_and_slide_batch(const World<F>& world,
+                                                            std::span<const CapsuleQuery<F>> queries,
+                                                            const robust::Tolerances& tol = {},
+                                                            const SlideOptions& options = {}) {
+  std::vector<SlideResult<F>> out(queries.size());
+  tbb::enumerable_thread_specific<SlideScratch<F>> scratch;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 16), [&](const auto& range) {
+    SlideScratch<F>& s = scratch.local();
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      out[i] = collide_and_slide<Robust>(world, capsule_input(queries[i]), tol, s, options);
   });
   return out;
 }

@@ -20,22 +20,28 @@
 ///    eSpace back to R3 with a margin for the frame's rounding (robust_world_box), is the whole
 ///    requirement; its worlds are built exact-only (robust_world_options), without
 ///    always-candidates.
+///    A capsule (robust only) runs robust's capsule pass, the sphere's on each sub-mesh
+///    triangle's prism, with every box grown by the half axis (robust_capsule.hpp).
 /// Triangle indices in the result's sliding planes are mapped back to the level's indices.
 ///
 /// The enabled tracer only observes (the reference's tracing never changes a decision); the
 /// per-query cost is the box query, the sub-mesh copy and the reference loops over it.
 
 #include <slidecheck/fast/bvh_traversal.hpp>
+#include <slidecheck/fast/robust_boxes.hpp>
+#include <slidecheck/fast/robust_capsule.hpp>
 #include <slidecheck/fast/world.hpp>
 #include <slidecheck/reference/response/fauerby.hpp>
 #include <slidecheck/reference/response/linahan.hpp>
 #include <slidecheck/reference/response/monter.hpp>
 #include <slidecheck/reference/trace/response_trace.hpp>
+#include <slidecheck/reference/response/robust/capsule.hpp>
 #include <slidecheck/reference/response/robust/robust.hpp>
 
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -65,13 +71,14 @@ struct Monter {
   }
 };
 
-/// slidecheck's robust algorithm (reference/response/robust/robust.hpp). Its steps are checked
-/// against the region by collide_and_slide itself (slide_detail::run_robust_covered), not by
-/// collision queries.
+/// slidecheck's robust algorithm (reference/response/robust/robust.hpp; a capsule input:
+/// robust/capsule.hpp). Its steps are checked against the region by collide_and_slide itself
+/// (slide_detail::run_robust_covered, run_robust_capsule_covered), not by collision queries.
 struct Robust {
   using Tolerances = robust::Tolerances;
   template <class T, class Tracer>
   static SlideResult<T> run(const SlideInput<T>& in, const IndexedMesh<T>& m, const Tolerances& tol, Tracer&& tr) {
+    if (in.capsule) return robust::capsule_collide_and_slide(in, m, tol, std::forward<Tracer>(tr));
     return robust::collide_and_slide(in, m, tol, std::forward<Tracer>(tr));
   }
 };
@@ -177,7 +184,8 @@ void candidate_submesh(const World<F>& world, const std::vector<CandidateKey>& c
   }
 }
 
-/// The first guess of the region: the move's and the gravity pass's boxes, padded.
+/// The first guess of the region: the move's and the gravity pass's boxes, padded (and for a
+/// capsule grown by its half axis: its ends lie |half_axis| from the centre per axis).
 template <IeeeBinary F>
 Aabb<F> initial_region(const SlideInput<F>& in, double padding_radii) {
   const F pad = F(padding_radii) *
@@ -185,67 +193,11 @@ Aabb<F> initial_region(const SlideInput<F>& in, double padding_radii) {
   Aabb<F> b = swept_sphere_bounds<F>(in.start, in.velocity, pad);
   b.extend(swept_sphere_bounds<F>(in.start + in.velocity, in.gravity, pad));
   b.extend(swept_sphere_bounds<F>(in.start, in.gravity, pad));
-  return b;
-}
-
-/// The R3 box that holds every vertex robust's loops can read for a local eSpace box `q`: robust
-/// maps a vertex v to fl(fl(v - origin) / r) per axis in its working type (robust/local_espace.hpp,
-/// to_local_espace; double for float, whose unit roundoff is below F's), monotone in v, so
-/// a triangle whose local box meets q has a vertex coordinate v with fl(fl(v - o) / r) >= q.lo,
-/// hence v >= o + r q.lo - 2.1 u (|r q.lo| + |v - o|) minus underflow; the double evaluation here
-/// adds 2 u_double. The margin takes 8 u (|r q| + |o|), u F's, and F's least normal (1 + r). NaN bounds stay NaN: such a box is never contained.
-template <IeeeBinary F>
-Aabb<F> robust_world_box(const exact::Box& q, const Vec3<F>& origin, const EllipsoidRadii<F>& radii) {
-  const double u = num::unit_roundoff<F>();
-  const double tiny = double(std::numeric_limits<F>::min());
-  const double o[3] = {origin.x, origin.y, origin.z};
-  const double r[3] = {std::fabs(double(radii.radii.x)), std::fabs(double(radii.radii.y)),
-                       std::fabs(double(radii.radii.z))};
-  F lo[3], hi[3];
-  for (int j = 0; j < 3; ++j) {
-    const double a = r[j] * q.lo[j], b = r[j] * q.hi[j];
-    const double lo_d = (o[j] + a) - (8 * u * (std::fabs(a) + std::fabs(o[j])) + tiny * (1 + r[j]));
-    const double hi_d = (o[j] + b) + (8 * u * (std::fabs(b) + std::fabs(o[j])) + tiny * (1 + r[j]));
-    lo[j] = round_down(static_cast<F>(lo_d));  // the conversion rounds to nearest: one ulp out
-    hi[j] = round_up(static_cast<F>(hi_d));
+  if (in.capsule) {
+    const Vec3<F>& a = in.capsule->half_axis;
+    b.lo = {b.lo.x - std::fabs(a.x), b.lo.y - std::fabs(a.y), b.lo.z - std::fabs(a.z)};
+    b.hi = {b.hi.x + std::fabs(a.x), b.hi.y + std::fabs(a.y), b.hi.z + std::fabs(a.z)};
   }
-  Aabb<F> out;
-  out.lo = {lo[0], lo[1], lo[2]};
-  out.hi = {hi[0], hi[1], hi[2]};
-  return out;
-}
-
-/// A tracer for robust's pass: hands the box of each sweep (the contact radius along the
-/// displacement, as first_blocking_contact's may_touch takes it) to `need`. W: the pass's
-/// working type (robust::Working).
-template <Number W, class Need>
-struct RobustSweepBoxes {
-  static constexpr bool enabled = true;
-  const Need* need;
-  W radius;
-  template <class Event>
-  void operator()(const Event& e) const {
-    if constexpr (std::is_same_v<Event, trace::response::CollisionQuery<W>>)
-      (*need)(exact::swept_box(e.base_point, e.velocity, Vec3<W>(radius, radius, radius)));
-  }
-};
-
-/// The R3 box of a mesh's vertices, or nothing if a coordinate is NaN (an empty mesh: lo > hi).
-template <IeeeBinary F>
-std::optional<Aabb<F>> vertex_box(const IndexedMesh<F>& mesh) {
-  const F inf = std::numeric_limits<F>::infinity();
-  F lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
-  for (const Vec3<F>& v : mesh.vertices) {
-    const F c[3] = {v.x, v.y, v.z};
-    for (int j = 0; j < 3; ++j) {
-      if (std::isnan(c[j])) return std::nullopt;
-      lo[j] = c[j] < lo[j] ? c[j] : lo[j];
-      hi[j] = c[j] > hi[j] ? c[j] : hi[j];
-    }
-  }
-  Aabb<F> b;
-  b.lo = {lo[0], lo[1], lo[2]};
-  b.hi = {hi[0], hi[1], hi[2]};
   return b;
 }
 
@@ -267,32 +219,8 @@ SlideResult<F> run_robust_covered(const SlideInput<F>& in, const IndexedMesh<F>&
       in, sub,
       [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, robust::LocalFrame<W>& frame,
           SlidePass<W>& pass, int index) {
-        W cr = std::numeric_limits<W>::quiet_NaN();
-        // Monotone in M only for non-negative factors; a finite bound keeps 0 * inf out.
-        const bool bounded = vertices && tol.quadratic_skin_factor == 0 && tol.skin_factor >= 0 &&
-                             tol.output_rounding_factor >= 0;
-        if (bounded) {
-          const W m_move = robust::pass_magnitude(start, velocity);
-          W m = m_move;
-          if (!local.vertices.empty()) {
-            const Vec3<W> origin = robust::convert_to<W>(in.start);
-            const EllipsoidRadii<W> radii = robust::convert_to<W>(in.radii);
-            const Vec3<W> lo = robust::to_local_espace(robust::convert_to<W>(vertices->lo), origin, radii);
-            const Vec3<W> hi = robust::to_local_espace(robust::convert_to<W>(vertices->hi), origin, radii);
-            for (const W c : {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z})
-              if (num::abs(c) > m) m = num::abs(c);
-          }
-          if (m < std::numeric_limits<W>::infinity())
-            // Without the quadratic term M_e is not grown: m_move serves as it (derive_skin).
-            cr = robust::skin_from_magnitudes(m, m_move, velocity, tol,
-                                              robust::output_magnitude(m_move, velocity, frame.origin_magnitude),
-                                              frame.output_roundoff)
-                     .contact_radius;
-        }
-        if (std::isnan(cr))
-          cr = robust::derive_skin(start, velocity, tol, &local, frame.origin_magnitude, frame.output_roundoff)
-                   .contact_radius;
         const W zero(0);
+        const W cr = contact_radius_bound(in, start, velocity, local, frame, tol, vertices, Vec3<W>(zero, zero, zero));
         auto need = [&](const exact::Box& b) { require(robust_world_box(b, in.start, in.radii)); };
         need(exact::swept_box(start, velocity, Vec3<W>(W(2), W(2), W(2))));
         need(exact::swept_box(start, Vec3<W>(zero, zero, zero), Vec3<W>(cr, cr, cr)));
@@ -313,7 +241,13 @@ SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
                                  const typename Algorithm::Tolerances& tol, SlideScratch<F>& scratch,
                                  const SlideOptions& options = {}) {
   constexpr bool is_robust = std::is_same_v<Algorithm, Robust>;
-  if constexpr (!is_robust) world.check_radii(in.radii);  // robust's boxes are exact: any ellipsoid
+  if constexpr (!is_robust) {
+    // The seeds run no capsule in the reference either (their registry entries' shapes).
+    if (in.capsule) throw std::invalid_argument("fast/ runs capsules with robust only");
+    world.check_radii(in.radii);  // robust's boxes are exact: any ellipsoid
+  } else if (in.capsule) {
+    slide_detail::check_capsule_input(in);  // the reference's refusals, before any work
+  }
   Aabb<F> region = slide_detail::initial_region(
       in, is_robust ? options.robust_initial_padding_radii : options.initial_padding_radii);
   scratch.last_used_whole_mesh = false;
@@ -332,7 +266,8 @@ SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
     };
     SlideResult<F> result;
     if constexpr (is_robust) {
-      result = slide_detail::run_robust_covered(in, sub, tol, slide_detail::vertex_box(sub), require);
+      result = in.capsule ? slide_detail::run_robust_capsule_covered(in, sub, tol, slide_detail::vertex_box(sub), require)
+                          : slide_detail::run_robust_covered(in, sub, tol, slide_detail::vertex_box(sub), require);
     } else {
       scratch.queries.clear();
       slide_detail::QueryRecorder<F> recorder{&scratch.queries};

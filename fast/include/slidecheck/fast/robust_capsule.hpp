@@ -14,9 +14,10 @@
 /// same order (the sub-mesh keeps the level's order, and prism triangle 8 i + k belongs to
 /// triangle i), so each step, nearest-hit ties included, is the whole-mesh run's.
 ///
-/// The pass is written as capsule.hpp's (prism mesh built once for both passes, no axis locks,
-/// the prism mesh for the write-backs, triangles named by the mesh's) with slide_pass given the
-/// box recorder; tests/fast/test_capsule_differential.cpp compares the two bit for bit.
+/// The pass is written as capsule.hpp's (prism mesh built once for both passes, the frame set by
+/// robust::set_capsule_frame: prism cells for starts inside, locks on the stored triangles; the
+/// prism mesh for the write-backs; triangles named by the mesh's) with slide_pass given the box
+/// recorder; tests/fast/test_capsule_differential.cpp compares the two bit for bit.
 
 #include <slidecheck/fast/robust_boxes.hpp>
 #include <slidecheck/reference/response/robust/capsule.hpp>
@@ -59,8 +60,7 @@ SlideResult<F> run_robust_capsule_covered(const SlideInput<F>& in, const Indexed
       [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, robust::LocalFrame<W>& frame,
           SlidePass<W>& pass, int index) {
         if (!prism) prism = robust::prism_mesh(local, h);
-        frame.lockable_axes = nullptr;  // capsule.hpp: no axis locks
-        frame.pass_mesh = &*prism;
+        robust::set_capsule_frame(frame, local, *prism, h);  // as capsule.hpp: cells, locks
         const W cr = contact_radius_bound(in, start, velocity, *prism, frame, tol, vertices, h);
         const W zero(0);
         need(exact::swept_box(start, velocity, Vec3<W>(W(2), W(2), W(2))));

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const Suite& sphere_suite() {
-  static const Suite s = build_suite({.shape = "sphere", .precision = formats::Precision::single_float});
+  static const Suite s = build_suite({.shape = "sphere", .precision = formats::Precision::single_float, .maps = ""});
   return s;
 }
 
@@ -55,7 +55,7 @@ BOOST_AUTO_TEST_CASE(the_suite_holds_every_part_and_is_deterministic) {
   for (const std::string& p : parts) BOOST_TEST(per_part[p] > 0u, p);
   BOOST_TEST(s.identity.level_c_queries > per_part["pushes"]);
   // A second build, in the same process, is the same suite.
-  const Suite again = build_suite({.shape = "sphere", .precision = formats::Precision::single_float});
+  const Suite again = build_suite({.shape = "sphere", .precision = formats::Precision::single_float, .maps = ""});
   BOOST_TEST(again.identity.hash == s.identity.hash);
   BOOST_TEST(again.queries.size() == s.queries.size());
 }
@@ -75,11 +75,11 @@ BOOST_AUTO_TEST_CASE(the_hash_is_of_the_content_not_of_the_order) {
 }
 
 BOOST_AUTO_TEST_CASE(shapes_and_precisions_are_other_suites) {
-  const Suite capsule = build_suite({.shape = "capsule", .precision = formats::Precision::single_float});
+  const Suite capsule = build_suite({.shape = "capsule", .precision = formats::Precision::single_float, .maps = ""});
   BOOST_TEST(capsule.identity.hash != sphere_suite().identity.hash);
   for (const SuiteQuery& q : capsule.queries) BOOST_TEST(std::holds_alternative<Capsule<double>>(q.query.shape));
-  BOOST_CHECK_THROW(build_suite({.shape = "ellipsoid"}), std::invalid_argument);
-  BOOST_CHECK_THROW(build_suite({.shape = "sphere", .maps = "/nonexistent/pak1-maps.pk3"}), formats::InputError);
+  BOOST_CHECK_THROW(build_suite({.shape = "ellipsoid", .precision = formats::Precision::single_float, .maps = ""}), std::invalid_argument);
+  BOOST_CHECK_THROW(build_suite({.shape = "sphere", .precision = formats::Precision::single_float, .maps = "/nonexistent/pak1-maps.pk3"}), formats::InputError);
 }
 
 BOOST_AUTO_TEST_CASE(written_and_read_back_it_keeps_its_hash) {

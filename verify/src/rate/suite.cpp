@@ -60,6 +60,13 @@ constexpr std::size_t kRotatedAttempts = 512;
 
 std::string short_number(double x) { return x == 0 ? "0" : fmt::format("{:g}", x); }
 
+/// The canonical movement set's options with the suite's seed (walks and constructions at their defaults).
+corpora::CanonicalMovementOptions movement_options() {
+  corpora::CanonicalMovementOptions o;
+  o.seed = kSeed;
+  return o;
+}
+
 class Builder {
  public:
   explicit Builder(const SuiteOptions& o) : o_(o) {}
@@ -136,7 +143,7 @@ double radius_of(const formats::Query& q) {
 
 void add_placed(Builder& b, bool capsule) {
   const formats::Precision p = b.o_.precision;
-  const corpora::CanonicalMovementOptions movement{.seed = kSeed};
+  const corpora::CanonicalMovementOptions movement = movement_options();
   for (const corpora::CanonicalShape* shape : suite_shapes(capsule)) {
     const std::vector<formats::Query> unit =
         capsule ? corpora::capsule_unit_moves(*shape, movement) : corpora::canonical_unit_moves(*shape, movement);
@@ -157,7 +164,7 @@ void add_placed(Builder& b, bool capsule) {
 
 void add_rotated(Builder& b, bool capsule) {
   const formats::Precision p = b.o_.precision;
-  const corpora::CanonicalMovementOptions movement{.seed = kSeed};
+  const corpora::CanonicalMovementOptions movement = movement_options();
   const ExactRotation& r1 = general_rotations[0];
   for (const corpora::CanonicalShape* shape : suite_shapes(capsule))
     for (double scale : corpora::canonical_scales())
@@ -400,7 +407,9 @@ Suite read_suite(const std::string& dir) {
       for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
       if (f.size() != 5 || f[0] != queries[i].id)
         throw formats::InputError(index_file, 0, "placement " + std::to_string(i) + " does not match its query");
-      Placement p{.part = f[1], .level_c = f[4] == "C"};
+      Placement p;
+      p.part = f[1];
+      p.level_c = f[4] == "C";
       if (f[2] != "-") p.scale = formats::parse_double(f[2]);
       if (f[3] != "-") p.offset = formats::parse_double(f[3]);
       s.queries.push_back({std::move(queries[i]), std::move(p)});

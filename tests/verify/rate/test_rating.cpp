@@ -42,12 +42,12 @@ const ClassRating& class_named(const Rating& r, const std::string& name) {
 /// Two cells at scale 1 (offsets 0 and 1e4), an unplaced adversarial query and one at level C.
 struct Fixture {
   std::map<std::string, Placement> placements{
-      {"a", {.part = "canonical", .scale = 1.0, .offset = 0.0}},
-      {"b", {.part = "canonical", .scale = 1.0, .offset = 1e4}},
-      {"c", {.part = "canonical", .scale = 1.0, .offset = 1e4}},
-      {"d", {.part = "adversarial"}},
+      {"a", {.part = "canonical", .scale = 1.0, .offset = 0.0, .level_c = false}},
+      {"b", {.part = "canonical", .scale = 1.0, .offset = 1e4, .level_c = false}},
+      {"c", {.part = "canonical", .scale = 1.0, .offset = 1e4, .level_c = false}},
+      {"d", {.part = "adversarial", .scale = std::nullopt, .offset = std::nullopt, .level_c = false}},
       {"e", {.part = "pushes", .scale = 1.0, .offset = 0.0, .level_c = true}},
-      {"f", {.part = "recovery", .scale = 1.0, .offset = 0.0}},
+      {"f", {.part = "recovery", .scale = 1.0, .offset = 0.0, .level_c = false}},
   };
   std::vector<verify::QueryRecord> records{
       record("a", {}),
@@ -57,6 +57,9 @@ struct Fixture {
       record("e", {verify::FailureClass::lost_motion}),
       record("f", {verify::FailureClass::recovery}, true),
   };
+  Fixture() {
+    records[4].ideal.emplace();  // level C ran on the push
+  }
   Rating rating() const {
     Rating r = aggregate(records, placements, {"canonical", "rotated", "pushes", "recovery", "adversarial"});
     r.suite = {.version = 1, .variant = "nomaps", .hash = std::string(64, 'a'), .shape = "sphere",
@@ -97,6 +100,10 @@ BOOST_AUTO_TEST_CASE(aggregates_classes_cells_and_parts) {
   // Level C classes are judged only where level C ran; recovery only on invalid starts.
   BOOST_TEST(class_named(r, "lost_motion").judged == 1u);
   BOOST_TEST(class_named(r, "lost_motion").failing == 1u);
+  // Where level C was skipped (a capsule), its classes are not judged.
+  Fixture skipped;
+  skipped.records[4].ideal->error = "level C skipped: a capsule";
+  BOOST_TEST(class_named(skipped.rating(), "lost_motion").judged == 0u);
   BOOST_TEST(class_named(r, "recovery").judged == 1u);
   BOOST_TEST(class_named(r, "recovery").failing == 1u);
   // fast/'s comparison is never run by rate, so its class is left out.

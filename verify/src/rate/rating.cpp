@@ -35,10 +35,10 @@ double body_radius(const formats::Query& q) {
 }
 
 /// Whether class `c` is judged on this record: its queries (failure_classes.hpp, JudgedOn) and,
-/// for a level C class, only where level C ran.
+/// for a level C class, only where the ideal run was made (level C skips a capsule, saying why).
 bool judged_on(FailureClass c, const QueryRecord& r, const Placement& p) {
   const FailureClassInfo& info = failure_class_info(c);
-  if (info.found_by == FoundBy::level_c && !p.level_c) return false;
+  if (info.found_by == FoundBy::level_c && !(p.level_c && r.ideal && r.ideal->error.empty())) return false;
   switch (info.judged_on) {
     case JudgedOn::checked: return !r.invalid_start;
     case JudgedOn::invalid_starts: return r.invalid_start;
@@ -57,7 +57,11 @@ Rating aggregate(const std::vector<QueryRecord>& records, const std::map<std::st
     const FailureClassInfo& info = failure_class_info(c);
     if (info.found_by == FoundBy::fast) continue;  // `rate` never runs fast/ beside the reference
     classes.push_back(c);
-    out.classes.push_back({.name = info.name, .level = level_name(info.level), .has_depth = info.has_depth});
+    ClassRating cr;
+    cr.name = info.name;
+    cr.level = level_name(info.level);
+    cr.has_depth = info.has_depth;
+    out.classes.push_back(std::move(cr));
   }
   for (const std::string& part : part_order) out.parts.push_back({.name = part});
   std::map<std::pair<double, double>, EnvelopeCell> cells;

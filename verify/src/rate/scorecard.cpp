@@ -119,8 +119,8 @@ std::string scorecard_text(const Rating& r) {
       << envelope_table(r);
   out << "\nparts:";
   for (const PartRating& p : r.parts)
-    out << ' ' << p.name << ' ' << p.failing << "/" << p.checked << (&p == &r.parts.back() ? "" : ",");
-  out << " (failing/checked)\n";
+    out << ' ' << p.name << ' ' << p.failing << "/" << p.queries << (&p == &r.parts.back() ? "" : ",");
+  out << " (failing/queries; an invalid start fails only by not recovering)\n";
   out << fmt::format("speed: {} queries in {:.1f} s, {:.1f} queries/s ({}, {} threads)\n", r.speed.queries,
                      r.speed.seconds, r.speed.queries_per_second(), r.speed.machine,
                      r.speed.threads == 0 ? std::string("all") : std::to_string(r.speed.threads));

@@ -44,7 +44,7 @@ struct Placement {
 struct ClassRating {
   std::string name;
   std::string level;         ///< "A", "B", "C", "other"
-  std::size_t judged = 0;    ///< queries the class is judged on (its denominator)
+  std::size_t judged = 0;    ///< queries the class is judged on (its denominator; level C's: where the ideal ran)
   std::size_t failing = 0;   ///< of them, queries that have it
   bool has_depth = false;
   double worst_depth = 0;              ///< largest depth (scene units), when has_depth and failing

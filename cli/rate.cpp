@@ -10,12 +10,14 @@
 #include <slidecheck/formats/errors.hpp>
 #include <slidecheck/verify/exit_codes.hpp>
 #include <slidecheck/verify/rate/rating.hpp>
+#include <slidecheck/verify/rate/rating_html.hpp>
 #include <slidecheck/verify/rate/scorecard.hpp>
 #include <slidecheck/verify/rate/suite.hpp>
 #include <slidecheck/verify/run/build_info.hpp>
 #include <slidecheck/verify/run/registry.hpp>
 #include <slidecheck/verify/run/scene_context.hpp>
 #include <slidecheck/verify/run/shard.hpp>
+#include <slidecheck/verify/report/text_file.hpp>
 #include <slidecheck/verify/run/verify_run.hpp>
 #include <slidecheck/verify/search/candidate.hpp>
 #include <slidecheck/verify/search/case_shrink.hpp>
@@ -48,6 +50,7 @@ struct RateArgs : CommonArgs, ExternalArgs {
   std::string slice;
   std::string baseline;
   std::vector<std::string> compare;
+  std::string compare_html;  ///< --html: the comparison page
   double shrink_seconds = 20;
 };
 
@@ -69,6 +72,11 @@ int compare(const RateArgs& a) {
   std::vector<std::pair<std::string, rate::Rating>> ratings;
   for (const std::string& file : a.compare) ratings.emplace_back(file, rate::read_rating(file));
   std::cout << rate::compare_text(ratings);
+  if (!a.compare_html.empty()) {
+    if (const fs::path dir = fs::path(a.compare_html).parent_path(); !dir.empty()) fs::create_directories(dir);
+    verify::write_text_file(a.compare_html, rate::comparison_html(ratings));
+    std::cout << "page in " << a.compare_html << '\n';
+  }
   return verify::exit_ok;
 }
 
@@ -159,8 +167,11 @@ int run(const RateArgs& a) {
   if (!a.compare.empty()) {
     if (!a.implementation.empty() || !a.baseline.empty())
       throw verify::UsageError("--compare", "compares rating files: leave out --implementation and --baseline");
+    if (!a.compare_html.empty() && fs::is_directory(a.compare_html))
+      throw verify::UsageError("--html", "'" + a.compare_html + "' is a directory: name the page's file");
     return compare(a);
   }
+  if (!a.compare_html.empty()) throw verify::UsageError("--html", "writes the page of --compare: give --compare too");
   if (a.implementation.empty())
     throw verify::UsageError("--implementation", "name what to rate: an algorithm (" + verify::algorithm_names() +
                                                      "), exec:COMMAND or peer:NAME (" + peer_names() + ")");
@@ -290,7 +301,9 @@ int run(const RateArgs& a) {
     out << rate::rating_json(rating);
     if (!out) throw std::runtime_error("error writing " + rating_file);
   }
-  std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << '\n';
+  const std::string page = (fs::path(a.out) / "rating.html").string();
+  verify::write_text_file(page, rate::rating_html(rating));
+  std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << " and " << page << '\n';
   if (!baseline) return verify::exit_ok;
   const std::vector<rate::Regression> changes = rate::regressions(*baseline, rating);
   if (changes.empty()) {
@@ -313,7 +326,7 @@ void register_rate(CLI::App& app, CommandAction& action) {
       "rate",
       "Rate a collide-and-slide on the conformance suite slidecheck-suite 1 (docs/rate.md): levels A, B and C, "
       "failures per class with the first minimal case, the operating envelope (world scale x offset), speed; "
-      "text on stdout and OUT/rating.json. --baseline is the CI gate. Exit 0 done (and the gate passed), 1 the "
+      "text on stdout, OUT/rating.json and OUT/rating.html. --baseline is the CI gate. Exit 0 done (and the gate passed), 1 the "
       "gate found the rating worse than the baseline, 2 bad input (nothing run), 3 internal error.");
   cmd->add_option("--implementation", args->implementation,
                   "What to rate: one of slidecheck's algorithms (" + verify::algorithm_names() +
@@ -342,12 +355,15 @@ void register_rate(CLI::App& app, CommandAction& action) {
                   "Rating files to print side by side (classes x implementations, envelopes); nothing is run")
       ->expected(1, -1)
       ->check(existing_file());
+  cmd->add_option("--html", args->compare_html,
+                  "With --compare: also write the comparison page to this file (a table of classes and every envelope "
+                  "as a heat map on one grid)");
   cmd->add_option("--shrink-seconds", args->shrink_seconds,
                   "Wall time to shrink each class's first failing query (0: write it as found)")
       ->check(finite_number(false))
       ->capture_default_str();
   add_external_options(*cmd, *args);
-  add_out(*cmd, *args, "rate", "Output directory: rating.json, cases/, suite/, verify-ab/, verify-c/");
+  add_out(*cmd, *args, "rate", "Output directory: rating.json, rating.html, cases/, suite/, verify-ab/, verify-c/");
   add_threads(*cmd, *args);
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->footer("Engines for --implementation peer:NAME (peers/engines.json):\n" + engine_descriptions(builtin_engines()));

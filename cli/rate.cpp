@@ -155,6 +155,17 @@ void write_minimal_cases(const RateArgs& a, rate::Rating& rating, const std::vec
   }
 }
 
+/// Every file made from the rating into `out`: rating.json, from which any page of the rating
+/// (the envelope's heat map) is drawn, so its writer joins here. Returns rating.json's path.
+std::string write_rating_files(const std::string& out, const rate::Rating& rating) {
+  const std::string file = (fs::path(out) / "rating.json").string();
+  std::ofstream json(file, std::ios::binary | std::ios::trunc);
+  json << rate::rating_json(rating);
+  json.close();
+  if (!json) throw std::runtime_error("error writing " + file);
+  return file;
+}
+
 int run(const RateArgs& a) {
   if (!a.compare.empty()) {
     if (!a.implementation.empty() || !a.baseline.empty())
@@ -284,12 +295,7 @@ int run(const RateArgs& a) {
   rating.tool_version = verify::build_info().version;
   rating.speed = {.queries = records.size(), .seconds = seconds, .machine = machine_text(), .threads = a.threads};
   write_minimal_cases(a, rating, records, external_ab);
-  const std::string rating_file = (fs::path(a.out) / "rating.json").string();
-  {
-    std::ofstream out(rating_file, std::ios::binary | std::ios::trunc);
-    out << rate::rating_json(rating);
-    if (!out) throw std::runtime_error("error writing " + rating_file);
-  }
+  const std::string rating_file = write_rating_files(a.out, rating);
   std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << '\n';
   if (!baseline) return verify::exit_ok;
   const std::vector<rate::Regression> changes = rate::regressions(*baseline, rating);

@@ -163,6 +163,18 @@ void write_minimal_cases(const RateArgs& a, rate::Rating& rating, const std::vec
   }
 }
 
+/// Every file made from the rating into `out`: rating.json and rating.html (the scorecard with
+/// the envelope's heat map, drawn from the same rating). Returns rating.json's path.
+std::string write_rating_files(const std::string& out, const rate::Rating& rating) {
+  const std::string file = (fs::path(out) / "rating.json").string();
+  std::ofstream json(file, std::ios::binary | std::ios::trunc);
+  json << rate::rating_json(rating);
+  json.close();
+  if (!json) throw std::runtime_error("error writing " + file);
+  verify::write_text_file((fs::path(out) / "rating.html").string(), rate::rating_html(rating));
+  return file;
+}
+
 int run(const RateArgs& a) {
   if (!a.compare.empty()) {
     if (!a.implementation.empty() || !a.baseline.empty())
@@ -295,15 +307,9 @@ int run(const RateArgs& a) {
   rating.tool_version = verify::build_info().version;
   rating.speed = {.queries = records.size(), .seconds = seconds, .machine = machine_text(), .threads = a.threads};
   write_minimal_cases(a, rating, records, external_ab);
-  const std::string rating_file = (fs::path(a.out) / "rating.json").string();
-  {
-    std::ofstream out(rating_file, std::ios::binary | std::ios::trunc);
-    out << rate::rating_json(rating);
-    if (!out) throw std::runtime_error("error writing " + rating_file);
-  }
-  const std::string page = (fs::path(a.out) / "rating.html").string();
-  verify::write_text_file(page, rate::rating_html(rating));
-  std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << " and " << page << '\n';
+  const std::string rating_file = write_rating_files(a.out, rating);
+  std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << " and "
+            << (fs::path(a.out) / "rating.html").string() << '\n';
   if (!baseline) return verify::exit_ok;
   const std::vector<rate::Regression> changes = rate::regressions(*baseline, rating);
   if (changes.empty()) {

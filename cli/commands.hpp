@@ -67,5 +67,6 @@ void register_shrink(CLI::App& app, CommandAction& action);
 void register_eps_sweep(CLI::App& app, CommandAction& action, ShardedCommand& sharded);
 void register_merge(CLI::App& app, CommandAction& action);
 void register_view(CLI::App& app, CommandAction& action);
+void register_rate(CLI::App& app, CommandAction& action);
 
 }  // namespace slidecheck::cli

@@ -59,6 +59,7 @@ int run_cli(int argc, char** argv, std::vector<AlgorithmEntry> algorithms) {
   cli::register_eps_sweep(app, action, sharded);
   cli::register_merge(app, action);
   cli::register_view(app, action);
+  cli::register_rate(app, action);
 
   // An unknown command is an error even with --help (which CLI11 would answer first).
   if (const std::string unknown = cli::unknown_command(app, argc, argv); !unknown.empty()) {

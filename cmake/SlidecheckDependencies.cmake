@@ -21,6 +21,8 @@ if(NOT TARGET Slidecheck::FLINT)
   set_target_properties(Slidecheck::FLINT PROPERTIES IMPORTED_LOCATION "${SLIDECHECK_FLINT_LIBRARY}"
                         INTERFACE_INCLUDE_DIRECTORIES "${SLIDECHECK_FLINT_INCLUDE_DIR}")
 endif()
+# OpenSSL's libcrypto: SHA-256, the content hash of `slidecheck rate`'s suite (verify/src/rate/).
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 find_package(Boost 1.74 REQUIRED)
 # CGAL 5.5 is header-only; only CORE::Expr is used, which needs nothing but GMP and MPFR.
 # Its CMake config is not used because it adds global flags (-frounding-math) to consumers.

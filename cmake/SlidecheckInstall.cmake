@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 set(SLIDECHECK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/slidecheck)
 
 install(DIRECTORY reference/include/ formats/include/ fast/include/ verify/include/ corpora/include/ cli/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS slidecheck_reference slidecheck_formats slidecheck_fast slidecheck_verify slidecheck_corpora
+install(TARGETS slidecheck_reference slidecheck_formats slidecheck_fast slidecheck_verify slidecheck_rate slidecheck_corpora
                 slidecheck_cli slidecheck_viewer_assets EXPORT slidecheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS slidecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

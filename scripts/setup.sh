@@ -25,6 +25,7 @@ packages=(
   libbullet-dev       # Bullet, float and float64 builds: fast/'s benchmark peer and peers/bullet
   godot3-server       # Godot 3 headless: KinematicBody.move_and_slide on both its physics backends (peers/godot)
   libzip-dev          # reads .pk3 (zip) archives of Quake III maps
+  libssl-dev          # OpenSSL's libcrypto: SHA-256 of slidecheck rate's suite
   gnuplot-nox         # draws the plots of the HTML reports (SVG)
   libopenmpi-dev      # the MPI backend: mpirun -np K slidecheck verify ... (docs/campaigns.md)
   openmpi-bin         # mpirun, for the MPI test (ctest label mpi)

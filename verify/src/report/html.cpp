@@ -27,21 +27,7 @@ figure{margin:1em 0}figcaption{font-size:0.9em;color:#444;max-width:60em}svg{max
 code{font-size:0.95em}dt{font-weight:bold;margin-top:0.4em}dd{margin-left:1.5em}
 )";
 
-/// An href: a relative path, percent-encoded outside the unreserved characters and '/' (so a
-/// link can never become another scheme such as "javascript:"), then HTML-escaped.
-std::string href(std::string_view path) {
-  std::string out;
-  for (const char c : path) {
-    const auto u = static_cast<unsigned char>(c);
-    // ASCII ranges, not std::isalnum, which depends on the locale.
-    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (alnum || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
-      out += c;
-    else
-      out += fmt::format("%{:02X}", u);
-  }
-  return html_escape(out);
-}
+std::string href(std::string_view path) { return html_href(path); }
 
 std::string bits_cell(double b) { return std::isfinite(b) ? fmt::format("{:.2f}", b) : number_text(b); }
 std::string ulps_cell(std::int64_t u) { return u == nan_ulps ? std::string("nan") : fmt::format("{}", u); }
@@ -305,6 +291,22 @@ std::vector<const QueryRecord*> records_with_views(const std::vector<QueryRecord
   for (const QueryRecord& r : records)
     if (!r.invalid_start && r.failed() && out.size() < limit) out.push_back(&r);
   return out;
+}
+
+/// An href: a relative path, percent-encoded outside the unreserved characters and '/' (so a
+/// link can never become another scheme such as "javascript:"), then HTML-escaped.
+std::string html_href(std::string_view path) {
+  std::string out;
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    // ASCII ranges, not std::isalnum, which depends on the locale.
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (alnum || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+      out += c;
+    else
+      out += fmt::format("%{:02X}", u);
+  }
+  return html_escape(out);
 }
 
 }  // namespace slidecheck::verify

@@ -33,6 +33,10 @@ struct ReportOptions {
 /// Text made safe inside HTML elements and attribute values: & < > " ' escaped.
 std::string html_escape(std::string_view text);
 
+/// An href: a relative path, percent-encoded outside the unreserved characters and '/' (so a
+/// link can never become another scheme such as "javascript:"), then HTML-escaped.
+std::string html_href(std::string_view path);
+
 /// Writes dir/report.html (atomically, creating `dir` if needed): self-contained, plots as
 /// inline SVG, tables of the summary, the steps, the worst cases and the failing queries.
 /// Returns the warnings (plots missing and why), which the report also shows at its top.

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Regenerates the committed ratings docs/ratings/<implementation>-<shape>.json (docs/rate.md):
+# `slidecheck rate` on the whole suite, float, for robust and the seed algorithms (spheres; robust
+# capsules too) and every engine of peers/engines.json this machine can run, for each shape it
+# runs. An engine it cannot run is skipped with one line saying why. Prints each run's time.
+#
+#   scripts/ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...]
+#
+# WORK_DIR (default slidecheck-out/ratings) keeps the runs (their cases/, verify-ab/, verify-c/);
+# one suite per shape is built there once and reused by every implementation. Without --maps the
+# suite's nomaps variant is rated (docs/rate.md says which variant the committed files are).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...]" >&2; exit 2; }
+slidecheck=$(realpath "$1"); shift
+work=slidecheck-out/ratings
+if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then work=$1; shift; fi
+maps=() only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --maps) maps=(--maps "$(realpath "$2")"); shift 2 ;;
+    --only) only=",$2,"; shift 2 ;;
+    *) echo "ratings.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$work" "$here/docs/ratings"
+# NAME SPEC SHAPE per line: robust and the seeds, then every engine and each shape it runs.
+runs=$(python3 - "$here/peers/engines.json" <<'PY'
+import json, sys
+for name in ["robust", "fauerby", "linahan", "monter", "pseudo_distance"]:
+    print(name, name, "sphere")
+print("robust robust capsule")
+for e in json.load(open(sys.argv[1]))["engines"]:
+    for shape in e.get("shapes", ["sphere"]):
+        print(e["name"], "peer:" + e["name"], shape)
+PY
+)
+missing=$("$slidecheck" version | sed -n 's/^peer:\([a-z0-9_]*\): missing: \(.*\)/\1 \2/p')
+while read -r name spec shape; do
+  [ -z "$only" ] || [[ "$only" == *",$name,"* ]] || continue
+  if why=$(grep -E "^$name " <<<"$missing") && [ -n "$why" ]; then
+    echo "SKIP $spec $shape: ${why#"$name "}"
+    continue
+  fi
+  suite=()
+  [ -f "$work/suite-$shape/suite.json" ] && suite=(--suite "$work/suite-$shape")
+  start=$(date +%s)
+  rc=0
+  "$slidecheck" rate --implementation "$spec" --shape "$shape" --precision float "${maps[@]}" "${suite[@]}" \
+    --out "$work/$name-$shape" --quiet >"$work/$name-$shape.txt" 2>"$work/$name-$shape.err" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "FAILED $spec $shape (exit $rc): $(tail -n 1 "$work/$name-$shape.err")"
+    continue
+  fi
+  [ -d "$work/suite-$shape" ] || cp -r "$work/$name-$shape/suite" "$work/suite-$shape"
+  cp "$work/$name-$shape/rating.json" "$here/docs/ratings/$name-$shape.json"
+  echo "$spec $shape: $(( $(date +%s) - start )) s, $(sed -n 's/^speed: //p' "$work/$name-$shape.txt")"
+done <<<"$runs"

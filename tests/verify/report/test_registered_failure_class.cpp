@@ -157,8 +157,14 @@ BOOST_AUTO_TEST_CASE(registered_class_reaches_the_html_report) {
   ScratchDir dir("registered-html");
   write_html_report(dir.path.string(), summarize(records), records, o);
   const std::string html = read(dir.path / "report.html");
-  // A column of the summary table after penetration's, and the failing query's classes.
-  BOOST_TEST(html.find("<th>penetration</th><th>test_drift</th>") != std::string::npos);
+  // A column of the summary table after penetration's, with its meaning, listed under the table
+  // too, and the failing query's classes.
+  const std::string penetration = html_escape(failure_class_info(FailureClass::penetration).meaning);
+  BOOST_TEST(html.find("\">penetration</th><th title=\"a test-only class: the sphere drifted\">test_drift</th>") !=
+             std::string::npos);
+  BOOST_TEST(html.find("<dt><code>test_drift</code></dt><dd>a test-only class: the sphere drifted</dd>") !=
+             std::string::npos);
+  BOOST_TEST(html.find("<th title=\"" + penetration + "\">penetration</th>") != std::string::npos);
   BOOST_TEST(html.find("<td class=\"n bad\">1 of 2</td>") != std::string::npos);
   BOOST_TEST(html.find("<td class=\"bad\">test_drift</td>") != std::string::npos);
 }

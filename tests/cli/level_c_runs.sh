@@ -108,7 +108,7 @@ stopped)
   ;;
 diagnostics)
   (cd "$work/cwd" && "$slidecheck" verify --corpus "$work/trough.jsonl" --algorithm fauerby --precision float \
-    --level-c --no-field-stage --no-identity-stage --exact-timeout 0.5 --threads 2 --no-views --quiet --out "$work/out") >"$work/verify.log" 2>&1 ||
+    --level-c --level-c-exact-ends --no-field-stage --no-identity-stage --exact-timeout 0.5 --threads 2 --no-views --quiet --out "$work/out") >"$work/verify.log" 2>&1 ||
     [ $? -eq 1 ] || fail "verify: $(cat "$work/verify.log")"
   [ -z "$(ls -A "$work/cwd")" ] || fail "the working directory holds $(ls -A "$work/cwd")"
   [ -s "$work/out/Core_Diagnostics" ] || fail "no CORE warnings in the run's folder (has this query stopped making any?)"

@@ -7,10 +7,16 @@
 #include <slidecheck/reference/geometry/exact_rotation.hpp>
 #include <slidecheck/reference/response/slide_result.hpp>
 
+#include <bit>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace slidecheck::test {
+
+/// The same bits (so 0 and -0 differ, and a NaN equals itself): ideal runs compared end for end.
+inline bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+inline bool same(const Vec3<double>& a, const Vec3<double>& b) { return same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z); }
 
 struct RotatedMove {
   std::string label;

@@ -24,8 +24,7 @@ namespace {
 using Case = test::RotatedMove;
 constexpr auto& rotated = test::rotated_scripted_move;
 
-bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
-bool same(const Vec3<double>& a, const Vec3<double>& b) { return same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z); }
+using test::same;
 
 /// Nudged off the ideal end, as a float run's frame end is: the end rounded to float, moved one
 /// float step back along -displacement's largest axis (so not where the ideal run rests).

@@ -28,8 +28,7 @@ namespace {
 using Case = test::RotatedMove;
 constexpr auto& rotated = test::rotated_scripted_move;
 
-bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
-bool same(const Vec3<double>& a, const Vec3<double>& b) { return same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z); }
+using test::same;
 
 /// The default budget (2 s per exact decision): the machine may be shared. Starts at the exact ends
 /// (start_doubles 0) also run no frame again with iteration cuts: the exactly continued run.

@@ -39,8 +39,8 @@ std::vector<Case> cases() {
   return out;
 }
 
-bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
-bool same(const Vec3<double>& a, const Vec3<double>& b) { return same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z); }
+using test::same;
+
 /// Two enclosures of one real number meet.
 bool meet(const IdealEnclosure& a, const IdealEnclosure& b) { return a.lo <= b.hi && b.lo <= a.hi; }
 

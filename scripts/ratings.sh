@@ -4,22 +4,27 @@
 # capsules too) and every engine of peers/engines.json this machine can run, for each shape it
 # runs. An engine it cannot run is skipped with one line saying why. Prints each run's time.
 #
-#   scripts/ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...]
+#   scripts/ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--docs-only]
 #
 # WORK_DIR (default slidecheck-out/ratings) keeps the runs (their cases/, verify-ab/, verify-c/);
 # one suite per shape is built there once and reused by every implementation. Without --maps the
 # suite's nomaps variant is rated (docs/rate.md says which variant the committed files are).
+# Then, per shape, the committed ratings are compared (`rate --compare`): the envelopes as one
+# image, docs/ratings/SHAPE-envelopes.svg, and the table, put between the markers
+# <!-- rate:SHAPE --> and <!-- /rate:SHAPE --> of docs/peers.md and README.md. --docs-only does
+# only that, from the ratings already in docs/ratings/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--docs-only]" >&2; exit 2; }
 slidecheck=$(realpath "$1"); shift
 work=slidecheck-out/ratings
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then work=$1; shift; fi
-maps=() only=""
+maps=() only="" docs_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --maps) maps=(--maps "$(realpath "$2")"); shift 2 ;;
     --only) only=",$2,"; shift 2 ;;
+    --docs-only) docs_only=1; shift ;;
     *) echo "ratings.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -37,6 +42,7 @@ PY
 )
 missing=$("$slidecheck" version | sed -n 's/^peer:\([a-z0-9_]*\): missing: \(.*\)/\1 \2/p')
 while read -r name spec shape; do
+  [ "$docs_only" -eq 0 ] || continue
   [ -z "$only" ] || [[ "$only" == *",$name,"* ]] || continue
   if why=$(grep -E "^$name " <<<"$missing") && [ -n "$why" ]; then
     echo "SKIP $spec $shape: ${why#"$name "}"
@@ -56,3 +62,27 @@ while read -r name spec shape; do
   cp "$work/$name-$shape/rating.json" "$here/docs/ratings/$name-$shape.json"
   echo "$spec $shape: $(( $(date +%s) - start )) s, $(sed -n 's/^speed: //p' "$work/$name-$shape.txt")"
 done <<<"$runs"
+
+# The documents: per shape, the committed ratings in the order above, compared.
+for shape in sphere capsule; do
+  files=()
+  while read -r name spec s; do
+    [ "$s" = "$shape" ] && [ -f "$here/docs/ratings/$name-$shape.json" ] && files+=("$here/docs/ratings/$name-$shape.json")
+  done <<<"$runs"
+  [ "${#files[@]}" -gt 0 ] || continue
+  "$slidecheck" rate --compare "${files[@]}" --svg "$here/docs/ratings/$shape-envelopes.svg" \
+    --markdown "$work/$shape-table.md" >/dev/null
+  python3 - "$shape" "$work/$shape-table.md" "$here/docs/peers.md" "$here/README.md" <<'PY'
+import re, sys
+shape, table = sys.argv[1], open(sys.argv[2]).read()
+for doc in sys.argv[3:]:
+    text = open(doc).read()
+    begin, end = f"<!-- rate:{shape} -->", f"<!-- /rate:{shape} -->"
+    if begin not in text or end not in text:
+        sys.exit(f"ratings.sh: {doc} has no {begin} ... {end} markers")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    open(doc, "w").write(head + begin + "\n" + table + end + tail)
+PY
+  echo "docs: $shape: ${#files[@]} ratings in docs/peers.md, README.md and docs/ratings/$shape-envelopes.svg"
+done

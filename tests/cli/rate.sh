@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `slidecheck rate` end to end on small slices of the suite (docs/rate.md). Scenarios:
 #   robust  the rating of robust is the same for 1 and 2 threads and for --slice and --shard, the
-#           suite is reused after its hash is checked, --compare prints both, bad input exits 2
+#           suite is reused after its hash is checked, a rating stopped midway and resumed
+#           (--resume) is the same rating, --compare prints both, bad input exits 2
 #   gate    the CI gate: the naive example controller unchanged passes against its own
 #           baseline (exit 0), the same controller with a check left out (walls ignored) fails
 #           it (exit 1) naming the worse classes, the lost envelope cells and the minimal case
@@ -27,7 +28,7 @@ robust)
   python3 - "$work/one/rating.json" "$work/one/suite/suite.json" <<'PY' || fail "rating.json"
 import json, sys
 r, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-assert r["format"] == "slidecheck-rating" and r["version"] == 1
+assert r["format"] == "slidecheck-rating" and r["version"] == 2
 assert r["suite"]["hash"] == s["suite"]["hash"] and len(r["suite"]["hash"]) == 64
 assert r["suite"]["slice"] == "3/128" and r["queries"]["total"] == r["suite"]["queries"] > 0
 assert {c["name"] for c in r["classes"]} >= {"penetration", "lost_motion", "recovery"}
@@ -39,6 +40,24 @@ PY
     --suite "$work/one/suite" --quiet
   diff <(without_speed "$work/one/rating.json") <(without_speed "$work/two/rating.json") >/dev/null ||
     fail "the rating differs between threads, shard and slice"
+  # Stopped midway (half of the A/B records written, level C not started) and resumed: the same
+  # rating, from the kept records and the rest; a finished one resumed keeps its speed.
+  cp "$work/one/rating.json" "$work/whole.json"
+  kept=$(( $(wc -l <"$work/one/verify-ab/records.jsonl") / 2 ))
+  head -n "$kept" "$work/one/verify-ab/records.jsonl" >"$work/half.jsonl"
+  mv "$work/half.jsonl" "$work/one/verify-ab/records.jsonl"
+  rm -rf "$work/one/verify-c" "$work/one/rating.json"
+  expect_exit 0 "$work/resumed.out" rate --implementation robust --slice 3/128 --out "$work/one" --resume --quiet
+  diff <(without_speed "$work/whole.json") <(without_speed "$work/one/rating.json") >/dev/null ||
+    fail "the resumed rating differs"
+  python3 - "$work/one/rating.json" "$kept" <<'PY' || fail "the resumed rating's speed counts the resumed records"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["speed"]["queries"] == r["queries"]["total"] - int(sys.argv[2]), r["speed"]
+PY
+  cp "$work/one/rating.json" "$work/resumed.json"
+  expect_exit 0 "$work/finished.out" rate --implementation robust --slice 3/128 --out "$work/one" --resume --quiet
+  cmp "$work/resumed.json" "$work/one/rating.json" >/dev/null || fail "a finished rating resumed changed"
   expect_exit 0 "$work/again.out" rate --implementation robust --slice 3/128 --out "$work/one"
   grep -q "reusing the suite in $work/one/suite" "$work/again.out" || fail "the suite was not reused"
   # A changed suite is refused, naming the file.
@@ -48,6 +67,22 @@ PY
   expect_exit 0 "$work/compare.out" rate --compare "$work/one/rating.json" "$work/two/rating.json"
   grep -q '^  \[2\] .*two/rating.json: robust' "$work/compare.out" || fail "--compare"
   grep -Eq '^penetration +0 of [0-9]+ +0 of [0-9]+' "$work/compare.out" || fail "--compare table"
+  # For documents: the envelopes as one SVG image, the table as Markdown.
+  expect_exit 0 "$work/docs.out" rate --compare "$work/one/rating.json" "$work/two/rating.json" \
+    --svg "$work/docs/envelopes.svg" --markdown "$work/docs/table.md"
+  python3 - "$work/docs/envelopes.svg" "$work/docs/table.md" <<'PY' || fail "--svg or --markdown"
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == ns + "svg", root.tag
+assert len(root.findall(f".//{ns}svg")) == 2  # one heat map per rating
+assert len(root.findall(f".//{ns}rect[@data-state]")) == 40  # 20 cells each
+md = open(sys.argv[2]).read().splitlines()
+assert md[0].startswith("| implementation | failing queries |") and md[0].endswith("| safe envelope cells | queries/s |")
+assert [l.split(" | ")[0] for l in md[2:4]] == ["| robust", "| robust"], md[2:4]
+PY
+  expect_exit 2 "$work/svg-alone.out" rate --implementation robust --slice 3/128 --out "$work/bad" --svg "$work/x.svg"
+  grep -q -- '--svg: writes a file of --compare' "$work/svg-alone.out" || fail "--svg without --compare"
   # Bad input: nothing runs, exit 2.
   expect_exit 2 "$work/bad1.out" rate --implementation robust --slice 0/4 --out "$work/bad"
   grep -q -- '--slice' "$work/bad1.out" || fail "bad slice message"

@@ -110,8 +110,11 @@ BOOST_AUTO_TEST_CASE(aggregates_classes_cells_and_parts) {
   for (const ClassRating& c : r.classes) BOOST_TEST(c.name != "fast_mismatch");
   BOOST_REQUIRE(r.envelope.size() == 2u);
   BOOST_TEST(r.envelope[0].offset == 0.0);
-  BOOST_TEST(r.envelope[0].judged == 2u);  // a and e; f started inside
-  BOOST_TEST(r.envelope[0].failing == 1u);
+  // A start inside counts where it is placed: f, not recovered from, fails the cell too.
+  BOOST_TEST(r.envelope[0].judged == 3u);  // a, e and f
+  BOOST_TEST(r.envelope[0].failing == 2u);
+  BOOST_TEST(r.envelope[0].classes.at("recovery") == 1u);
+  BOOST_TEST(r.envelope[0].classes.at("lost_motion") == 1u);
   BOOST_TEST(r.envelope[1].offset == 1e4);
   BOOST_TEST(r.envelope[1].failing == 2u);
   BOOST_TEST(r.envelope[1].classes.at("penetration") == 2u);
@@ -129,10 +132,17 @@ BOOST_AUTO_TEST_CASE(rating_json_reads_back_unchanged) {
   const std::string text = rating_json(r);
   const nlohmann::json j = nlohmann::json::parse(text);
   BOOST_TEST(j["format"] == "slidecheck-rating");
-  BOOST_TEST(j["version"] == 1);
+  BOOST_TEST(j["version"] == 2);
   BOOST_TEST(j["classes"][0]["worst_depth"] == "0x1p-4");
   BOOST_TEST(j["envelope"][1]["safe"] == false);
   const Rating back = parse_rating(text, "rating.json");
+  // A rating of another format version is refused, not compared (its envelope counts differ).
+  nlohmann::json old = j;
+  old["version"] = 1;
+  BOOST_CHECK_EXCEPTION(parse_rating(old.dump(), "old.json"), std::exception, [](const std::exception& e) {
+    return std::string(e.what()).find("rating format version 1") != std::string::npos &&
+           std::string(e.what()).find("old.json") != std::string::npos;
+  });
   BOOST_TEST(rating_json(back) == text);
   BOOST_TEST((back.suite == r.suite));
   BOOST_TEST(back.classes[0].minimal_case == "cases/penetration.case");
@@ -143,13 +153,13 @@ BOOST_AUTO_TEST_CASE(a_file_not_of_the_schema_is_refused) {
   BOOST_CHECK_THROW(parse_rating("{", "r.json"), formats::InputError);
   BOOST_CHECK_THROW(parse_rating(R"({"format": "slidecheck-eps-sweep"})", "r.json"), formats::InputError);
   nlohmann::json j = nlohmann::json::parse(text);
-  j["version"] = 2;
+  j["version"] = 3;
   try {
     parse_rating(j.dump(), "r.json");
-    BOOST_FAIL("version 2 read");
+    BOOST_FAIL("version 3 read");
   } catch (const formats::InputError& e) {
     BOOST_TEST(std::string(e.what()).find("r.json") != std::string::npos);
-    BOOST_TEST(std::string(e.what()).find("version 2") != std::string::npos);
+    BOOST_TEST(std::string(e.what()).find("version 3") != std::string::npos);
   }
   j = nlohmann::json::parse(text);
   j["classes"][0].erase("judged");
@@ -165,9 +175,10 @@ BOOST_AUTO_TEST_CASE(the_gate_finds_worse_classes_and_a_shrunk_envelope) {
   better.records[1] = record("b", {});
   BOOST_TEST(regressions(baseline, better.rating()).empty());
   // A new failure in the safe cell (scale 1, offset 0): a worse class and a shrunk envelope... but
-  // cell 0 already failed (e); make a baseline where it is safe.
+  // cell 0 already failed (e, and f not recovered from); make a baseline where it is safe.
   Fixture safe;
   safe.records[4] = record("e", {});
+  safe.records[5] = record("f", {}, true);
   Fixture worse = safe;
   worse.records[0] = record("a", {verify::FailureClass::tunnelling}, false, 0.25);
   Rating current = worse.rating();
@@ -201,15 +212,29 @@ BOOST_AUTO_TEST_CASE(ratings_of_other_suites_are_not_compared) {
 BOOST_AUTO_TEST_CASE(scorecard_and_envelope_read_safe_up_to) {
   Fixture f;
   f.records[4] = record("e", {});
+  f.records[5] = record("f", {}, true);  // a start inside, recovered from
   const Rating r = f.rating();
   const std::vector<std::string> lines = safe_up_to(r);
   BOOST_REQUIRE(lines.size() == 1u);
   BOOST_TEST(lines[0].find("safe up to offset 0 at scale 1 (fails at offset 10000: 2 of 2 queries") == 0u);
   const std::string text = scorecard_text(r);
   BOOST_TEST(text.find("penetration") != std::string::npos);
-  BOOST_TEST(text.find("ok 2") != std::string::npos);
+  BOOST_TEST(text.find("ok 3") != std::string::npos);
   BOOST_TEST(text.find("2/2") != std::string::npos);
   const std::string table = compare_text({{"a.json", r}, {"b.json", Fixture{}.rating()}});
   BOOST_TEST(table.find("[1] a.json: robust") != std::string::npos);
   BOOST_TEST(table.find("[2] b.json: robust") != std::string::npos);
+  // Markdown: a row per rating, a column per class any of them fails, the others named below.
+  Rating jolt = Fixture{}.rating();
+  jolt.implementation = "peer:jolt";
+  const std::string md = compare_markdown({{"a.json", r}, {"b.json", jolt}});
+  BOOST_TEST(md.find("| implementation | failing queries | `penetration` | `recovery` | `missed_hit` | "
+                     "`decision_flip` | `lost_motion` | safe envelope cells | queries/s |\n") == 0u);
+  BOOST_TEST(md.find("\n| robust | 3 of 6 | 2 of 5 | 0 of 1 | 1 of 5 | 1 of 5 | 0 of 0 | 1 of 2 | 24.0 |\n") !=
+             std::string::npos);
+  BOOST_TEST(md.find("\n| peer:jolt | 5 of 6 | 2 of 5 | 1 of 1 | 1 of 5 | 1 of 5 | 1 of 1 | 0 of 2 | 24.0 |\n") !=
+             std::string::npos);
+  BOOST_TEST(md.find("No rating above fails `path_penetration`, `tunnelling`, ") != std::string::npos);
+  BOOST_TEST(md.find("- **robust**: safe up to offset 0 at scale 1 (fails at offset 10000") != std::string::npos);
+  BOOST_TEST(md.find("- **peer:jolt**: not safe at scale 1") != std::string::npos);
 }

@@ -56,10 +56,10 @@ BOOST_AUTO_TEST_CASE(heat_map_has_a_cell_per_scale_and_offset_with_its_state) {
   BOOST_TEST(count(svg, "data-state=\"failing\"") == 1u);
   BOOST_TEST(count(svg, "data-state=\"none\"") == 1u);  // scale 0.01, offset 1e4: no query
   BOOST_TEST(svg.find("data-scale=\"1\" data-offset=\"10000\" data-state=\"failing\"") != std::string::npos);
-  BOOST_TEST(svg.find("scale 1, offset 1e4: 3 of 10 checked queries failing (penetration 3)") != std::string::npos);
+  BOOST_TEST(svg.find("scale 1, offset 1e4: 3 of 10 queries failing (penetration 3)") != std::string::npos);
   BOOST_TEST(svg.find(">3/10</text>") != std::string::npos);
   BOOST_TEST(svg.find(">ok 20</text>") != std::string::npos);
-  BOOST_TEST(svg.find("scale 0.01, offset 1e4: no checked query of the suite here") != std::string::npos);
+  BOOST_TEST(svg.find("scale 0.01, offset 1e4: no query of the suite here") != std::string::npos);
   // Safe cells are green, failing ones not.
   BOOST_TEST(count(svg, "fill=\"#2f9e55\"") == 2u);
 }
@@ -91,4 +91,21 @@ BOOST_AUTO_TEST_CASE(comparison_draws_every_rating_on_one_grid) {
   BOOST_TEST(count(html, "data-scale=\"100\" data-offset=\"1e+06\" data-state=\"failing\"") == 1u);
   BOOST_TEST(count(html, "data-scale=\"100\" data-offset=\"1e+06\" data-state=\"none\"") == 1u);
   BOOST_TEST(html.find("<code>b.json</code>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(comparison_image_is_one_svg_of_every_envelope) {
+  Rating a = rating("robust");
+  Rating b = rating("peer:jolt");
+  Rating c = rating("fauerby");
+  b.envelope.push_back({.scale = 100, .offset = 1e6, .judged = 5, .failing = 5, .classes = {{"tunnelling", 5}}});
+  const std::string svg = comparison_svg({{"a.json", a}, {"b.json", b}, {"c.json", c}}, 2);
+  BOOST_TEST(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=", 0) == 0u);  // standalone
+  BOOST_TEST(count(svg, "<svg ") == 4u);  // the image and three heat maps
+  BOOST_TEST(count(svg, "data-state=") == 27u);  // each on the union grid, 3 x 3
+  BOOST_TEST(svg.find(">peer:jolt</text>") != std::string::npos);
+  // Two to a row: the third heat map starts the second row.
+  BOOST_TEST(svg.find("<g transform=\"translate(0 ") != std::string::npos);
+  BOOST_TEST(count(svg, "<g transform=\"translate(0 ") == 2u);
+  BOOST_TEST(svg.find("no query") != std::string::npos);  // the key
+  BOOST_TEST(comparison_svg({{"a.json", a}, {"b.json", b}, {"c.json", c}}, 2) == svg);
 }

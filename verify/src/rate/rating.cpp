@@ -91,12 +91,11 @@ Rating aggregate(const std::vector<QueryRecord>& records, const std::map<std::st
       EnvelopeCell& cell = cells[{*p.scale, *p.offset}];
       cell.scale = *p.scale;
       cell.offset = *p.offset;
-      if (!r.invalid_start) {
-        ++cell.judged;
-        cell.failing += r.failed();
-        for (const FailureClass c : classes)
-          if (r.has(c)) ++cell.classes[std::string(to_string(c))];
-      }
+      // Every query placed here, a start inside too: it fails here when it is not recovered from.
+      ++cell.judged;
+      cell.failing += r.failed();
+      for (const FailureClass c : classes)
+        if (r.has(c)) ++cell.classes[std::string(to_string(c))];
     }
     auto part = std::find_if(out.parts.begin(), out.parts.end(), [&](const PartRating& x) { return x.name == p.part; });
     if (part == out.parts.end()) {

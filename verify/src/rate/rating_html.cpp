@@ -60,9 +60,9 @@ const EnvelopeCell* cell_at(const Rating& r, double scale, double offset) {
 
 std::string cell_title(const EnvelopeCell* c, double scale, double offset) {
   std::string t = "scale " + axis_text(scale) + ", offset " + axis_text(offset) + ": ";
-  if (c == nullptr || c->judged == 0) return t + "no checked query of the suite here";
-  if (c->failing == 0) return t + fmt::format("{} checked queries, none failing", c->judged);
-  t += fmt::format("{} of {} checked queries failing (", c->failing, c->judged);
+  if (c == nullptr || c->judged == 0) return t + "no query of the suite here";
+  if (c->failing == 0) return t + fmt::format("{} queries, none failing", c->judged);
+  t += fmt::format("{} of {} queries failing (", c->failing, c->judged);
   bool first = true;
   for (const auto& [name, n] : c->classes) {
     t += fmt::format("{}{} {}", first ? "" : ", ", name, n);
@@ -99,8 +99,8 @@ std::string suite_text(const SuiteIdentity& s) {
 std::string legend() {
   return fmt::format(
       "<p>Each cell is one world scale (row) and offset from the origin (column) of the suite: "
-      "<span style=\"background:{};color:#fff;padding:0 0.3em\">green</span> when every checked query there "
-      "passed, <span style=\"background:{};padding:0 0.3em\">orange</span> to "
+      "<span style=\"background:{};color:#fff;padding:0 0.3em\">green</span> when every query there "
+      "passed (starts inside included: one not recovered from fails), <span style=\"background:{};padding:0 0.3em\">orange</span> to "
       "<span style=\"background:{};color:#fff;padding:0 0.3em\">red</span> by the fraction failing "
       "(1e-3 or less to 1/2 or more, log scale), <span style=\"background:{};padding:0 0.3em\">grey</span> "
       "where the suite has no query. Hover a cell for its counts and classes.</p>\n",
@@ -163,6 +163,47 @@ std::string envelope_svg(const Rating& r, const EnvelopeGrid& grid, const std::s
   return s + "</svg>\n";
 }
 
+std::string comparison_svg(const std::vector<std::pair<std::string, Rating>>& ratings, int columns) {
+  std::vector<const Rating*> all;
+  for (const auto& [label, r] : ratings) all.push_back(&r);
+  const EnvelopeGrid grid = envelope_grid(all);
+  const int map_w = kLeft + kCellW * static_cast<int>(grid.offsets.size()) + kRight;
+  const int map_h = kTop + kCellH * static_cast<int>(grid.scales.size()) + kBottom;
+  constexpr int kLabel = 22, kKey = 28;
+  const int n = static_cast<int>(ratings.size());
+  const int cols = std::max(1, std::min(columns, n));
+  const int rows = (n + cols - 1) / cols;
+  const int w = cols * map_w, h = rows * (kLabel + map_h) + kKey;
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<title>Operating envelopes: {}</title>\n"
+      "<rect width=\"{}\" height=\"{}\" fill=\"#fff\"/>\n",
+      w, h, w, h, html_escape(ratings.empty() ? std::string() : suite_text(ratings.front().second.suite)), w, h);
+  for (int k = 0; k < n; ++k) {
+    const int x = (k % cols) * map_w, y = (k / cols) * (kLabel + map_h);
+    const Rating& r = ratings[static_cast<std::size_t>(k)].second;
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
+                     x + kLeft + kCellW * static_cast<double>(grid.offsets.size()) / 2, y + 16,
+                     html_escape(r.implementation));
+    s += fmt::format("<g transform=\"translate({} {})\">\n", x, y + kLabel) +
+         envelope_svg(r, grid, fmt::format("envelope-{}", k)) + "</g>\n";
+  }
+  // The key: safe, failing (a few fractions), no query.
+  const int ky = h - kKey + 8;
+  int kx = 10;
+  const auto key = [&](const std::string& fill, const std::string& text) {
+    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>\n", kx,
+                     ky, fill, kx + 18, ky + 11, html_escape(text));
+    kx += 26 + 7 * static_cast<int>(text.size());
+  };
+  key(kSafe, "ok N: none of N queries fails");
+  key(failing_colour(1e-3), "F/N: F of N fail (0.1%)");
+  key(failing_colour(0.05), "5%");
+  key(failing_colour(0.5), "50% or more");
+  key(kNone, "no query");
+  return s + "</svg>\n";
+}
+
 std::string rating_html(const Rating& r) {
   const std::string title = "slidecheck rating: " + r.implementation + " (" + r.suite.shape + ", " +
                             r.suite.precision + ")";
@@ -189,7 +230,7 @@ std::string rating_html(const Rating& r) {
   h += "<h2 id=\"envelope\">Operating envelope</h2>\n" + legend();
   const EnvelopeGrid grid = envelope_grid({&r});
   h += "<figure>\n" + envelope_svg(r, grid, "envelope-0") +
-       "<figcaption>Checked queries failing with any class, per world scale and offset from the origin "
+       "<figcaption>Queries failing with any class (a start inside: not recovered from), per world scale and offset from the origin "
        "(queries with no place, such as adversarial constructions, are in the class table only).</figcaption>\n"
        "</figure>\n";
 

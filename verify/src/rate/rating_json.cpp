@@ -109,7 +109,7 @@ Rating parse_rating(std::string_view text, const std::string& file) {
   const int version = get<int>(j, "version", file, "rating");
   if (version != kRatingVersion)
     bad(file, "rating format version " + std::to_string(version) + ", this slidecheck reads version " +
-                  std::to_string(kRatingVersion));
+                  std::to_string(kRatingVersion) + " (docs/formats.md says what changed): rate it again");
   Rating r;
   const Json& s = field(j, "suite", file, "rating");
   r.suite.version = get<int>(s, "version", file, "suite");

@@ -114,8 +114,8 @@ std::string scorecard_text(const Rating& r) {
         << (c.first_query.empty() ? "-" : c.first_query) << '\n';
     if (!c.minimal_case.empty()) out << "    minimal case: " << c.minimal_case << '\n';
   }
-  out << "\noperating envelope (checked queries per world scale and offset from the origin; ok N: none of N "
-         "fails, F/N: F of N fail)\n"
+  out << "\noperating envelope (queries per world scale and offset from the origin, starts inside included; ok N: "
+         "none of N fails, F/N: F of N fail)\n"
       << envelope_table(r);
   out << "\nparts:";
   for (const PartRating& p : r.parts)
@@ -202,6 +202,53 @@ std::string compare_text(const std::vector<std::pair<std::string, Rating>>& rati
   out << "\n\nenvelopes:\n";
   for (std::size_t i = 0; i < ratings.size(); ++i) {
     out << "[" << i + 1 << "] " << ratings[i].second.implementation << '\n' << envelope_table(ratings[i].second);
+  }
+  return out.str();
+}
+
+std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& ratings) {
+  std::vector<std::string> failed, clean;  // classes some rating fails, classes none fails
+  for (const auto& [file, r] : ratings)
+    for (const ClassRating& c : r.classes) {
+      if (std::find(failed.begin(), failed.end(), c.name) != failed.end()) continue;
+      const bool fails = std::any_of(ratings.begin(), ratings.end(), [&](const auto& x) {
+        const ClassRating* k = class_of(x.second, c.name);
+        return k && k->failing > 0;
+      });
+      if (fails) {
+        failed.push_back(c.name);
+        std::erase(clean, c.name);
+      } else if (std::find(clean.begin(), clean.end(), c.name) == clean.end()) {
+        clean.push_back(c.name);
+      }
+    }
+  std::ostringstream out;
+  out << "| implementation | failing queries |";
+  for (const std::string& name : failed) out << " `" << name << "` |";
+  out << " safe envelope cells | queries/s |\n|---|---:|";
+  for (std::size_t i = 0; i < failed.size(); ++i) out << "---:|";
+  out << "---:|---:|\n";
+  for (const auto& [file, r] : ratings) {
+    const auto safe = std::count_if(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); });
+    out << "| " << r.implementation << " | " << r.failing << " of " << r.queries << " |";
+    for (const std::string& name : failed) {
+      const ClassRating* c = class_of(r, name);
+      out << ' ' << (c ? fmt::format("{} of {}", c->failing, c->judged) : std::string("-")) << " |";
+    }
+    out << fmt::format(" {} of {} | {:.1f} |\n", safe, r.envelope.size(), r.speed.queries_per_second());
+  }
+  if (!clean.empty()) {
+    out << "\nNo rating above fails";
+    for (std::size_t i = 0; i < clean.size(); ++i)
+      out << (i == 0 ? " " : i + 1 == clean.size() ? " or " : ", ") << '`' << clean[i] << '`';
+    out << ".\n";
+  }
+  out << '\n';
+  for (const auto& [file, r] : ratings) {
+    out << "- **" << r.implementation << "**:";
+    const std::vector<std::string> lines = safe_up_to(r);
+    for (std::size_t i = 0; i < lines.size(); ++i) out << (i == 0 ? " " : "; ") << lines[i];
+    out << ".\n";
   }
   return out.str();
 }

@@ -16,7 +16,9 @@
 namespace slidecheck::verify::rate {
 
 inline constexpr std::string_view kRatingFormat = "slidecheck-rating";
-inline constexpr int kRatingVersion = 1;
+/// 2: envelope cells count starts inside (a start not recovered from fails its cell); ratings of
+/// format 1 did not, so they are refused rather than compared (docs/formats.md).
+inline constexpr int kRatingVersion = 2;
 
 /// What was rated: the suite (its version, variant, content hash), the body shape, the
 /// precision and the slice. Two ratings are comparable when these agree.
@@ -57,7 +59,9 @@ struct ClassRating {
 /// One cell of the operating envelope.
 struct EnvelopeCell {
   double scale = 1, offset = 0;
-  std::size_t judged = 0;   ///< checked queries placed at this scale and offset
+  /// Queries placed at this scale and offset, starts inside included: a start inside the world
+  /// that is not recovered from is a failure there like any other (rating format 2).
+  std::size_t judged = 0;
   std::size_t failing = 0;  ///< of them, failing with any class
   std::map<std::string, std::size_t> classes;  ///< failing queries per class (only classes present)
   bool safe() const { return judged > 0 && failing == 0; }

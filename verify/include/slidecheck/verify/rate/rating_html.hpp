@@ -29,6 +29,11 @@ std::string envelope_svg(const Rating& r, const EnvelopeGrid& grid, const std::s
 /// rating.html of one rating.
 std::string rating_html(const Rating& r);
 
+/// Every envelope of `ratings` on their shared grid as one standalone SVG image (for documents:
+/// scripts/ratings.sh writes it beside the committed ratings), `columns` heat maps to a row, each
+/// under its implementation's name, with the colours' key at the bottom.
+std::string comparison_svg(const std::vector<std::pair<std::string, Rating>>& ratings, int columns = 3);
+
 /// The comparison page: the ratings (each labelled, e.g. by its file) in one table of classes and
 /// one row of heat maps on a shared grid. The caller checks they are comparable.
 std::string comparison_html(const std::vector<std::pair<std::string, Rating>>& ratings);

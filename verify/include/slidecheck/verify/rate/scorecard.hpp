@@ -39,4 +39,10 @@ std::vector<Regression> regressions(const Rating& baseline, const Rating& curren
 /// to" per implementation, and speeds, side by side; each rating labelled by its file.
 std::string compare_text(const std::vector<std::pair<std::string, Rating>>& ratings);
 
+/// The same comparison as Markdown for documents (scripts/ratings.sh puts it in docs/peers.md
+/// and the README): a row per rating (failing of all queries, then failing of judged for every
+/// class any of them fails, the envelope's safe cells, speed), then each rating's "safe up to"
+/// lines. Classes no rating fails are named in one line below the table.
+std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& ratings);
+
 }  // namespace slidecheck::verify::rate

@@ -3,8 +3,9 @@
 # "Iteration cuts"): a query of several frames records how far its cut frame starts were from the
 # exact ends (ideal.frame_start_gap, hexfloat) and, for a frame run again with iteration cuts,
 # cut_frames with iteration_cut_gap; with --level-c-exact-ends nothing is cut, the record has
-# neither and run.json says so; a one-frame query's record has neither either way; and both runs
-# end where the other does wherever the uncut run is defined.
+# neither, says exact_ends, and run.json says so; a one-frame query's record has neither either
+# way; both runs end where the other does wherever the uncut run is defined; and replay makes a
+# case's ideal run as the case was found, with cuts or without (it says which).
 #   level_c_cuts.sh SLIDECHECK SOURCE_DIR WORK_DIR
 set -euo pipefail
 slidecheck=$1 src=$2 work=$3
@@ -30,6 +31,8 @@ cut=$work/cut/records.jsonl exact=$work/exact/records.jsonl
 [ "$(grep -c '"cut_frames"' "$cut")" = "$(grep -c '"iteration_cut_gap":"0x1\.[0-9a-f]*p-[0-9]*"' "$cut")" ] ||
   fail "cut_frames and iteration_cut_gap not written together"
 grep -q '"exact_ends": true' "$work/exact/run.json" || fail "run.json does not say exact_ends"
+[ "$(grep -c '"exact_ends":true' "$exact")" = "$(grep -c '"ideal":{' "$exact")" ] || fail "a record of --level-c-exact-ends without exact_ends"
+! grep -q '"exact_ends"' "$cut" || fail "a record of a run with cuts says exact_ends"
 ! grep -q '"exact_ends"' "$work/cut/run.json" || fail "run.json says exact_ends without the flag"
 # The ideal ends agree, rounded, wherever the uncut run is defined (fauerby's second frame,
 # started exactly in contact, divides 0 by 0 from the exact end: docs/level-c.md, "Frame starts").
@@ -47,6 +50,16 @@ for line in open(sys.argv[1]):
 ends "$cut" "$exact" >"$work/ends.txt"
 [ "$(grep -c ' True$' "$work/ends.txt")" -ge 5 ] && ! grep -q ' False$' "$work/ends.txt" ||
   { cat "$work/ends.txt"; fail "the ideal ends differ with and without cuts"; }
+# replay: a case found without cuts is replayed without them and says so; one found with them not.
+case_file=$(ls "$src"/corpora/regressions/fauerby-float-rotated-corner-jitter/cases/*.case | head -n 1)
+python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["ideal"]["exact_ends"] = True; json.dump(c, open(sys.argv[2], "w"), indent=1)' \
+  "$case_file" "$work/exact.case"
+rc=0; "$slidecheck" replay "$work/exact.case" >"$work/replay-exact.txt" 2>&1 || rc=$?
+[ "$rc" -le 1 ] && grep -q '^  no cuts: every frame and iteration from the exact state' "$work/replay-exact.txt" ||
+  fail "replay of a case found with --level-c-exact-ends (exit $rc) does not say it ran without cuts"
+rc=0; "$slidecheck" replay "$case_file" >"$work/replay-cut.txt" 2>&1 || rc=$?
+[ "$rc" -le 1 ] && ! grep -q 'no cuts' "$work/replay-cut.txt" || fail "replay of a case found with cuts ran without them"
 # Refused without level C, as the other level C switches are.
 rc=0; "$slidecheck" verify --quiet --corpus "$work/corpus" --level-c-exact-ends --out "$work/bad" >"$work/bad.txt" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q -- "--level-c-exact-ends requires --level-c" "$work/bad.txt" || fail "--level-c-exact-ends without --level-c: exit $rc"

@@ -94,6 +94,8 @@ CaseReplay replay_case(const CaseFile& c, const std::string& file, bool level_c)
   if (c.ideal) options.level_c_options.grid_allowance = c.ideal->grid_allowance.has_value();
   // Anchored frames likewise: replayed as recorded.
   if (c.ideal) options.level_c_options.anchored_frames = c.ideal->anchored_frames;
+  // And the cuts: a case found with --level-c-exact-ends is replayed without them.
+  if (c.ideal) options.level_c_options.exact_ends = c.ideal->exact_ends;
   // A class only `verify --implementation fast` finds (fast_mismatch): replay runs fast/ again
   // (on the case's triangles, its own BVH) beside the reference to see whether it still differs.
   if (std::any_of(c.classes.begin(), c.classes.end(),
@@ -195,6 +197,15 @@ std::string replay_text(const CaseReplay& replay, const CaseFile& c, const std::
     for (const certified::Decision& d : replay.unproven)
       out << "  unproven, taken as a tie: " << d.where << " (" << d.sqrt_nodes << " square roots, " << d.dag_nodes
           << " DAG nodes): " << d.reason << '\n';
+    // How the ideal run was made: frames anchored or not, and its cuts (docs/level-c.md).
+    if (s.anchored_frames) out << "  frames anchored at the float run's starts\n";
+    if (s.exact_ends)
+      out << "  no cuts: every frame and iteration from the exact state (--level-c-exact-ends, as the case was found)\n";
+    if (s.frame_start_gap != 0)
+      out << "  frame starts cut within " << exact_text(s.frame_start_gap) << " of the exact ends\n";
+    if (s.cut_frames != 0)
+      out << "  " << s.cut_frames << " frames run again with iteration starts cut within "
+          << exact_text(s.iteration_cut_gap) << " of their exact state\n";
     out << "  ideal end " << vec_text(s.final_position) << ", float end " << vec_text(r.final_position)
         << ", apart " << exact_text(s.final_distance) << '\n';
     out << "  travel |end - start|: float " << exact_text(s.float_travel) << ", ideal "

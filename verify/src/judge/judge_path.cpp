@@ -67,6 +67,7 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   if (options.level_c_options.anchored_frames) io.frame_starts = anchored_frame_starts(q.start, frame_ends);
   const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
   IdealSummary s = summarize_ideal(ideal);
+  s.exact_ends = options.level_c_options.exact_ends;
   judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back());
   // The wall time of level C, as verify records it (ideal run and comparison).
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

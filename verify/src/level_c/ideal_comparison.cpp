@@ -44,6 +44,7 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
   if (ideal_out) *ideal_out = ideal;
 
   IdealSummary s = summarize_ideal(ideal);
+  s.exact_ends = options.exact_ends;
   auto scene_triangle = [&](std::size_t t) { return original_index.empty() ? t : original_index[t]; };
 
   // Walk both runs' decisions in order: per pass, each sliding plane (which triangle and

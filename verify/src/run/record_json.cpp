@@ -135,6 +135,7 @@ ojson record_object(const QueryRecord& r, bool with_timing, bool with_positions)
       o["within_grid"] = s.within_grid;
     }
     if (s.anchored_frames) o["anchored_frames"] = true;  // written only when set
+    if (s.exact_ends) o["exact_ends"] = true;            // likewise
     // The cuts' gaps, hexfloat, written only when there was a cut (docs/level-c.md, "Frame starts").
     if (s.frame_start_gap != 0) o["frame_start_gap"] = exact_text(s.frame_start_gap);
     if (s.cut_frames != 0) {
@@ -261,6 +262,7 @@ QueryRecord record_from_json(const nlohmann::json& j, const std::string& file, s
         s.within_grid = o.at("within_grid").get<bool>();
       }
       s.anchored_frames = o.value("anchored_frames", false);
+      s.exact_ends = o.value("exact_ends", false);
       if (o.contains("frame_start_gap")) s.frame_start_gap = from_exact_text(o["frame_start_gap"].get<std::string>());
       s.cut_frames = o.value("cut_frames", 0);
       if (o.contains("iteration_cut_gap"))

@@ -133,6 +133,9 @@ struct IdealSummary {
   /// frame did; the travels are then sums over the frames of |frame end - frame start|, and
   /// grid_allowance that of the frame judged (JSON "anchored_frames", written only when set).
   bool anchored_frames = false;
+  /// The ideal run made without cuts (LevelCOptions::exact_ends, `verify --level-c-exact-ends`),
+  /// so that `replay` makes it so again (JSON "exact_ends", written only when set).
+  bool exact_ends = false;
   /// How far the ideal run's cut starts were from the exact values they replace (docs/level-c.md,
   /// "Frame starts", "Iteration cuts"): a bound per coordinate over the continuous frames started
   /// near the previous frame's exact end (IdealTrajectory::frame_start_gap, in the query's

@@ -322,10 +322,8 @@ int run(const RateArgs& a) {
   rating.speed = {.queries = timed, .seconds = seconds, .machine = machine_text(), .threads = a.threads};
   // A resumed rating whose records were all made before keeps the speed that run measured.
   if (a.resume && timed == 0)
-    if (const fs::path previous = fs::path(a.out) / "rating.json"; fs::exists(previous)) try {
-        rating.speed = rate::read_rating(previous.string()).speed;
-      } catch (const formats::InputError&) {  // another format version: its speed is still a time
-      }
+    if (const fs::path previous = fs::path(a.out) / "rating.json"; fs::exists(previous))
+      rating.speed = rate::read_rating_speed(previous.string());
   write_minimal_cases(a, rating, records, external_ab);
   const std::string rating_file = write_rating_files(a.out, rating);
   std::cout << rate::scorecard_text(rating) << "rating in " << rating_file << " and "

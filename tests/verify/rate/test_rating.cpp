@@ -8,6 +8,9 @@
 #include <slidecheck/verify/run/failure_classes.hpp>
 
 #include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -143,6 +146,14 @@ BOOST_AUTO_TEST_CASE(rating_json_reads_back_unchanged) {
     return std::string(e.what()).find("rating format version 1") != std::string::npos &&
            std::string(e.what()).find("old.json") != std::string::npos;
   });
+  // Its speed is still read (a rating resumed from its records keeps it).
+  const std::string old_file = (std::filesystem::temp_directory_path() / "slidecheck-old-rating.json").string();
+  std::ofstream(old_file) << old.dump();
+  const Speed speed = read_rating_speed(old_file);
+  BOOST_TEST(speed.queries == 6u);
+  BOOST_TEST(speed.seconds == 0.25);
+  BOOST_TEST(speed.machine == "test machine");
+  std::filesystem::remove(old_file);
   BOOST_TEST(rating_json(back) == text);
   BOOST_TEST((back.suite == r.suite));
   BOOST_TEST(back.classes[0].minimal_case == "cases/penetration.case");

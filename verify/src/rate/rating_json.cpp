@@ -97,6 +97,21 @@ std::string rating_json(const Rating& r) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+/// The `speed` object of a rating's JSON.
+Speed speed_of(const Json& j, const std::string& file) {
+  const Json& sp = field(j, "speed", file, "rating");
+  Speed out;
+  out.queries = get<std::size_t>(sp, "queries", file, "speed");
+  out.seconds = get<double>(sp, "seconds", file, "speed");
+  out.machine = get<std::string>(sp, "machine", file, "speed");
+  out.threads = get<int>(sp, "threads", file, "speed");
+  return out;
+}
+
+}  // namespace
+
 Rating parse_rating(std::string_view text, const std::string& file) {
   Json j;
   try {
@@ -157,20 +172,34 @@ Rating parse_rating(std::string_view text, const std::string& file) {
                        .queries = get<std::size_t>(p, "queries", file, "part"),
                        .checked = get<std::size_t>(p, "checked", file, "part"),
                        .failing = get<std::size_t>(p, "failing", file, "part")});
-  const Json& sp = field(j, "speed", file, "rating");
-  r.speed.queries = get<std::size_t>(sp, "queries", file, "speed");
-  r.speed.seconds = get<double>(sp, "seconds", file, "speed");
-  r.speed.machine = get<std::string>(sp, "machine", file, "speed");
-  r.speed.threads = get<int>(sp, "threads", file, "speed");
+  r.speed = speed_of(j, file);
   return r;
 }
 
-Rating read_rating(const std::string& path) {
+namespace {
+
+std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw formats::InputError(path, 0, "cannot open");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_rating(text.str(), path);
+  return text.str();
+}
+
+}  // namespace
+
+Rating read_rating(const std::string& path) { return parse_rating(file_text(path), path); }
+
+Speed read_rating_speed(const std::string& path) {
+  Json j;
+  try {
+    j = Json::parse(file_text(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    bad(path, std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object() || !j.contains("format") || j["format"] != kRatingFormat)
+    bad(path, "not a rating file (\"format\" is not \"" + std::string(kRatingFormat) + "\")");
+  return speed_of(j, path);
 }
 
 }  // namespace slidecheck::verify::rate

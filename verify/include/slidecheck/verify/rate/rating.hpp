@@ -103,5 +103,8 @@ std::string rating_json(const Rating& r);
 /// Reads a rating.json; formats::InputError naming the file for anything not of the schema.
 Rating read_rating(const std::string& path);
 Rating parse_rating(std::string_view text, const std::string& file);
+/// The speed of a rating file of any format version (its `speed` has not changed), for a
+/// rating resumed from that file's records (`rate --resume`); InputError as read_rating's.
+Speed read_rating_speed(const std::string& path);
 
 }  // namespace slidecheck::verify::rate

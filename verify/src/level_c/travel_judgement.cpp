@@ -72,8 +72,13 @@ double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const I
 /// the nearest float, 0.2-0.48 ulps short, the anchored judgement finds every frame within the
 /// grid, and the continuous one charged lost_motion for 3 frames and not for 4 to 6, as the final
 /// end happened to fall near a float or not (corpora/regressions/level-c-frame-end-rounding).
-/// 0 for one frame, without `anchored_run`, or when the anchored ideal run is not proven and
-/// defined (the sum then allows nothing more).
+/// Only a run whose every frame is within the grid of its own ideal frame (falls short of it by
+/// no more than the fraction of one frame's move plus that frame's allowance, as anchored frames
+/// are judged) is allowed the sum: a frame that loses motion on its own is the algorithm's, and
+/// in a corner a run held short of it could otherwise be excused by the corner's allowance
+/// counted once per frame. 0 for one frame, without `anchored_run`, when the anchored ideal run
+/// is not proven and defined, or when a frame is not within its grid (the final end's allowance
+/// then stands alone).
 double frame_end_allowance(const QueryRecord& r, const std::vector<Vec3<double>>& frame_ends,
                            const IndexedMesh<double>& exact_mesh, const LevelCOptions& options, double wanted,
                            const AnchoredIdealRun& anchored_run) {
@@ -85,8 +90,14 @@ double frame_end_allowance(const QueryRecord& r, const std::vector<Vec3<double>>
       std::any_of(anchored.passes.begin(), anchored.passes.end(),
                   [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; }))
     return 0;
+  const double per_frame = options.lost_motion_fraction * (length(r.query.displacement) + length(r.query.gravity));
   double sum = 0;
-  for (const IdealPoint& e : anchored.frame_ends) sum += allowance_at(r, e.rounded, exact_mesh, options, wanted);
+  for (std::size_t k = 0; k < frame_ends.size(); ++k) {
+    const Vec3<double>& ideal_end = anchored.frame_ends[k].rounded;
+    const double allowance = allowance_at(r, ideal_end, exact_mesh, options, wanted);
+    if (length(ideal_end - starts[k]) - length(frame_ends[k] - starts[k]) > per_frame + allowance) return 0;
+    sum += allowance;
+  }
   return sum;
 }
 

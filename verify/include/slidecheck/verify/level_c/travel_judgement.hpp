@@ -39,9 +39,9 @@ using AnchoredIdealRun = std::function<IdealTrajectory(const std::vector<Vec3<do
 /// `frame_wheres`, when given (one per frame), locates an anchored frame's failure (else `where`).
 /// Continuous frames: a run of several frames is rounded to its precision's grid at every frame
 /// end, not only at the last, so a shortfall beyond the fraction and the allowance at the final
-/// end is allowed, when `anchored_run` is given, up to the sum over the frames of the allowance at
-/// each ideal frame's end from the run's own start of that frame (docs/level-c.md, "The grid
-/// allowance").
+/// end is allowed, when `anchored_run` is given and every frame is within the grid of the ideal
+/// frame from its own start, up to the sum over the frames of the allowance at those ideal frames'
+/// ends (docs/level-c.md, "The grid allowance").
 void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal, const IndexedMesh<double>& exact_mesh,
                   const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where,
                   const std::vector<StepLocation>* frame_wheres = nullptr, const AnchoredIdealRun& anchored_run = {});

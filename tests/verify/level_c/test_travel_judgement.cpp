@@ -3,6 +3,8 @@
 // the whole run's travel matches; jitter where the ideal frame rests and the run moves, and where
 // the ideal frames from two consecutive starts end at one point and the run still moves; no
 // failure when every frame ends where its ideal frame does; the starts an anchored run is given.
+// Continuous frames in float: a run rounded to the grid at every frame end is allowed each frame
+// end's rounding, measured at the ideal frames from its own starts; a run that stays is not.
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -59,6 +61,53 @@ int count(const QueryRecord& r, FailureClass c) {
   for (const Failure& f : r.failures) n += f.kind == c;
   return n;
 }
+
+/// A sphere (radius 0.25) moved 0.4 per frame along x from (2^20, 2^20, 2^20), where float's
+/// spacing is 0.125: a frame's move is 3.2 ulps, and a float run that ends every frame at the
+/// nearest float moves 3. (Every coordinate far from 0: the grid allowance searches a few ulps per
+/// axis, and around 0 those are subnormals.)
+constexpr double far = 1048576;
+
+QueryRecord far_float_record(const std::vector<Vec3<double>>& run_ends, double move = 0.4) {
+  QueryRecord r;
+  r.query.start = {far, far, far};
+  r.query.displacement = {move, 0, 0};
+  r.query.set_radius(0.25);
+  r.query.frames = static_cast<int>(run_ends.size());
+  r.precision = Precision::single_float;
+  r.final_position = run_ends.back();
+  return r;
+}
+
+/// The continuous ideal run of far_float_record: free flight, `move` a frame (no mesh).
+IdealTrajectory continuous_far_ideal(int frames, double move) {
+  std::vector<Vec3<double>> ends;
+  for (int k = 1; k <= frames; ++k) ends.push_back({far + move * k, far, far});
+  IdealTrajectory t = anchored_ideal(ends);
+  t.anchored_frames = false;
+  return t;
+}
+
+/// judge_travel of a continuous run with the grid allowance, given the ideal frames from the run's
+/// own starts (each `move` further, as in free flight), or not; `asked` gets the starts they were
+/// run from.
+QueryRecord judged_continuous(const std::vector<Vec3<double>>& run_ends, bool with_anchored_run,
+                              std::vector<Vec3<double>>* asked = nullptr, double move = 0.4) {
+  QueryRecord r = far_float_record(run_ends, move);
+  const IdealTrajectory ideal = continuous_far_ideal(static_cast<int>(run_ends.size()), move);
+  IdealSummary s = summarize_ideal(ideal);
+  const AnchoredIdealRun anchored_run = [&](const std::vector<Vec3<double>>& starts) {
+    if (asked) *asked = starts;
+    std::vector<Vec3<double>> ends;
+    for (const Vec3<double>& p : starts) ends.push_back({p.x + move, p.y, p.z});
+    return anchored_ideal(ends);
+  };
+  judge_travel(r, s, ideal, IndexedMesh<double>{}, run_ends, LevelCOptions{}, StepLocation{}, nullptr,
+               with_anchored_run ? anchored_run : AnchoredIdealRun{});
+  r.ideal = s;
+  return r;
+}
+
 
 }  // namespace
 
@@ -147,6 +196,65 @@ BOOST_AUTO_TEST_CASE(ideal_frames_ending_at_one_point_while_the_run_moves_is_jit
   // A run that rests where the ideal frames end is not jitter.
   const std::vector<Vec3<double>> rests{{5, 0, 0}, {5, 0, 0}, {5, 0, 0}};
   BOOST_TEST(judged(record({4, 0, 0}, rests), anchored_ideal(ideal), rests).failures.empty());
+}
+
+BOOST_AUTO_TEST_CASE(continuous_frames_are_allowed_the_rounding_of_every_frame_end) {
+  // 8 frames of 3 ulps where the ideal moves 3.2: 0.2 short in all (1.6 ulps), beyond the fraction
+  // (0.032) and the allowance at the final ideal end (1048579.2: 0.05 from a float), so the final
+  // end's allowance alone charges lost_motion. Each ideal frame from the run's own start ends 0.025
+  // from a float: the 8 roundings add up to the shortfall, which the run could not avoid.
+  std::vector<Vec3<double>> run;
+  for (int k = 1; k <= 8; ++k) run.push_back({far + 0.375 * k, far, far});
+  const QueryRecord alone = judged_continuous(run, false);
+  BOOST_TEST(count(alone, FailureClass::lost_motion) == 1);
+  BOOST_REQUIRE(alone.ideal && alone.ideal->grid_allowance);
+  BOOST_TEST(*alone.ideal->grid_allowance < 0.06);
+  std::vector<Vec3<double>> asked;
+  const QueryRecord r = judged_continuous(run, true, &asked);
+  BOOST_TEST(r.failures.empty(), (r.failures.empty() ? std::string() : r.failures.front().detail));
+  BOOST_REQUIRE(r.ideal && r.ideal->grid_allowance);
+  BOOST_TEST(r.ideal->within_grid);
+  BOOST_TEST(*r.ideal->grid_allowance > 0.19);
+  BOOST_TEST(*r.ideal->grid_allowance <= 0.2);  // 8 roundings of 0.025, less the double rounding
+  BOOST_TEST(asked == anchored_frame_starts(far_float_record(run).query.start, run));
+  BOOST_TEST(!r.ideal->anchored_frames);  // still the continuous judgement: travels of the whole run
+  BOOST_TEST(r.ideal->float_travel == 3.0);
+}
+
+BOOST_AUTO_TEST_CASE(continuous_frames_that_stay_are_still_charged) {
+  // A run that does not move while the ideal moves 3.2: every frame falls short of its own ideal
+  // frame, so only the final end's allowance (0.05) is allowed.
+  const std::vector<Vec3<double>> run(8, Vec3<double>{far, far, far});
+  const QueryRecord r = judged_continuous(run, true);
+  BOOST_TEST(count(r, FailureClass::stuck) == 1);
+  BOOST_REQUIRE(r.ideal && r.ideal->grid_allowance);
+  BOOST_TEST(*r.ideal->grid_allowance < 0.06);
+  BOOST_TEST(r.failures.front().detail.find("frame ends") == std::string::npos, r.failures.front().detail);
+  // One frame: the final end's allowance alone, as before; the anchored run is not asked.
+  std::vector<Vec3<double>> asked{{1, 2, 3}};
+  const QueryRecord one = judged_continuous({{far, far, far}}, true, &asked);
+  BOOST_TEST(count(one, FailureClass::stuck) == 1);
+  BOOST_TEST((asked == std::vector<Vec3<double>>{{1, 2, 3}}));
+}
+
+BOOST_AUTO_TEST_CASE(continuous_frames_with_a_frame_short_on_its_own_are_not_allowed_the_sum) {
+  // 3.5 ulps a frame: every ideal frame from the run's start ends half an ulp (0.0625) from a
+  // float, and the 8 ideal frames end at a float (the final end's allowance is 0). The run moves
+  // 4 ulps in frame 0, 3 in frames 1-6 (each within its frame's grid) and 2 in frame 7, 0.1875 short
+  // of its ideal frame: that frame is the run's own loss. The continuous shortfall (0.5) is below
+  // the fraction plus the sum of the frames' allowances (0.035 + 0.5), but it is charged.
+  std::vector<Vec3<double>> run;
+  double x = far;
+  for (int k = 0; k < 8; ++k) run.push_back({x += k == 0 ? 0.5 : k < 7 ? 0.375 : 0.25, far, far});
+  const QueryRecord r = judged_continuous(run, true, nullptr, 0.4375);
+  BOOST_TEST(count(r, FailureClass::lost_motion) == 1);
+  BOOST_REQUIRE(r.ideal && r.ideal->grid_allowance);
+  BOOST_TEST(*r.ideal->grid_allowance < 0.01);
+  // The same run with frame 7 moving 3 ulps too: every frame within its grid, the sum allowed.
+  run.back().x = run[6].x + 0.375;
+  const QueryRecord within = judged_continuous(run, true, nullptr, 0.4375);
+  BOOST_TEST(within.failures.empty());
+  BOOST_TEST(within.ideal->within_grid);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -65,10 +65,17 @@ void judge_level_c(QueryRecord& r, const TriangleIndex& index, const formats::Pa
   std::vector<Vec3<double>> frame_ends;
   for (int k = 1; k <= q.frames; ++k) frame_ends.push_back(path.positions[static_cast<std::size_t>(k) * per_frame]);
   if (options.level_c_options.anchored_frames) io.frame_starts = anchored_frame_starts(q.start, frame_ends);
-  const IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, part.sub, io);
+  const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
+  const IdealTrajectory ideal = ideal_trajectory(tol, in, part.sub, io);
   IdealSummary s = summarize_ideal(ideal);
   s.exact_ends = options.level_c_options.exact_ends;
-  judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back());
+  // The same ideal run from the path's own frame starts, for the grid allowance of continuous frames.
+  const AnchoredIdealRun anchored_run = [&](const std::vector<Vec3<double>>& starts) {
+    IdealOptions anchored = io;
+    anchored.frame_starts = starts;
+    return ideal_trajectory(tol, in, part.sub, anchored);
+  };
+  judge_travel(r, s, ideal, part.sub, frame_ends, options.level_c_options, where.back(), nullptr, anchored_run);
   // The wall time of level C, as verify records it (ideal run and comparison).
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   r.ideal = std::move(s);

@@ -152,8 +152,14 @@ void compare_with_ideal(QueryRecord& r, const AlgorithmTolerances& tol, const In
                                   framed.frames[k].result.passes.size() - 1;
     frame_wheres.push_back(last_pass < stops.size() ? stops[last_pass] : StepLocation{});
   }
+  // The same ideal run from the run's own frame starts, for the grid allowance of continuous frames.
+  const AnchoredIdealRun anchored_run = [&](const std::vector<Vec3<double>>& starts) {
+    IdealOptions anchored = io;
+    anchored.frame_starts = starts;
+    return ideal_trajectory(tol, in, exact_mesh, anchored);
+  };
   judge_travel(r, s, ideal, exact_mesh, frame_ends, options, stops.empty() ? StepLocation{} : stops.back(),
-               &frame_wheres);
+               &frame_wheres, anchored_run);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   r.ideal = std::move(s);
 }

@@ -8,6 +8,7 @@
 #include <slidecheck/verify/run/records.hpp>
 #include <slidecheck/verify/run/verify_query.hpp>
 
+#include <functional>
 #include <vector>
 
 namespace slidecheck::verify {
@@ -22,6 +23,11 @@ IdealSummary summarize_ideal(const IdealTrajectory& ideal);
 /// when an end is not finite (nonfinite reports it; no exact run starts there).
 std::vector<Vec3<double>> anchored_frame_starts(const Vec3<double>& start, const std::vector<Vec3<double>>& frame_ends);
 
+/// Runs the ideal trajectory of the judged query again with its frames started at the given points
+/// (IdealOptions::frame_starts, anchored): how judge_travel finds the rounding each frame of a
+/// continuous run of several frames could not avoid.
+using AnchoredIdealRun = std::function<IdealTrajectory(const std::vector<Vec3<double>>& frame_starts)>;
+
 /// Fills the travels of `s` and adds lost_motion, stuck or jitter rows to `r` (whose query is the
 /// rounded query that ran, whose final_position is the run's end), at `where`. `exact_mesh` is
 /// the mesh the run saw (for the grid allowance); `frame_ends` the run's end after each frame.
@@ -31,8 +37,13 @@ std::vector<Vec3<double>> anchored_frame_starts(const Vec3<double>& start, const
 /// jitter_fraction of one frame's move) and the run moves further than that plus the ideal move
 /// and the grid allowance at the ideal frame end.
 /// `frame_wheres`, when given (one per frame), locates an anchored frame's failure (else `where`).
+/// Continuous frames: a run of several frames is rounded to its precision's grid at every frame
+/// end, not only at the last, so a shortfall beyond the fraction and the allowance at the final
+/// end is allowed, when `anchored_run` is given and every frame is within the grid of the ideal
+/// frame from its own start, up to the sum over the frames of the allowance at those ideal frames'
+/// ends (docs/level-c.md, "The grid allowance").
 void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal, const IndexedMesh<double>& exact_mesh,
                   const std::vector<Vec3<double>>& frame_ends, const LevelCOptions& options, const StepLocation& where,
-                  const std::vector<StepLocation>* frame_wheres = nullptr);
+                  const std::vector<StepLocation>* frame_wheres = nullptr, const AnchoredIdealRun& anchored_run = {});
 
 }  // namespace slidecheck::verify

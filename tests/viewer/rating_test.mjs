@@ -6,6 +6,7 @@
 import { createRequire } from 'module';
 import fs from 'fs';
 import path from 'path';
+import { colourAt, readPixels } from './pixels.mjs';
 
 const [nodeModules, chromiumPath, outDir, ...pages] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(nodeModules), 'x.js'));
@@ -43,21 +44,10 @@ for (const file of pages) {
         `${name}: ${cells.length} cells laid out with a size`);
   const states = new Set(cells.map((c) => c.state));
   check(states.has('safe') || states.has('failing'), `${name}: judged cells present (${[...states].join(', ')})`);
-  // Pixels: a full-page screenshot read back through a canvas (no PNG library).
+  // Pixels: a full-page screenshot, each cell sampled near its corner.
   const png = await page.screenshot({ fullPage: true, path: path.join(outDir, name.replace('/', '-') + '.png') });
-  const reader = await browser.newPage();
-  const sampled = await reader.evaluate(async ({ dataUrl, points }) => {
-    const img = new Image();
-    img.src = dataUrl;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    return points.map(([x, y]) => Array.from(g.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3)));
-  }, { dataUrl: 'data:image/png;base64,' + png.toString('base64'), points: cells.map((c) => [c.x + 5, c.y + 5]) });
-  await reader.close();
+  const pixels = await readPixels(browser, png);
+  const sampled = cells.map((c) => colourAt(pixels, c.x + 5, c.y + 5));
   let wrong = 0;
   cells.forEach((c, i) => {
     const want = hexToRgb(c.fill), got = sampled[i];

@@ -6,6 +6,7 @@
 import { createRequire } from 'module';
 import fs from 'fs';
 import path from 'path';
+import { readPixels } from './pixels.mjs';
 
 const [nodeModules, chromiumPath, casePage, referencePath, outDir, capsulePage, ...reportDirs] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(nodeModules), 'x.js'));
@@ -34,42 +35,29 @@ async function openPage(file) {
   return { page, errors };
 }
 
-/// Colour statistics of a PNG, read back through a canvas in the browser (no PNG library).
+/// Colour statistics of a PNG: the share of white, orange, blue, red and other pixels, and the
+/// mean colour of each block of a 12 x 8 grid.
 async function pixelStats(png) {
-  const page = await browser.newPage();
-  const stats = await page.evaluate(async (dataUrl) => {
-    const img = new Image();
-    img.src = dataUrl;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const near = (r, gg, b, tr, tg, tb, tol) => Math.abs(r - tr) + Math.abs(gg - tg) + Math.abs(b - tb) <= tol;
-    let white = 0, orange = 0, blue = 0, red = 0, other = 0;
-    const bw = 12, bh = 8, blocks = new Array(bw * bh * 3).fill(0), counts = new Array(bw * bh).fill(0);
-    for (let y = 0; y < c.height; ++y)
-      for (let x = 0; x < c.width; ++x) {
-        const i = 4 * (y * c.width + x), r = d[i], gg = d[i + 1], b = d[i + 2];
-        if (r > 245 && gg > 245 && b > 245) white++;
-        else if (r > 200 && gg > 90 && gg < 200 && b < 170 && r - b > 60) orange++;
-        else if (b > 150 && b - r > 60) blue++;
-        else if (r > 170 && gg < 110 && b < 110) red++;
-        else other++;
-        const k = Math.floor((y * bh) / c.height) * bw + Math.floor((x * bw) / c.width);
-        blocks[3 * k] += r; blocks[3 * k + 1] += gg; blocks[3 * k + 2] += b; counts[k]++;
-      }
-    const n = c.width * c.height;
-    return {
-      width: c.width, height: c.height,
-      white: white / n, orange: orange / n, blue: blue / n, red: red / n, other: other / n,
-      blocks: blocks.map((v, i) => Math.round(v / counts[Math.floor(i / 3)])),
-    };
-  }, 'data:image/png;base64,' + png.toString('base64'));
-  await page.close();
-  return stats;
+  const { width, height, data: d } = await readPixels(browser, png);
+  let white = 0, orange = 0, blue = 0, red = 0, other = 0;
+  const bw = 12, bh = 8, blocks = new Array(bw * bh * 3).fill(0), counts = new Array(bw * bh).fill(0);
+  for (let y = 0; y < height; ++y)
+    for (let x = 0; x < width; ++x) {
+      const i = 4 * (y * width + x), r = d[i], g = d[i + 1], b = d[i + 2];
+      if (r > 245 && g > 245 && b > 245) white++;
+      else if (r > 200 && g > 90 && g < 200 && b < 170 && r - b > 60) orange++;
+      else if (b > 150 && b - r > 60) blue++;
+      else if (r > 170 && g < 110 && b < 110) red++;
+      else other++;
+      const k = Math.floor((y * bh) / height) * bw + Math.floor((x * bw) / width);
+      blocks[3 * k] += r; blocks[3 * k + 1] += g; blocks[3 * k + 2] += b; counts[k]++;
+    }
+  const n = width * height;
+  return {
+    width, height,
+    white: white / n, orange: orange / n, blue: blue / n, red: red / n, other: other / n,
+    blocks: blocks.map((v, i) => Math.round(v / counts[Math.floor(i / 3)])),
+  };
 }
 
 fs.mkdirSync(outDir, { recursive: true });

@@ -29,6 +29,7 @@ using Case = test::RotatedMove;
 constexpr auto& rotated = test::rotated_scripted_move;
 
 using test::same;
+using test::verdict_difference;
 
 /// The default budget (2 s per exact decision): the machine may be shared. Starts at the exact ends
 /// (start_doubles 0) also run no frame again with iteration cuts: the exactly continued run.
@@ -38,21 +39,6 @@ IdealOptions options(int frames, int start_doubles) {
   o.frame_start_doubles = start_doubles;
   o.iteration_cuts = start_doubles > 0;
   return o;
-}
-
-/// What level C's verdicts read of an ideal run (travel_judgement.cpp: the rounded frame ends and
-/// final position, and whether a pass stopped undefined): the first difference, else empty.
-std::string verdict_difference(const IdealTrajectory& a, const IdealTrajectory& b) {
-  const auto undefined = [](const IdealTrajectory& t) {
-    return std::any_of(t.passes.begin(), t.passes.end(),
-                       [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
-  };
-  if (undefined(a) != undefined(b)) return "one run is undefined";
-  if (a.frame_ends.size() != b.frame_ends.size()) return "frame counts differ";
-  for (std::size_t k = 0; k < a.frame_ends.size(); ++k)
-    if (!same(a.frame_ends[k].rounded, b.frame_ends[k].rounded)) return "frame end " + std::to_string(k) + " differs";
-  if (!same(a.final_position.rounded, b.final_position.rounded)) return "final positions differ";
-  return {};
 }
 
 /// Whether the runs also took the same steps: stops, iterations, sliding planes and rounded path
@@ -105,41 +91,14 @@ BOOST_AUTO_TEST_CASE(a_later_frame_starts_within_its_gap_of_the_exact_end) {
 // into corners, creases and wedges (scale 1, near and away from the origin, the move scaled),
 // every algorithm, 2 or 3 frames.
 RC_BOOST_PROP(cut_frames_decide_as_the_exactly_continued_frames, ()) {
-  struct Push {
-    const char* shape;
-    const char* path;
-  };
-  static const std::vector<Push> pushes{{"room_corner", "into-corner"},   {"room_corner", "slide-into-corner"},
-                                        {"obtuse_corner", "into-corner"}, {"acute_corner", "into-wedge"},
-                                        {"v_trough", "into-crease"},      {"stairs", "into-riser"},
-                                        {"thin_wedge", "into-mouth"},     {"box_room", "into-floor-corner"}};
-  static const std::vector<Algorithm> algorithms{Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
-                                                 Algorithm::pseudo_distance, Algorithm::robust};
-  const Push& push = *rc::gen::elementOf(pushes);
-  const Algorithm algorithm = *rc::gen::elementOf(algorithms);
-  const std::size_t rotation = *rc::gen::inRange<std::size_t>(1, 3);
-  const double offset = *rc::gen::element(0.0, 100.0);
-  const double move = *rc::gen::element(0.5, 0.75, 1.0, 1.25);  // exact in binary: the move stays a double
-  const int frames = *rc::gen::inRange(2, 4);
-  Case c = rotated(push.shape, rotation, push.path, 1, offset);
-  c.input.velocity = c.input.velocity * move;
+  const auto [c, algorithm, move, frames] = test::draw_rotated_push(2);
   const AlgorithmTolerances tol = make_tolerances(algorithm);
   IdealOptions exactly = options(frames, 0);
   exactly.numbers.exact_timeout_seconds = 0.5;  // only bounds the time spent on the run compared with
   const IdealTrajectory exact = ideal_trajectory(tol, c.input, c.mesh, exactly);
   RC_TAG(std::string(algorithm_name(algorithm)));
-  if (!exact.fully_proven()) {
-    RC_TAG("exact run not proven within its budget: nothing to compare");
-    return;
-  }
-  // A frame started exactly in contact can divide an exact 0 by 0 (fauerby: the
-  // fauerby-zero-over-zero regression); the exactly continued run then has no defined end and
-  // level C judges no travel against it, while a start within the gap has one.
-  const auto undefined = [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; };
-  if (std::any_of(exact.passes.begin(), exact.passes.end(), undefined)) {
-    RC_TAG("exact run undefined (0 / 0 at an exact contact): no verdict to keep");
-    return;
-  }
+  // A start within the gap of an exact contact has a defined end where the exact one may not.
+  if (!test::exact_run_comparable(exact)) return;
   const IdealTrajectory cut = ideal_trajectory(tol, c.input, c.mesh, options(frames, 3));
   RC_ASSERT(cut.fully_proven());
   const std::string diff = verdict_difference(cut, exact);

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -30,6 +29,7 @@ using Case = test::RotatedMove;
 constexpr auto& rotated = test::rotated_scripted_move;
 
 using test::same;
+using test::verdict_difference;
 
 /// The exact run: every frame from the exact end before, no iteration cut.
 IdealOptions exact_options(int frames) {
@@ -47,33 +47,6 @@ IdealOptions forced_cuts(int frames) {
   o.frames = frames;
   o.cut_sqrt_nodes = 1;
   return o;
-}
-
-/// What level C's verdicts read of an ideal run (travel_judgement.cpp): the rounded frame ends and
-/// final position, and whether a pass stopped undefined. The first difference, else empty.
-std::string verdict_difference(const IdealTrajectory& a, const IdealTrajectory& b) {
-  const auto undefined = [](const IdealTrajectory& t) {
-    return std::any_of(t.passes.begin(), t.passes.end(),
-                       [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; });
-  };
-  if (undefined(a) != undefined(b)) return "one run is undefined";
-  if (a.frame_ends.size() != b.frame_ends.size()) return "frame counts differ";
-  const auto text = [](const Vec3<double>& v) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "(%a, %a, %a)", v.x, v.y, v.z);
-    return std::string(buf);
-  };
-  const auto stops = [](const IdealTrajectory& t) {
-    std::string s;
-    for (const IdealPass& p : t.passes) s += std::string(to_string(p.stop)) + "@" + std::to_string(p.iterations) + " ";
-    return s;
-  };
-  for (std::size_t k = 0; k < a.frame_ends.size(); ++k)
-    if (!same(a.frame_ends[k].rounded, b.frame_ends[k].rounded))
-      return "frame end " + std::to_string(k) + " differs: " + text(a.frame_ends[k].rounded) + " [" + stops(a) +
-             "] against " + text(b.frame_ends[k].rounded) + " [" + stops(b) + "]";
-  if (!same(a.final_position.rounded, b.final_position.rounded)) return "final positions differ";
-  return {};
 }
 
 /// Everything a record reads of a run, bar its time: passes (stops, iterations, rounded paths and
@@ -153,38 +126,13 @@ BOOST_AUTO_TEST_CASE(a_frame_run_again_records_its_gap) {
 // rounds to the same frame ends and final position: random rotated pushes into corners, creases
 // and wedges, every algorithm, 1 to 3 frames, near and away from the origin, the move scaled.
 RC_BOOST_PROP(cut_iterations_round_as_the_exact_run, ()) {
-  struct Push {
-    const char* shape;
-    const char* path;
-  };
-  static const std::vector<Push> pushes{{"room_corner", "into-corner"},   {"room_corner", "slide-into-corner"},
-                                        {"obtuse_corner", "into-corner"}, {"acute_corner", "into-wedge"},
-                                        {"v_trough", "into-crease"},      {"stairs", "into-riser"},
-                                        {"thin_wedge", "into-mouth"},     {"box_room", "into-floor-corner"}};
-  static const std::vector<Algorithm> algorithms{Algorithm::fauerby, Algorithm::linahan, Algorithm::monter,
-                                                 Algorithm::pseudo_distance, Algorithm::robust};
-  const Push& push = *rc::gen::elementOf(pushes);
-  const Algorithm algorithm = *rc::gen::elementOf(algorithms);
-  const std::size_t rotation = *rc::gen::inRange<std::size_t>(1, 3);
-  const double offset = *rc::gen::element(0.0, 100.0);
-  const double move = *rc::gen::element(0.5, 0.75, 1.0, 1.25);  // exact in binary: the move stays a double
-  const int frames = *rc::gen::inRange(1, 4);
-  Case c = rotated(push.shape, rotation, push.path, 1, offset);
-  c.input.velocity = c.input.velocity * move;
+  const auto [c, algorithm, move, frames] = test::draw_rotated_push(1);
   const AlgorithmTolerances tol = make_tolerances(algorithm);
   IdealOptions exactly = exact_options(frames);
   exactly.numbers.exact_timeout_seconds = 0.5;  // only bounds the time spent on the run compared with
   const IdealTrajectory exact = ideal_trajectory(tol, c.input, c.mesh, exactly);
   RC_TAG(std::string(algorithm_name(algorithm)));
-  if (!exact.fully_proven()) {
-    RC_TAG("exact run not proven within its budget: nothing to compare");
-    return;
-  }
-  const auto undefined = [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; };
-  if (std::any_of(exact.passes.begin(), exact.passes.end(), undefined)) {
-    RC_TAG("exact run undefined (0 / 0 at an exact contact): no verdict to keep");
-    return;
-  }
+  if (!test::exact_run_comparable(exact)) return;
   const IdealTrajectory cut = ideal_trajectory(tol, c.input, c.mesh, forced_cuts(frames));
   RC_ASSERT(cut.fully_proven());
   const std::string diff = verdict_difference(cut, exact);

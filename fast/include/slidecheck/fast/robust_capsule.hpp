@@ -14,10 +14,10 @@
 /// same order (the sub-mesh keeps the level's order, and prism triangle 8 i + k belongs to
 /// triangle i), so each step, nearest-hit ties included, is the whole-mesh run's.
 ///
-/// The pass is written as capsule.hpp's (prism mesh built once for both passes, the frame set by
-/// robust::set_capsule_frame: prism cells for starts inside, locks on the stored triangles; the
-/// prism mesh for the write-backs; triangles named by the mesh's) with slide_pass given the box
-/// recorder; tests/fast/test_capsule_differential.cpp compares the two bit for bit.
+/// The pass is the reference's own (robust::CapsulePasses: prism mesh built once for both passes,
+/// the frame set for it, triangles named by the mesh's) given the box recorder as its tracer, plus
+/// the boxes of the skin's reach and the start check; tests/fast/test_capsule_differential.cpp
+/// compares the two bit for bit.
 
 #include <slidecheck/fast/robust_boxes.hpp>
 #include <slidecheck/reference/response/robust/capsule.hpp>
@@ -54,21 +54,17 @@ SlideResult<F> run_robust_capsule_covered(const SlideInput<F>& in, const Indexed
   const Vec3<W> h = capsule_espace_half_axis(in);
   const Vec3<double> hd(double(h.x), double(h.y), double(h.z));
   auto need = [&](const exact::Box& b) { require(robust_world_box(prism_reach_box(b, hd), in.start, in.radii)); };
-  std::optional<IndexedMesh<W>> prism;  // of the local copy, which both passes share
+  robust::CapsulePasses<W> passes{h, std::nullopt};
   return robust::slide_in_local_espace(
       in, sub,
       [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, robust::LocalFrame<W>& frame,
           SlidePass<W>& pass, int index) {
-        if (!prism) prism = robust::prism_mesh(local, h);
-        robust::set_capsule_frame(frame, local, *prism, h);  // as capsule.hpp: cells, locks
-        const W cr = contact_radius_bound(in, start, velocity, *prism, frame, tol, vertices, h);
+        const W cr = contact_radius_bound(in, start, velocity, passes.prism_of(local), frame, tol, vertices, h);
         const W zero(0);
         need(exact::swept_box(start, velocity, Vec3<W>(W(2), W(2), W(2))));
         need(exact::swept_box(start, Vec3<W>(zero, zero, zero), Vec3<W>(cr, cr, cr)));
-        const Vec3<W> end = robust::slide_pass(start, velocity, *prism, tol, frame, pass, index,
-                                               RobustSweepBoxes<W, decltype(need)>{&need, cr});
-        robust::name_mesh_triangles(pass, local, h);
-        return end;
+        return passes.run(start, velocity, local, tol, frame, pass, index,
+                          RobustSweepBoxes<W, decltype(need)>{&need, cr});
       },
       // The certified write-backs sweep the prism mesh: their boxes are grown like the pass's.
       need);

@@ -49,6 +49,7 @@
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 namespace slidecheck::robust {
 
@@ -131,6 +132,33 @@ void set_capsule_frame(LocalFrame<W>& frame, const IndexedMesh<W>& local, const 
     };
 }
 
+/// A capsule's pass step for slide_in_local_espace, on one local copy `local` shared by the move's
+/// and the gravity's pass: the prism mesh of that copy for the half axis `h` (local eSpace), built
+/// on the first pass; the frame set for it (set_capsule_frame); the sphere's pass on it, traced to
+/// the given tracer; and its sliding planes named by the mesh's triangles (name_mesh_triangles).
+/// A caller that runs the pass on a sub-mesh (fast/) runs the same steps with a tracer of its own.
+template <num::WithSqrt W>
+struct CapsulePasses {
+  Vec3<W> h;
+  std::optional<IndexedMesh<W>> prism;  // of the local copy, which both passes share
+
+  /// The prism mesh of `local`, built on first use.
+  const IndexedMesh<W>& prism_of(const IndexedMesh<W>& local) {
+    if (!prism) prism = prism_mesh(local, h);
+    return *prism;
+  }
+
+  template <class Tracer>
+  Vec3<W> run(const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, const Tolerances& tol,
+              LocalFrame<W>& frame, SlidePass<W>& pass, int index, Tracer&& tracer) {
+    const IndexedMesh<W>& mesh = prism_of(local);
+    set_capsule_frame(frame, local, mesh, h);
+    const Vec3<W> end = slide_pass(start, velocity, mesh, tol, frame, pass, index, std::forward<Tracer>(tracer));
+    name_mesh_triangles(pass, local, h);
+    return end;
+  }
+};
+
 /// The move and the gravity pass of the capsule `in.capsule` (robust.hpp's frame and passes; the
 /// file comment says how the capsule becomes the sphere on the prism mesh). `in.radii` must be
 /// the capsule's radius on every axis (slide_input_of): its eSpace. Traced steps are in that
@@ -145,23 +173,18 @@ SlideResult<T> capsule_collide_and_slide(const SlideInput<T>& in, const IndexedM
     throw std::invalid_argument("capsule_collide_and_slide: the radii are not the capsule's radius");
   const EllipsoidRadii<W> radii = convert_to<W>(in.radii);
   const Vec3<W> h = to_espace(convert_to<W>(in.capsule->half_axis), radii);
-  std::optional<IndexedMesh<W>> prism;  // of the local copy, which both passes share
+  CapsulePasses<W> passes{h, std::nullopt};
   using Inner = std::remove_reference_t<Tracer>;
   PrismIndexTracer<Inner> named{&tracer};
   return slide_in_local_espace(in, mesh, [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local,
                                              LocalFrame<W>& frame, SlidePass<W>& pass, int index) {
-    if (!prism) prism = prism_mesh(local, h);
-    set_capsule_frame(frame, local, *prism, h);
-    Vec3<W> end;
     if constexpr (!tracing_enabled<Tracer>)
-      end = slide_pass(start, velocity, *prism, tol, frame, pass, index, NullTracer{});
+      return passes.run(start, velocity, local, tol, frame, pass, index, NullTracer{});
     else if constexpr (std::is_same_v<T, W>)
-      end = slide_pass(start, velocity, *prism, tol, frame, pass, index, named);
+      return passes.run(start, velocity, local, tol, frame, pass, index, named);
     else
-      end = slide_pass(start, velocity, *prism, tol, frame, pass, index,
-                       StoredTypeTracer<T, PrismIndexTracer<Inner>>{&named});
-    name_mesh_triangles(pass, local, h);
-    return end;
+      return passes.run(start, velocity, local, tol, frame, pass, index,
+                        StoredTypeTracer<T, PrismIndexTracer<Inner>>{&named});
   });
 }
 

@@ -256,7 +256,6 @@ int run(const RateArgs& a) {
     verify::JudgeOptions judge;
     external_ab = make_external_subject(a.implementation, {options.precision}, judge, a, a.out);
     judge.level_c = true;
-    judge.level_c_options.anchored_frames = true;  // as robust's and the seeds' (run_part, below)
     external_c = make_external_subject(a.implementation, {options.precision}, judge, a, a.out);
   }
   const auto [ab_file, c_file] = rate::write_slice(suite, slice, suite_dir);
@@ -275,13 +274,6 @@ int run(const RateArgs& a) {
     o.overwrite = true;
     o.threads = a.threads;
     o.level_c = level_c;
-    // A push of several frames is judged frame by frame against the ideal frame from the run's
-    // own start (docs/level-c.md, anchored frames): judged as one continuous run, the grid is
-    // allowed once at the end while a float run's eight frame ends are each rounded to it, and
-    // robust's capsule pushes along creases and into wedges 10^4 and 10^6 out lost an ulp a frame
-    // that way (37 of its 43 level C verdicts, every frame within the grid; robust's sphere
-    // pushes into the thin wedge likewise, 4 of 4).
-    o.level_c_options.anchored_frames = true;
     o.views = 0;
     TaskProgress progress("rate " + name, !a.quiet);
     o.on_progress = [&progress](const verify::VerifyProgress& p) {

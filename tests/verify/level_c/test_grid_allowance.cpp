@@ -115,6 +115,27 @@ BOOST_AUTO_TEST_CASE(a_box_without_a_clear_position_widens_as_far_as_the_shortfa
   BOOST_TEST(capped > 7 * ulp - 1e-12);
 }
 
+BOOST_AUTO_TEST_CASE(a_position_behind_a_triangle_bounds_nothing) {
+  // A slot exactly two radii high (floor z = c, ceiling z = c + 2, radius 1) where float's
+  // spacing is 4: the ideal end c + 1 touches both, the float heights are c (on the floor) and
+  // c + 4 (over the ceiling, 3 away: clear, but reached only through the ceiling). No float
+  // position in front of both lies within the first box, so its boundary bounds the allowance:
+  // 2 ulps (8) along x and y, not the 3 of the position behind the ceiling.
+  const double c = 0x1p25 + 64;
+  const IndexedMesh<double> slot = mesh_of({floor_at(c, c), floor_at(c, c + 2)});
+  const Vec3<double> end{c, c, c + 1};
+  const double a = grid_allowance<float>(end, unit, slot);
+  BOOST_TEST(a <= 8);
+  BOOST_TEST(a > 8 - 1e-6);
+  // The same for a lying capsule (radius 1, half axis 1 along x): behind the ceiling is no
+  // nearer for it either.
+  BOOST_TEST(grid_allowance<float>(end, Capsule<double>{1, {1, 0, 0}}, slot) > 8 - 1e-6);
+  // With only the floor, the position over it is in front and bounds it: 3.
+  const double open = grid_allowance<float>(end, unit, mesh_of({floor_at(c, c)}));
+  BOOST_TEST(open <= 3);
+  BOOST_TEST(open > 3 - 1e-6);
+}
+
 BOOST_AUTO_TEST_CASE(a_non_finite_end_allows_nothing) {
   const IndexedMesh<double> m = mesh_of({floor_at(0, 0)});
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
@@ -125,7 +146,7 @@ BOOST_AUTO_TEST_CASE(a_non_finite_end_allows_nothing) {
 
 // The lower bound: an end resting on a random plane (tilted, up to 2^20 from the origin, radius
 // 2^-4..2^4); every float position within 4 ulps per axis that lies nearer the end than the
-// allowance overlaps the triangle. Fails if the search skipped a clear position or the rounding
+// allowance overlaps the triangle or lies behind it (the centre reaches it only through it). Fails if the search skipped a clear position or the rounding
 // corrections went the wrong way.
 RC_BOOST_PROP(the_allowance_is_a_lower_bound, ()) {
   const int e = *rc::gen::inRange(0, 21);
@@ -161,6 +182,7 @@ RC_BOOST_PROP(the_allowance_is_a_lower_bound, ()) {
     for (double y : grid(end.y))
       for (double z : grid(end.z)) {
         const Vec3<double> p{x, y, z};
-        if (length(Vec3<double>(p - end)) < a) RC_ASSERT(position_penetrates(p, radii, tri));
+        if (length(Vec3<double>(p - end)) < a)
+          RC_ASSERT((position_penetrates(p, radii, tri) || segment_tunnels(end, p, tri)));
       }
 }

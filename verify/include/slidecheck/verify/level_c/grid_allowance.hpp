@@ -32,7 +32,8 @@ inline constexpr int grid_allowance_max_ulps = 8;
 
 /// A lower bound of the distance from `ideal_end` (the exact end rounded to nearest double) to
 /// the nearest position of F whose ellipsoid (radii, axis-aligned) does not overlap any
-/// triangle of `mesh` (touching allowed: the exact test position_penetrates), searched among
+/// triangle of `mesh` (touching allowed: the exact test position_penetrates) and is reached from
+/// `ideal_end` without the centre crossing a triangle (segment_tunnels), searched among
 /// the positions within grid_allowance_ulps ulps of F per axis, widened up to
 /// grid_allowance_max_ulps while none is clear and the box is nearer than `wanted` (the
 /// shortfall the caller would allow: beyond it, a wider search changes no verdict). Exact

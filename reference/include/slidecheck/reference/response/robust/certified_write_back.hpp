@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -115,6 +117,63 @@ inline constexpr double exact_test_reach_margin = 0x1p-10;
 /// run to the clear positions within 3 ulps of the ideal end: this ring reaches them.
 inline constexpr int widened_write_back_ulps = 2;
 
+namespace response_detail_robust {
+
+/// A candidate of certified_write_back: a position of T, its local eSpace point, its squared
+/// distance from the pass's point, and how many ulps beyond the nearest roundings it lies.
+template <Number T, Number W>
+struct WriteBackCandidate {
+  Vec3<T> point;
+  Vec3<W> local;
+  W distance2;
+  int steps = 0;  ///< ulps beyond the nearest roundings (RingCandidate)
+};
+
+/// certified_write_back's last look for a capsule (`back_off`), when no position within
+/// widened_write_back_ulps of the point p is taken: the roundings of the points q of the segment
+/// from p back to `from` (the local point written back before it, whose segment from its own
+/// predecessor was certified), at 1, 2, ..., 8, 16, 32, ... of T's largest spacing at p from p, each q's
+/// roundings nearest p first, up to (not including) `from` itself. Why: a capsule wedged between
+/// a floor and an overhang sloping 1:4 (canonical acute_corner, tilted, scale 0.1, 10^4 from the
+/// origin, float) rests where no float position within 3 ulps is clear (lifting the axis an ulp
+/// off the floor needs four ulps back from the overhang), and the pass was held at the point
+/// written back before, 25 ulps back along its slide; the roundings a few ulps back along that
+/// same slide are clear. Each candidate is certified as any other (start contacts, then covered,
+/// swept or exact), so this only finds more of them. In order: nearest p first.
+template <Number T, Number W>
+std::vector<WriteBackCandidate<T, W>> back_off_candidates(const Vec3<W>& p, const Vec3<W>& from, const Vec3<T>& origin,
+                                                          const Vec3<W>& wide_origin, const EllipsoidRadii<W>& radii,
+                                                          const std::array<std::optional<T>, 3>& fixed) {
+  std::vector<WriteBackCandidate<T, W>> out;
+  if constexpr (num::is_ieee_binary_v<T>) {
+    const Vec3<W> back = from - p;
+    const W length = num::sqrt(length_squared(back));
+    const Vec3<W> r3 = from_espace(p, radii);
+    W spacing(0);  // T's largest spacing at p, in local eSpace
+    for (std::size_t k = 0; k < 3; ++k) {
+      const T below = roundings_of_sum(origin[k], r3[k])[0];
+      const T step = T(std::nextafter(below, std::numeric_limits<T>::infinity()) - below);
+      const W local_step = W(step) / num::abs(radii.radii[k]);
+      if (std::isfinite(local_step) && local_step > spacing) spacing = local_step;
+    }
+    if (!(spacing > W(0)) || !(length > spacing)) return out;
+    // Every spacing up to 8 (an overhang sloping 1:8), then doubling.
+    for (W distance = spacing, k(1); distance < length; k = k + W(1), distance = k <= W(8) ? spacing * k : distance * W(2)) {
+      const Vec3<W> q = p + back * (distance / length);
+      const std::size_t first = out.size();
+      for (const Vec3<T>& w : rounding_candidates(origin, from_espace(q, radii), fixed)) {
+        const Vec3<W> l = to_local_espace(convert_to<W>(w), wide_origin, radii);
+        out.push_back({w, l, length_squared(Vec3<W>(l - p)), 0});
+      }
+      std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                       [](const auto& a, const auto& b) { return a.distance2 < b.distance2; });
+    }
+  }
+  return out;
+}
+
+}  // namespace response_detail_robust
+
 /// A point p of a pass (local eSpace around `origin`, R3, in the working type W) written back to
 /// world R3 in T, or nothing when no rounding of it is certified (the pass is then held). The
 /// candidates are those of write_back (one rounding below, one above the exact sum per
@@ -130,6 +189,10 @@ inline constexpr int widened_write_back_ulps = 2;
 /// says why. When none of them is taken, the
 /// same tests over the second ring (widened_write_back_ulps), nearest p first. `report(box)` is told the local
 /// eSpace box of each sweep (fast/ checks that its sub-mesh holds it).
+/// `staying_slack`: how far below the start contacts' margin a candidate needs the point written
+/// back before may lie and still be stayed at (0: none). `back_off`: when neither ring is taken,
+/// look back along the segment to that point (back_off_candidates). slide_in_local_espace sets
+/// both for a capsule's pass only, and says why.
 template <num::WithSqrt T, num::WithSqrt W, class ReportBox>
 std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& previous, const Vec3<T>& origin,
                                             const EllipsoidRadii<T>& radii,
@@ -137,18 +200,14 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
                                             const W& max_deviation, const IndexedMesh<W>& local,
                                             const std::array<std::optional<T>, 3>& fixed, ReportBox&& report,
                                             const IndexedMesh<T>* stored = nullptr,
-                                            const Capsule<T>* capsule = nullptr, std::size_t cell_size = 0) {
+                                            const Capsule<T>* capsule = nullptr, std::size_t cell_size = 0,
+                                            const W& staying_slack = W(0), bool back_off = false) {
   using response_detail_robust::least_margin;
   const EllipsoidRadii<W> wide_radii = convert_to<W>(radii);
   const Vec3<W> wide_origin = convert_to<W>(origin);
   auto local_of = [&](const Vec3<T>& w) { return to_local_espace(convert_to<W>(w), wide_origin, wide_radii); };
   const Vec3<W> r3 = from_espace(p, wide_radii);
-  struct Candidate {
-    Vec3<T> point;
-    Vec3<W> local;
-    W distance2;
-    int steps = 0;  ///< ulps beyond the nearest roundings (RingCandidate)
-  };
+  using Candidate = response_detail_robust::WriteBackCandidate<T, W>;
   std::array<Candidate, 8> candidates;
   std::size_t n = 0;
   for (const Vec3<T>& w : response_detail_robust::rounding_candidates(origin, r3, fixed)) {
@@ -186,9 +245,11 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   };
   // Whether candidate c is taken (the function comment's tests, in order).
   const auto accept = [&](const Candidate& c) {
-    if (!start_contacts.empty() && least_margin(start_contacts, c.local) < needed) return false;
+    const bool staying = c.point.x == previous.x && c.point.y == previous.y && c.point.z == previous.z;
+    if (!start_contacts.empty() && least_margin(start_contacts, c.local) < (staying ? W(needed - staying_slack) : needed))
+      return false;
     // Staying, or a rounding the output term covers (write_back): no sweep needed.
-    if (c.point.x == previous.x && c.point.y == previous.y && c.point.z == previous.z) return true;
+    if (staying) return true;
     if (!(max_deviation * max_deviation < c.distance2)) return true;
     const Vec3<W> step = c.local - from;
     report(exact::swept_box(from, step, Vec3<W>(radius, radius, radius)));
@@ -221,6 +282,9 @@ std::optional<Vec3<T>> certified_write_back(const Vec3<W>& p, const Vec3<T>& pre
   });
   for (const Candidate& c : ring)
     if (accept(c)) return c.point;
+  if (back_off)
+    for (const Candidate& c : response_detail_robust::back_off_candidates<T>(p, from, origin, wide_origin, wide_radii, fixed))
+      if (accept(c)) return c.point;
   return std::nullopt;
 }
 

@@ -133,6 +133,18 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     // by write_back.
     const bool certified = num::is_ieee_binary_v<T> && frame.skin.has_value();
     const Capsule<T>* exact_capsule = frame.pass_mesh && in.capsule && frame.cell_size != 0 ? &*in.capsule : nullptr;
+    // A capsule's prism is built from the local copy with one rounding more per coordinate
+    // (v +- h / r, capsule.hpp), so the start contacts' supports err by a few u M more than the
+    // sphere's: a capsule resting exactly on a floor and against two walls (room corner, 10^6
+    // from the origin, float) computed its own start 2^-52 inside the floor cap's half-space,
+    // refused to stay there and hopped an ulp up every other frame (level C jitter). The pass's
+    // gap s - h (half its own round-off, K u M max(1, L) / 2, M counting the prism's vertices)
+    // covers that rounding, and staying put is no deeper than the point written back before.
+    // And where no position within widened_write_back_ulps of a capsule's point is clear (an
+    // acute wedge: certified_write_back's back_off_candidates), its write-back looks back along
+    // the segment it came by before holding the pass.
+    const W staying_slack =
+        exact_capsule && frame.skin ? W(frame.skin->skin - (frame.skin->contact_radius - W(1))) : W(0);
     for (std::size_t k = 1; k < pass.path.size(); ++k) {
       if (!held) {
         const std::optional<Vec3<T>> w =
@@ -142,7 +154,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
                                              (frame.skin->rounding > W(0) || (frame.pass_mesh && !exact_capsule))
                                                  ? nullptr
                                                  : &mesh,
-                                             exact_capsule, frame.cell_size)
+                                             exact_capsule, frame.cell_size, staying_slack, exact_capsule != nullptr)
                       : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
         if (w) previous = *w;

@@ -262,7 +262,16 @@ class SlidePassSteps {
     const T gap = skin_.skin - (skin_.contact_radius - T(1));
     if (deepest > gap + gap / T(2)) {
       std::optional<ConstrainedMove<T>> out = solve_locked(Vec3<T>(T(0), T(0), T(0)), constraints_, frame_.pinned_axes);
-      if (out && length_squared(out->displacement) > skin_.stop_length * skin_.stop_length) {
+      // On a capsule's prisms (cells) any push-out comes first, however short: where the output
+      // term makes most of the skin, h is s within the gap and a frame's start is written back up
+      // to 7h/8 into its band; a push-out shorter than s/8 was spread over the slide, and a
+      // capsule lying along an overhang's plane (its prism's side quads coplanar with its caps)
+      // met the overhang's top edge still below the stop and lost a twentieth of its frame there
+      // (acute_corner, lying, up into the overhang, scale 1, 10^4 from the origin, float).
+      T least = skin_.stop_length;
+      if constexpr (std::is_floating_point_v<T>)
+        if (frame_.cell_size != 0) least = T(0);
+      if (out && length_squared(out->displacement) > least * least) {
         step.solved = std::move(out);
         step.d = step.solved->displacement;
         step.pushing_out = true;
@@ -273,6 +282,7 @@ class SlidePassSteps {
   /// 5. Wedged (three_planes when three constraints bind, else nearly_stopped), or, without
   /// constraints, a move too short to matter; nothing while the pass can go on.
   std::optional<StopReason> wedged(const PassStep<T>& step) const {
+    if (step.pushing_out) return std::nullopt;  // a push-out is swept whatever its length
     if (!step.solved || length_squared(step.d) <= skin_.stop_length * skin_.stop_length) {
       const bool corner = step.solved && step.solved->active.size() >= 3;
       if (!constraints_.empty() || !step.solved) return corner ? StopReason::three_planes : StopReason::nearly_stopped;

@@ -70,6 +70,11 @@ for shape in sphere capsule; do
     [ "$s" = "$shape" ] && [ -f "$here/docs/ratings/$name-$shape.json" ] && files+=("$here/docs/ratings/$name-$shape.json")
   done <<<"$runs"
   [ "${#files[@]}" -gt 0 ] || continue
+  if ! grep -q "<!-- rate:$shape -->" "$here/docs/peers.md" "$here/README.md" 2>/dev/null ||
+     [ "$(grep -l "<!-- rate:$shape -->" "$here/docs/peers.md" "$here/README.md" | wc -l)" -ne 2 ]; then
+    echo "docs: $shape: docs/peers.md and README.md have no <!-- rate:$shape --> markers: its table is not put in them"
+    continue
+  fi
   "$slidecheck" rate --compare "${files[@]}" --svg "$here/docs/ratings/$shape-envelopes.svg" \
     --markdown "$work/$shape-table.md" >/dev/null
   python3 - "$shape" "$work/$shape-table.md" "$here/docs/peers.md" "$here/README.md" <<'PY'

@@ -8,6 +8,7 @@
 // and the batch API, the refusals (seeds, NaN radius), and that the region really is a part of
 // the level and grows when the first guess is short.
 #include "differential.hpp"
+#include <support/draws.hpp>
 
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/capsule_moves.hpp>
@@ -139,11 +140,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(capsule_corpus, F, Precisions) {
   const std::pair<double, double> placements[] = {{0.01, 0.0}, {100.0, 1e6}, {0.01, 1e6}, {100.0, 0.0}};
   for (std::size_t i = 0; i < scenes.size(); ++i) {
     const auto [scale, offset] = placements[i % 4];
-    corpus_scene<F>(*scenes[i], scale, offset, 3, c);
+    corpus_scene<F>(*scenes[i], scale, offset, test::stride(3), c);
   }
   BOOST_TEST_MESSAGE(c.checked << " capsule frames identical, " << c.touched << " touched the mesh, " << c.grown
                                << " grew the region");
-  BOOST_TEST(c.checked > 500u);
+  BOOST_TEST(c.checked > test::draws(500));
   BOOST_TEST(c.touched > c.checked / 4);
 }
 
@@ -161,7 +162,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(random_capsules_on_canonical_scenes, F, Precisions
         level_triangles = std::max(level_triangles, mesh.triangle_count());
         const fast::World<F> world = fast::World<F>::build(mesh, fast::robust_world_options());
         fast::SlideScratch<F> scratch;
-        for (const SlideInput<F>& in : random_capsules(mesh, 0.3 * scale, 2.0 * scale, 30, seed++))
+        for (const SlideInput<F>& in : random_capsules(mesh, 0.3 * scale, 2.0 * scale, test::draws(30), seed++))
           for (const fast::SlideOptions& options : {fast::SlideOptions{}, tight_guess()}) {
             const std::string d = compare_one(world, mesh, in, scratch, c, nullptr, options);
             BOOST_TEST(d.empty(), shape.name << " scale " << scale << " offset " << offset << ": " << d
@@ -178,21 +179,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(terrain_submesh_is_a_part_and_grows, F, Precisions
   const fast::World<F> world = fast::World<F>::build(mesh, fast::robust_world_options());
   fast::SlideScratch<F> scratch;
   Counts c;
-  for (const SlideInput<F>& in : random_capsules(mesh, 0.5, 3.0, 300, 17)) {
+  for (const SlideInput<F>& in : random_capsules(mesh, 0.5, 3.0, test::draws(300), 17)) {
     const std::string d = compare_one(world, mesh, in, scratch, c);
     BOOST_TEST(d.empty(), d << " differs; " << describe(in));
   }
   // A long move from a small first guess: the region must grow.
   const fast::SlideOptions tight = tight_guess();
   std::size_t grown = 0;
-  for (const SlideInput<F>& in : random_capsules(mesh, 0.5, 3.0, 60, 18)) {
+  for (const SlideInput<F>& in : random_capsules(mesh, 0.5, 3.0, test::draws(60), 18)) {
     const SlideResult<F> f = fast::collide_and_slide<fast::Robust>(world, in, {}, scratch, tight);
     grown += scratch.last_rounds > 1;
     BOOST_TEST(test::slide_difference(fast::Robust::run(in, mesh, {}, NullTracer{}), f).empty(), describe(in));
   }
   BOOST_TEST_MESSAGE(c.checked << " terrain capsules identical, " << c.touched << " touched; largest sub-mesh "
                                << c.largest_submesh << " of " << mesh.triangle_count() << "; " << grown
-                               << " of 60 grew from a tight guess");
+                               << " of " << test::draws(60) << " grew from a tight guess");
   BOOST_TEST(c.touched > c.checked / 10);
   BOOST_TEST(c.largest_submesh < mesh.triangle_count() / 10);
   BOOST_TEST(grown > 0u);
@@ -252,7 +253,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(batch_equals_single_calls, F, Precisions) {
       convert_mesh<F>(corpora::sine_heightfield(40, 3.0, 0.3, 0.2), [](double x) { return F(x); });
   const fast::World<F> world = fast::World<F>::build(mesh, fast::robust_world_options());
   std::vector<fast::CapsuleQuery<F>> queries;
-  for (const SlideInput<F>& in : random_capsules(mesh, 0.5, 3.0, 600, 23))
+  for (const SlideInput<F>& in : random_capsules(mesh, 0.5, 3.0, test::draws(600), 23))
     queries.push_back({in.start, in.velocity, in.gravity, *in.capsule});
   std::vector<SlideResult<F>> single;
   fast::SlideScratch<F> scratch;

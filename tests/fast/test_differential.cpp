@@ -6,6 +6,7 @@
 // Also: the region of collide_and_slide really grows (a long move from a small first guess),
 // and the sub-mesh really is smaller than the level (so the test is not brute force in disguise).
 #include "differential.hpp"
+#include <support/draws.hpp>
 
 #include <slidecheck/corpora/canonical_scenes.hpp>
 
@@ -26,13 +27,13 @@ void canonical_corpus(formats::Precision precision) {
     for (double scale : {0.01, 1.0, 100.0})
       for (double offset : {0.0, 1000.0, 1e6}) {
         const IndexedMesh<F> mesh = to_precision<F>(corpora::place_canonical(shape, scale, offset, precision));
-        const auto inputs = test::random_inputs(mesh, 0.3 * scale, 2.0 * scale, 40, seed++);
+        const auto inputs = test::random_inputs(mesh, 0.3 * scale, 2.0 * scale, test::draws(40), seed++);
         counts += test::check_fast_equals_reference(mesh, inputs, shape.name + " scale " + std::to_string(scale) +
                                                                        " offset " + std::to_string(offset));
       }
   BOOST_TEST_MESSAGE(counts.checked << " queries identical in 4 responses and 4 detections; " << counts.detection_hits
                                     << " detections hit, " << counts.slides_with_contact << " slides touched");
-  BOOST_TEST(counts.checked == 9u * 40u * corpora::canonical_shapes().size());
+  BOOST_TEST(counts.checked == 9u * test::draws(40) * corpora::canonical_shapes().size());
   BOOST_TEST(counts.detection_hits > counts.checked / 10);
   BOOST_TEST(counts.slides_with_contact > counts.checked / 10);
   BOOST_TEST(counts.robust_with_contact > counts.checked / 10);
@@ -49,10 +50,10 @@ BOOST_AUTO_TEST_CASE(canonical_corpus_double) { canonical_corpus<double>(formats
 BOOST_AUTO_TEST_CASE(float_terrain) {
   const IndexedMesh<float> mesh = to_precision<float>(corpora::sine_heightfield(100, 4.0, 0.3, 0.2));
   BOOST_TEST(mesh.triangle_count() == 20000u);
-  const auto inputs = test::random_inputs(mesh, 0.5, 3.0, 150, 7);
+  const auto inputs = test::random_inputs(mesh, 0.5, 3.0, test::draws(150), 7);
   const test::DifferentialCounts c = test::check_fast_equals_reference(mesh, inputs, "terrain");
   BOOST_TEST(c.checked == inputs.size());
-  BOOST_TEST(c.slides_with_contact > 10u);
+  BOOST_TEST(c.slides_with_contact > test::draws(10));
   // The sub-mesh is a small part of the level.
   const fast::World<float> world = fast::World<float>::build(mesh);
   fast::SlideScratch<float> scratch;
@@ -78,10 +79,10 @@ BOOST_AUTO_TEST_CASE(float_terrain) {
 BOOST_AUTO_TEST_CASE(double_terrain_with_far_offset) {
   IndexedMesh<double> mesh = corpora::sine_heightfield(40, 4.0, 0.3, 0.2);
   for (auto& v : mesh.vertices) v = v + Vec3<double>(1e5, -3e5, 17);
-  const auto inputs = test::random_inputs(mesh, 0.5, 3.0, 100, 8);
+  const auto inputs = test::random_inputs(mesh, 0.5, 3.0, test::draws(100), 8);
   const test::DifferentialCounts c = test::check_fast_equals_reference(mesh, inputs, "far terrain");
   BOOST_TEST(c.checked == inputs.size());
-  BOOST_TEST(c.slides_with_contact > 10u);
+  BOOST_TEST(c.slides_with_contact > test::draws(10));
 }
 
 BOOST_AUTO_TEST_CASE(the_region_grows_when_the_first_guess_is_too_small) {
@@ -93,12 +94,12 @@ BOOST_AUTO_TEST_CASE(the_region_grows_when_the_first_guess_is_too_small) {
   fast::SlideOptions tight;
   tight.initial_padding_radii = 0;
   int grown = 0;
-  for (const auto& in : test::random_inputs(mesh, 0.5, 6.0, 60, 9)) {
+  for (const auto& in : test::random_inputs(mesh, 0.5, 6.0, test::draws(60), 9)) {
     const SlideResult<float> fast_result = fast::collide_and_slide<fast::Fauerby>(world, in, {}, scratch, tight);
     grown += scratch.last_rounds > 1;
     BOOST_TEST(test::slide_difference(fast_result, fast::Fauerby::run(in, mesh, {}, NullTracer{})).empty());
   }
-  BOOST_TEST_MESSAGE(grown << " of 60 queries needed a larger region");
+  BOOST_TEST_MESSAGE(grown << " of " << test::draws(60) << " queries needed a larger region");
   BOOST_TEST(grown > 0);
 }
 
@@ -112,7 +113,7 @@ BOOST_AUTO_TEST_CASE(robust_region_grows_and_ellipsoids_are_covered) {
   tight.robust_initial_padding_radii = 0;
   int grown = 0, touched = 0;
   std::size_t i = 0;
-  for (auto in : test::random_inputs(mesh, 0.5, 6.0, 60, 10)) {
+  for (auto in : test::random_inputs(mesh, 0.5, 6.0, test::draws(60), 10)) {
     if (i++ % 2) in.radii = {{0.25f, 0.7f, 0.4f}};
     const SlideResult<float> reference = fast::Robust::run(in, mesh, {}, NullTracer{});
     touched += !reference.passes.front().planes.empty();
@@ -121,7 +122,7 @@ BOOST_AUTO_TEST_CASE(robust_region_grows_and_ellipsoids_are_covered) {
     const std::string d = test::slide_difference(fast_result, reference);
     BOOST_TEST(d.empty(), "query " << i - 1 << ": " << d);
   }
-  BOOST_TEST_MESSAGE(grown << " of 60 robust queries needed a larger region, " << touched << " touched");
+  BOOST_TEST_MESSAGE(grown << " of " << test::draws(60) << " robust queries needed a larger region, " << touched << " touched");
   BOOST_TEST(grown > 0);
   BOOST_TEST(touched > 5);
 }

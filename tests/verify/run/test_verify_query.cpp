@@ -8,6 +8,7 @@
 // The failure classes are tested in test_verify_query_failures.cpp, level C in
 // test_verify_query_level_c.cpp.
 #include "verify_query_fixtures.hpp"
+#include <support/draws.hpp>
 
 #include <slidecheck/corpora/canonical_scenes.hpp>
 #include <slidecheck/corpora/movement_sets.hpp>
@@ -88,15 +89,15 @@ BOOST_AUTO_TEST_CASE(culled_runs_give_the_whole_mesh_record) {
   {
     IndexedMesh<double> t = terrain();
     const corpora::MovementScene ms{"terrain.scene", &t, corpora::metric_character()};
-    std::vector<Query> qs = corpora::random_walks(ms, 11, {3, 12, 1000});
-    BOOST_REQUIRE(qs.size() > 20);
+    std::vector<Query> qs = corpora::random_walks(ms, 11, {3, test::draws(12), 1000});
+    BOOST_REQUIRE(qs.size() > test::draws(20));
     cases.emplace_back(context("terrain", t, Precision::single_float), std::move(qs));
   }
   for (const char* shape : {"stairs", "v_trough", "seams", "box_room"}) {
     const IndexedMesh<double> placed =
         corpora::place_canonical(corpora::canonical_shape(shape), 1.0, 1e6, Precision::single_float);
     const corpora::MovementScene ms{shape, &placed, corpora::metric_character()};
-    cases.emplace_back(context(shape, placed, Precision::single_float), corpora::random_walks(ms, 5, {2, 6, 1000}));
+    cases.emplace_back(context(shape, placed, Precision::single_float), corpora::random_walks(ms, 5, {2, test::draws(6), 1000}));
   }
   std::size_t compared = 0, smaller = 0, terrain_records = 0;
   for (const auto& [scene, queries] : cases)

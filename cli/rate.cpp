@@ -26,6 +26,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,7 @@
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace slidecheck::cli {
 
@@ -181,18 +183,21 @@ std::string write_rating_files(const std::string& out, const rate::Rating& ratin
   return file;
 }
 
+/// The files --compare writes, by option.
+std::array<std::pair<const char*, const std::string*>, 3> compare_outputs(const RateArgs& a) {
+  return {{{"--html", &a.compare_html}, {"--svg", &a.compare_svg}, {"--markdown", &a.compare_markdown}}};
+}
+
 int run(const RateArgs& a) {
   if (!a.compare.empty()) {
     if (!a.implementation.empty() || !a.baseline.empty() || a.resume)
       throw verify::UsageError("--compare", "compares rating files: leave out --implementation, --baseline and --resume");
-    for (const auto& [option, file] : {std::pair{"--html", &a.compare_html}, std::pair{"--svg", &a.compare_svg},
-                                       std::pair{"--markdown", &a.compare_markdown}})
+    for (const auto& [option, file] : compare_outputs(a))
       if (!file->empty() && fs::is_directory(*file))
         throw verify::UsageError(option, "'" + *file + "' is a directory: name the file to write");
     return compare(a);
   }
-  for (const auto& [option, file] : {std::pair{"--html", &a.compare_html}, std::pair{"--svg", &a.compare_svg},
-                                     std::pair{"--markdown", &a.compare_markdown}})
+  for (const auto& [option, file] : compare_outputs(a))
     if (!file->empty()) throw verify::UsageError(option, "writes a file of --compare: give --compare too");
   if (a.implementation.empty())
     throw verify::UsageError("--implementation", "name what to rate: an algorithm (" + verify::algorithm_names() +

@@ -246,7 +246,7 @@ SlideResult<F> collide_and_slide(const World<F>& world, const SlideInput<F>& in,
     if (in.capsule) throw std::invalid_argument("fast/ runs capsules with robust only");
     world.check_radii(in.radii);  // robust's boxes are exact: any ellipsoid
   } else if (in.capsule) {
-    slide_detail::check_capsule_input(in);  // the reference's refusals, before any work
+    (void)robust::capsule_espace_half_axis(in);  // the reference's refusals, before any work
   }
   Aabb<F> region = slide_detail::initial_region(
       in, is_robust ? options.robust_initial_padding_radii : options.initial_padding_radii);

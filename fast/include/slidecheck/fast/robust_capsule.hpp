@@ -23,25 +23,8 @@
 #include <slidecheck/reference/response/robust/capsule.hpp>
 
 #include <optional>
-#include <stdexcept>
 
 namespace slidecheck::fast::slide_detail {
-
-/// The half axis of a capsule input in its local eSpace, as the reference computes it.
-template <IeeeBinary F, class W = robust::Working<F>>
-Vec3<W> capsule_espace_half_axis(const SlideInput<F>& in) {
-  return to_espace(robust::convert_to<W>(in.capsule->half_axis), robust::convert_to<W>(in.radii));
-}
-
-/// The reference's own refusals (capsule_collide_and_slide): a capsule input whose radii are not
-/// its radius on every axis.
-template <IeeeBinary F>
-void check_capsule_input(const SlideInput<F>& in) {
-  if (!in.capsule) throw std::invalid_argument("fast capsule: the input is not a capsule");
-  const F& r = in.capsule->radius;
-  if (!(in.radii.radii.x == r && in.radii.radii.y == r && in.radii.radii.z == r))
-    throw std::invalid_argument("fast capsule: the radii are not the capsule's radius");
-}
 
 /// The capsule's pass on `sub` (the file comment), every step's box handed to `require` as an R3
 /// box that must lie in the region; `vertices`: the sub-mesh's R3 vertex box (contact_radius_bound).
@@ -50,8 +33,7 @@ SlideResult<F> run_robust_capsule_covered(const SlideInput<F>& in, const Indexed
                                           const robust::Tolerances& tol, const std::optional<Aabb<F>>& vertices,
                                           Require&& require) {
   using W = robust::Working<F>;
-  check_capsule_input(in);
-  const Vec3<W> h = capsule_espace_half_axis(in);
+  const Vec3<W> h = robust::capsule_espace_half_axis(in);  // the reference's refusals, before any work
   const Vec3<double> hd(double(h.x), double(h.y), double(h.z));
   auto need = [&](const exact::Box& b) { require(robust_world_box(prism_reach_box(b, hd), in.start, in.radii)); };
   robust::CapsulePasses<W> passes{h, std::nullopt};

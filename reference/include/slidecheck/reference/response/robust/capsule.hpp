@@ -159,6 +159,19 @@ struct CapsulePasses {
   }
 };
 
+/// The capsule's half axis in its eSpace, after the refusals every capsule run makes: an input
+/// with no capsule, or whose radii are not the capsule's radius on every axis (its eSpace is the
+/// sphere of that radius). fast/ calls it too, so both refuse alike.
+template <num::WithSqrt T>
+Vec3<Working<T>> capsule_espace_half_axis(const SlideInput<T>& in) {
+  using W = Working<T>;
+  if (!in.capsule) throw std::invalid_argument("capsule_collide_and_slide: the input is not a capsule");
+  const T& r = in.capsule->radius;
+  if (!(in.radii.radii.x == r && in.radii.radii.y == r && in.radii.radii.z == r))
+    throw std::invalid_argument("capsule_collide_and_slide: the radii are not the capsule's radius");
+  return to_espace(convert_to<W>(in.capsule->half_axis), convert_to<W>(in.radii));
+}
+
 /// The move and the gravity pass of the capsule `in.capsule` (robust.hpp's frame and passes; the
 /// file comment says how the capsule becomes the sphere on the prism mesh). `in.radii` must be
 /// the capsule's radius on every axis (slide_input_of): its eSpace. Traced steps are in that
@@ -167,12 +180,7 @@ template <num::WithSqrt T, class Tracer = NullTracer>
 SlideResult<T> capsule_collide_and_slide(const SlideInput<T>& in, const IndexedMesh<T>& mesh,
                                          const Tolerances& tol = {}, Tracer&& tracer = {}) {
   using W = Working<T>;
-  if (!in.capsule) throw std::invalid_argument("capsule_collide_and_slide: the input is not a capsule");
-  const T& r = in.capsule->radius;
-  if (!(in.radii.radii.x == r && in.radii.radii.y == r && in.radii.radii.z == r))
-    throw std::invalid_argument("capsule_collide_and_slide: the radii are not the capsule's radius");
-  const EllipsoidRadii<W> radii = convert_to<W>(in.radii);
-  const Vec3<W> h = to_espace(convert_to<W>(in.capsule->half_axis), radii);
+  const Vec3<W> h = capsule_espace_half_axis(in);
   CapsulePasses<W> passes{h, std::nullopt};
   using Inner = std::remove_reference_t<Tracer>;
   PrismIndexTracer<Inner> named{&tracer};

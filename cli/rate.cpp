@@ -55,6 +55,7 @@ struct RateArgs : CommonArgs, ExternalArgs {
   std::string compare_html;      ///< --html: the comparison page
   std::string compare_svg;       ///< --svg: the envelopes as one image
   std::string compare_markdown;  ///< --markdown: the table for documents
+  std::string compare_brief;     ///< --markdown-brief: the narrow table for a README
   double shrink_seconds = 20;
 };
 
@@ -85,6 +86,7 @@ int compare(const RateArgs& a) {
   write(a.compare_html, rate::comparison_html(ratings), "page");
   write(a.compare_svg, rate::comparison_svg(ratings), "envelopes");
   write(a.compare_markdown, rate::compare_markdown(ratings), "table");
+  write(a.compare_brief, rate::compare_markdown_brief(ratings), "brief table");
   return verify::exit_ok;
 }
 
@@ -184,8 +186,11 @@ std::string write_rating_files(const std::string& out, const rate::Rating& ratin
 }
 
 /// The files --compare writes, by option.
-std::array<std::pair<const char*, const std::string*>, 3> compare_outputs(const RateArgs& a) {
-  return {{{"--html", &a.compare_html}, {"--svg", &a.compare_svg}, {"--markdown", &a.compare_markdown}}};
+std::array<std::pair<const char*, const std::string*>, 4> compare_outputs(const RateArgs& a) {
+  return {{{"--html", &a.compare_html},
+           {"--svg", &a.compare_svg},
+           {"--markdown", &a.compare_markdown},
+           {"--markdown-brief", &a.compare_brief}}};
 }
 
 int run(const RateArgs& a) {
@@ -393,6 +398,9 @@ void register_rate(CLI::App& app, CommandAction& action) {
                   "With --compare: also write the comparison as a Markdown table to this file (a row per rating: "
                   "failing queries, the classes any of them fails, safe envelope cells, speed; then each rating's "
                   "\"safe up to\" lines)");
+  cmd->add_option("--markdown-brief", args->compare_brief,
+                  "With --compare: also write a narrow Markdown table to this file (a row per rating: failing queries, "
+                  "the three classes it fails most, safe envelope cells, speed)");
   cmd->add_option("--shrink-seconds", args->shrink_seconds,
                   "Wall time to shrink each class's first failing query (0: write it as found)")
       ->check(finite_number(false))

@@ -11,8 +11,9 @@
 # suite's nomaps variant is rated (docs/rate.md says which variant the committed files are).
 # Then, per shape, the committed ratings are compared (`rate --compare`): the envelopes as one
 # image, docs/ratings/SHAPE-envelopes.svg, and the table, put between the markers
-# <!-- rate:SHAPE --> and <!-- /rate:SHAPE --> of docs/peers.md and README.md. --docs-only does
-# only that, from the ratings already in docs/ratings/.
+# <!-- rate:SHAPE --> and <!-- /rate:SHAPE --> of docs/peers.md (every class) and README.md (the
+# narrow table, `--markdown-brief`). --docs-only does only that, from the ratings already in
+# docs/ratings/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--docs-only]" >&2; exit 2; }
@@ -76,11 +77,12 @@ for shape in sphere capsule; do
     continue
   fi
   "$slidecheck" rate --compare "${files[@]}" --svg "$here/docs/ratings/$shape-envelopes.svg" \
-    --markdown "$work/$shape-table.md" >/dev/null
-  python3 - "$shape" "$work/$shape-table.md" "$here/docs/peers.md" "$here/README.md" <<'PY'
-import re, sys
-shape, table = sys.argv[1], open(sys.argv[2]).read()
-for doc in sys.argv[3:]:
+    --markdown "$work/$shape-table.md" --markdown-brief "$work/$shape-brief.md" >/dev/null
+  python3 - "$shape" "$work/$shape-table.md" "$here/docs/peers.md" "$work/$shape-brief.md" "$here/README.md" <<'PY'
+import sys
+shape = sys.argv[1]
+for table_file, doc in [(sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5])]:
+    table = open(table_file).read()
     text = open(doc).read()
     begin, end = f"<!-- rate:{shape} -->", f"<!-- /rate:{shape} -->"
     if begin not in text or end not in text:

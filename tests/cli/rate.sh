@@ -69,8 +69,8 @@ PY
   grep -Eq '^penetration +0 of [0-9]+ +0 of [0-9]+' "$work/compare.out" || fail "--compare table"
   # For documents: the envelopes as one SVG image, the table as Markdown.
   expect_exit 0 "$work/docs.out" rate --compare "$work/one/rating.json" "$work/two/rating.json" \
-    --svg "$work/docs/envelopes.svg" --markdown "$work/docs/table.md"
-  python3 - "$work/docs/envelopes.svg" "$work/docs/table.md" <<'PY' || fail "--svg or --markdown"
+    --svg "$work/docs/envelopes.svg" --markdown "$work/docs/table.md" --markdown-brief "$work/docs/brief.md"
+  python3 - "$work/docs/envelopes.svg" "$work/docs/table.md" "$work/docs/brief.md" <<'PY' || fail "--svg or --markdown"
 import sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
@@ -80,6 +80,10 @@ assert len(root.findall(f".//{ns}rect[@data-state]")) == 40  # 20 cells each
 md = open(sys.argv[2]).read().splitlines()
 assert md[0].startswith("| implementation | failing queries |") and md[0].endswith("| safe envelope cells | queries/s |")
 assert [l.split(" | ")[0] for l in md[2:4]] == ["| robust", "| robust"], md[2:4]
+brief = open(sys.argv[3]).read().splitlines()
+assert brief[0] == "| implementation | failing queries | failing most (failing of judged) | safe envelope cells | queries/s |", brief[0]
+assert [l.split(" | ")[0] for l in brief[2:4]] == ["| robust", "| robust"], brief[2:4]
+assert all(len(l.split(" | ")) == 5 for l in brief[2:4]), brief[2:4]
 PY
   expect_exit 2 "$work/svg-alone.out" rate --implementation robust --slice 3/128 --out "$work/bad" --svg "$work/x.svg"
   grep -q -- '--svg: writes a file of --compare' "$work/svg-alone.out" || fail "--svg without --compare"

@@ -248,4 +248,18 @@ BOOST_AUTO_TEST_CASE(scorecard_and_envelope_read_safe_up_to) {
   BOOST_TEST(md.find("No rating above fails `path_penetration`, `tunnelling`, ") != std::string::npos);
   BOOST_TEST(md.find("- **robust**: safe up to offset 0 at scale 1 (fails at offset 10000") != std::string::npos);
   BOOST_TEST(md.find("- **peer:jolt**: not safe at scale 1") != std::string::npos);
+  // The brief table: the three classes each rating fails most, most first; "safe up to" lines
+  // only for a rating with a safe cell.
+  const std::string brief = compare_markdown_brief({{"a.json", r}, {"b.json", jolt}});
+  BOOST_TEST(brief.find("| implementation | failing queries | failing most (failing of judged) | safe envelope cells | "
+                        "queries/s |\n|---|---:|---|---:|---:|\n") == 0u,
+             brief);
+  BOOST_TEST(brief.find("\n| robust | 3 of 6 | `penetration` 2 of 5, `missed_hit` 1 of 5, `decision_flip` 1 of 5 | "
+                        "1 of 2 | 24.0 |\n") != std::string::npos,
+             brief);
+  BOOST_TEST(brief.find("\n| peer:jolt | 5 of 6 | `penetration` 2 of 5, `recovery` 1 of 1, `missed_hit` 1 of 5 | "
+                        "0 of 2 | 24.0 |\n") != std::string::npos,
+             brief);
+  BOOST_TEST(brief.find("- **robust**: safe up to offset 0 at scale 1") != std::string::npos);
+  BOOST_TEST(brief.find("peer:jolt**") == std::string::npos);
 }

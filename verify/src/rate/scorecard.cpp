@@ -253,4 +253,36 @@ std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& 
   return out.str();
 }
 
+std::string compare_markdown_brief(const std::vector<std::pair<std::string, Rating>>& ratings) {
+  constexpr std::size_t kShown = 3;
+  std::ostringstream out;
+  out << "| implementation | failing queries | failing most (failing of judged) | safe envelope cells | queries/s |\n"
+         "|---|---:|---|---:|---:|\n";
+  for (const auto& [file, r] : ratings) {
+    std::vector<const ClassRating*> worst;
+    for (const ClassRating& c : r.classes)
+      if (c.failing > 0) worst.push_back(&c);
+    // Most failing first; equal counts keep the classes' order.
+    std::stable_sort(worst.begin(), worst.end(),
+                     [](const ClassRating* a, const ClassRating* b) { return a->failing > b->failing; });
+    if (worst.size() > kShown) worst.resize(kShown);
+    std::string classes;
+    for (const ClassRating* c : worst)
+      classes += fmt::format("{}`{}` {} of {}", classes.empty() ? "" : ", ", c->name, c->failing, c->judged);
+    const auto safe = std::count_if(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); });
+    out << fmt::format("| {} | {} of {} | {} | {} of {} | {:.1f} |\n", r.implementation, r.failing, r.queries,
+                       classes.empty() ? "none" : classes, safe, r.envelope.size(), r.speed.queries_per_second());
+  }
+  bool first = true;
+  for (const auto& [file, r] : ratings) {
+    if (std::none_of(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); })) continue;
+    out << (first ? "\n" : "") << "- **" << r.implementation << "**:";
+    first = false;
+    const std::vector<std::string> lines = safe_up_to(r);
+    for (std::size_t i = 0; i < lines.size(); ++i) out << (i == 0 ? " " : "; ") << lines[i];
+    out << ".\n";
+  }
+  return out.str();
+}
+
 }  // namespace slidecheck::verify::rate

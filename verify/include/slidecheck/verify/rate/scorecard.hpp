@@ -45,4 +45,9 @@ std::string compare_text(const std::vector<std::pair<std::string, Rating>>& rati
 /// lines. Classes no rating fails are named in one line below the table.
 std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& ratings);
 
+/// A narrow variant for a README: a row per rating with its failing queries, the three classes
+/// it fails most (failing of judged), its safe envelope cells and speed; then the "safe up to"
+/// lines of the ratings with a safe cell.
+std::string compare_markdown_brief(const std::vector<std::pair<std::string, Rating>>& ratings);
+
 }  // namespace slidecheck::verify::rate

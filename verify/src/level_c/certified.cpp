@@ -4,6 +4,7 @@
 // exact stage needs CORE (CGAL), which the header keeps from its includers.
 #include <slidecheck/verify/level_c/certified.hpp>
 
+#include "level_c/cut_ties.hpp"
 #include "level_c/double_filter.hpp"
 #include "level_c/exact_adjudication.hpp"
 #include "level_c/forked_budget.hpp"
@@ -181,6 +182,8 @@ class Decider {
       d_.lo = n_.lo;
       d_.hi = n_.hi;
     }
+    // In a frame run with iteration cuts, a decision near a tie over a cut value is flagged.
+    if (certified::detail::CutTieWatch* watch = certified::detail::CutTieWatch::current()) watch->decided(n_, d_);
     session_.record(std::move(d_));
     return s;
   }

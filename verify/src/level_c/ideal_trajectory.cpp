@@ -2,6 +2,7 @@
 // with proof (ideal_trajectory.hpp, docs/level-c.md).
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 
+#include "level_c/cut_ties.hpp"
 #include "level_c/exact_adjudication.hpp"
 #include "level_c/node_cache.hpp"
 
@@ -15,6 +16,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <optional>
 #include <type_traits>
 
 namespace slidecheck::verify {
@@ -48,6 +50,9 @@ constexpr int cut_min_square_roots = 6;
 
 /// Thrown by the sink to stop a frame's first attempt (IdealOptions::iteration_cuts).
 struct RunFrameWithCuts {};
+/// Thrown by the sink to stop a run with cuts at a decision near a tie over a cut value
+/// (IdealOptions::cut_tie_bits): the frame is run again with fewer cuts.
+struct RunFrameWithFewerCuts {};
 
 /// What the sink watches in a frame's first attempt, and cuts in its second.
 struct FrameEscalation {
@@ -60,7 +65,10 @@ struct FrameEscalation {
   std::chrono::steady_clock::time_point started;
   bool cutting = false;  ///< second attempt: iteration starts are cut
   int terms = 3, bits = 1024;
-  double gap = 0;        ///< grows to a bound of every cut's distance to what it replaced
+  double gap = 0;        ///< grows to a bound of every cut's distance to what it replaced (this attempt)
+  int calls = 0;         ///< the attempt's iteration starts offered so far (each a cut call)
+  int exact_through = -1;  ///< cut calls up to this one are left exact (ties after a cut)
+  certified::detail::CutTieWatch* ties = nullptr;  ///< the attempt's watch of decisions near a tie
 };
 
 /// What level C needs of each collision query of the ideal run (IdealQuery): detection traces
@@ -86,13 +94,28 @@ class WhereSink final : public IdealTraceSink {
                   name.data(), pass, iteration, triangle);
     session_->set_where(buf);
     if (escalation_->watching) watch();
+    if (escalation_->ties && escalation_->ties->flagged() >= 0) throw RunFrameWithFewerCuts{};
   }
   void cut(int pass, int iteration, Vec3<Certified>& p) override {
     FrameEscalation& e = *escalation_;
     if (!e.cutting || (pass == 0 && iteration == 0)) return;  // a frame's first start is cut already or exact
+    // Numbered in the order offered: a run again takes the same steps up to the decision that made
+    // it run again (every decision before it was trusted), so the numbers name the same values.
+    const int call = e.calls++;
+    if (call <= e.exact_through) return;
     const auto one = [&](const Certified& x) {
       if (is_cut(x.node()) || certified::detail::count_dag(x.node()).sqrts < cut_min_square_roots) return x;
-      return near_start(x, e.terms, e.bits, e.gap);
+      double gap = 0;
+      Certified c = near_start(x, e.terms, e.bits, gap);
+      // The double filter's decisions over a cut value hold for every value in its double enclosure
+      // (docs/level-c.md): a cut whose enclosure does not hold the value it replaces (a point, a
+      // cut that is one double) is not made.
+      if (&c.node() == &x.node()) return x;
+      const auto [lo, hi] = certified::enclosure(x, e.bits);
+      if (!(c.lo() <= lo && hi <= c.hi() && c.lo() < c.hi())) return x;
+      e.gap = std::max(e.gap, gap);
+      if (e.ties) e.ties->add_cut(c, call);
+      return c;
     };
     p = Vec3<Certified>(one(p.x), one(p.y), one(p.z));
   }
@@ -280,18 +303,42 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
           again = true;
         }
         escalation.watching = false;
-        if (again) {
+        // Each run with cuts that meets a decision near a tie over a cut value (cut_ties.hpp) is
+        // stopped and the frame run again with every cut up to the newest that decision reads left
+        // exact; after cut_tie_reruns such runs, without cuts.
+        int exact_through = -1;
+        for (int attempt = 0; again; ++attempt) {
           session.rewind(escalation.at);
           session.set_where(frame_start_where);
           out.queries.resize(queries_before);
           capture.pending.clear();
           capture.stop_iteration.erase(capture.stop_iteration.lower_bound(capture.pass_offset),
                                        capture.stop_iteration.end());
-          escalation.cutting = true;
-          ++out.cut_frames;
-          r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
+          const bool uncut = attempt >= std::max(0, options.cut_tie_reruns) + 1;
+          std::optional<certified::detail::CutTieWatch> ties;  // installed for this attempt
+          if (options.cut_ties_exact && !uncut) ties.emplace(options.cut_tie_bits);
+          escalation.cutting = !uncut;
+          escalation.calls = 0;
+          escalation.exact_through = exact_through;
+          escalation.gap = 0;
+          escalation.ties = ties ? &*ties : nullptr;
+          try {
+            r = run_slide(tol, cin, cmesh, IdealTracer{&sink});
+            again = ties && ties->flagged() >= 0;  // flagged after the frame's last traced step
+          } catch (const RunFrameWithFewerCuts&) {
+            again = true;
+          }
           escalation.cutting = false;
-          out.iteration_cut_gap = escalation.gap;
+          escalation.ties = nullptr;
+          if (again) {
+            exact_through = std::max(exact_through + 1, ties->flagged());
+            ++out.cut_tie_reruns;
+          } else if (!uncut) {
+            ++out.cut_frames;
+            out.iteration_cut_gap = std::max(out.iteration_cut_gap, escalation.gap);
+          } else {
+            ++out.cut_tie_uncut_frames;
+          }
         }
       }
       session.set_where(options.frames > 1 ? "rounding the outputs of frame " + std::to_string(frame)

@@ -45,6 +45,17 @@ struct IdealOptions {
   bool iteration_cuts = true;
   int cut_sqrt_nodes = 0;
   double cut_after_seconds = 0;
+  /// Ties after a cut (docs/level-c.md, "Iteration cuts"): a run with cuts decides for the cut
+  /// state, not the exact one, so a decision past the double filter whose value depends on a cut
+  /// value and is an exact tie, or is at most 2^-cut_tie_bits of its sensitivity to them (the
+  /// first-order change of the value per unit relative change of every cut value it reads; a
+  /// cut moves a value by about 2^-159 of it), is not trusted: the frame is run again with every
+  /// cut up to the newest one that decision reads left exact, at most cut_tie_reruns times, and
+  /// then without cuts. So no decision of a frame's result is taken across a tie at a cut state.
+  /// cut_ties_exact off: every decision of a run with cuts is kept, ties included (for comparison).
+  bool cut_ties_exact = true;
+  int cut_tie_bits = 100;
+  int cut_tie_reruns = 3;
   /// Run an algorithm whose exact run commutes with translations (translation_invariant) in
   /// coordinates relative to the query's start, its outputs translated back before rounding:
   /// the same real numbers, so the same rounded outputs and decisions, on shorter rationals far
@@ -129,6 +140,10 @@ struct IdealTrajectory {
   /// (e)Space coordinates (0 when no frame was run again).
   int cut_frames = 0;
   double iteration_cut_gap = 0;
+  /// Runs with cuts stopped at a decision near a tie over a cut value and run again with fewer
+  /// cuts (IdealOptions::cut_tie_bits), and frames then run without cuts (after cut_tie_reruns).
+  int cut_tie_reruns = 0;
+  int cut_tie_uncut_frames = 0;
 
   /// Every decision proven, every output rounding proven, and the run complete.
   bool fully_proven() const;

@@ -32,6 +32,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -185,6 +186,37 @@ std::string write_rating_files(const std::string& out, const rate::Rating& ratin
   return file;
 }
 
+/// Queries verified and the wall time that took, for one part of a rating (verify-ab, verify-c).
+struct PartTime {
+  std::size_t queries = 0;
+  double seconds = 0;
+};
+
+/// The part's time over every run that made its records, kept in PART/rate-time.json: this run's
+/// when it resumed nothing; added to the file's when the file covers exactly the records resumed;
+/// unknown (nullopt, and the file removed) otherwise, e.g. after a run stopped midway.
+std::optional<PartTime> part_time(const std::string& part_dir, const verify::VerifyRunResult& r) {
+  const fs::path file = fs::path(part_dir) / "rate-time.json";
+  PartTime t{r.records.size() - r.resumed, r.seconds};
+  if (r.resumed > 0) {
+    std::optional<PartTime> before;
+    try {
+      std::ifstream in(file);
+      const nlohmann::json j = nlohmann::json::parse(in);
+      before = PartTime{j.at("queries").get<std::size_t>(), j.at("seconds").get<double>()};
+    } catch (const std::exception&) {  // no file, or not one this writes: the time is not known
+    }
+    if (!before || before->queries != r.resumed) {
+      fs::remove(file);
+      return std::nullopt;
+    }
+    t.queries += before->queries;
+    t.seconds += before->seconds;
+  }
+  verify::write_text_file(file.string(), nlohmann::json{{"queries", t.queries}, {"seconds", t.seconds}}.dump() + "\n");
+  return t;
+}
+
 /// The files --compare writes, by option.
 std::array<std::pair<const char*, const std::string*>, 4> compare_outputs(const RateArgs& a) {
   return {{{"--html", &a.compare_html},
@@ -284,6 +316,8 @@ int run(const RateArgs& a) {
   std::vector<verify::QueryRecord> records;
   double seconds = 0;
   std::size_t timed = 0;  ///< queries verified by this run (not resumed)
+  PartTime all;           ///< every record's verify time, over the runs that made them
+  bool all_known = true;  ///< false when a resumed part's earlier time is not known
   auto run_part = [&](const std::string& file, bool level_c, const std::string& name) {
     if (file.empty()) return;
     verify::VerifyRunOptions o;
@@ -306,6 +340,12 @@ int run(const RateArgs& a) {
     progress.finish();
     seconds += r.seconds;
     timed += r.records.size() - r.resumed;
+    if (const std::optional<PartTime> t = part_time(o.out, r); t) {
+      all.queries += t->queries;
+      all.seconds += t->seconds;
+    } else {
+      all_known = false;
+    }
     for (verify::QueryRecord& rec : r.records) records.push_back(std::move(rec));
   };
   run_part(ab_file, false, "verify-ab");
@@ -329,9 +369,14 @@ int run(const RateArgs& a) {
     }
   rating.implementation = a.implementation;
   rating.tool_version = verify::build_info().version;
-  rating.speed = {.queries = timed, .seconds = seconds, .machine = machine_text(), .threads = a.threads};
-  // A resumed rating whose records were all made before keeps the speed that run measured.
-  if (a.resume && timed == 0)
+  // The speed of every record where each part's earlier runs are known (a level C judged again on
+  // kept A/B records included), else of this run's; a resumed rating whose records were all made
+  // before, by runs not known, keeps the speed its file has.
+  rating.speed = {.queries = all_known ? all.queries : timed,
+                  .seconds = all_known ? all.seconds : seconds,
+                  .machine = machine_text(),
+                  .threads = a.threads};
+  if (a.resume && !all_known && timed == 0)
     if (const fs::path previous = fs::path(a.out) / "rating.json"; fs::exists(previous))
       rating.speed = rate::read_rating_speed(previous.string());
   write_minimal_cases(a, rating, records, external_ab);

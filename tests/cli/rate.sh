@@ -40,6 +40,20 @@ PY
     --suite "$work/one/suite" --quiet
   diff <(without_speed "$work/one/rating.json") <(without_speed "$work/two/rating.json") >/dev/null ||
     fail "the rating differs between threads, shard and slice"
+  # Level C judged again on the kept A/B records (verify-c removed, --resume): the same rating, and
+  # its speed counts every query, the A/B part's time kept from the run that made it.
+  cp "$work/two/rating.json" "$work/two-first.json"
+  rm -rf "$work/two/verify-c"
+  expect_exit 0 "$work/rejudged.out" rate --implementation robust --shard 2/128 --threads 2 --out "$work/two" \
+    --suite "$work/one/suite" --quiet --resume
+  diff <(without_speed "$work/two-first.json") <(without_speed "$work/two/rating.json") >/dev/null ||
+    fail "the rating judged again at level C differs"
+  python3 - "$work/two-first.json" "$work/two/rating.json" <<'PY' || fail "a rejudged rating's speed"
+import json, sys
+first, again = (json.load(open(f))["speed"] for f in sys.argv[1:])
+assert first["queries"] == again["queries"], (first, again)
+assert again["seconds"] > 0
+PY
   # Stopped midway (half of the A/B records written, level C not started) and resumed: the same
   # rating, from the kept records and the rest; a finished one resumed keeps its speed.
   cp "$work/one/rating.json" "$work/whole.json"

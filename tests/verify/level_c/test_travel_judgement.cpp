@@ -8,6 +8,7 @@
 // whose every frame ends at the clear position nearest its ideal frame's end is allowed whatever
 // the continuous ideal makes of those roundings, a run with one frame elsewhere is not.
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
+#include <support/slide_fixtures.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -92,10 +93,12 @@ IdealTrajectory continuous_far_ideal(int frames, double move) {
 
 /// judge_travel of a continuous run with the grid allowance, given the ideal frames from the run's
 /// own starts (each `move` further, as in free flight), or not; `asked` gets the starts they were
-/// run from. The continuous ideal run is free flight too, unless `continuous` is given.
+/// run from. The continuous ideal run is free flight too, unless `continuous` is given; the mesh
+/// is empty unless `mesh` is given.
 QueryRecord judged_continuous(const std::vector<Vec3<double>>& run_ends, bool with_anchored_run,
                               std::vector<Vec3<double>>* asked = nullptr, double move = 0.4,
-                              const IdealTrajectory* continuous = nullptr) {
+                              const IdealTrajectory* continuous = nullptr,
+                              const IndexedMesh<double>* mesh = nullptr) {
   QueryRecord r = far_float_record(run_ends, move);
   const IdealTrajectory ideal =
       continuous ? *continuous : continuous_far_ideal(static_cast<int>(run_ends.size()), move);
@@ -106,7 +109,7 @@ QueryRecord judged_continuous(const std::vector<Vec3<double>>& run_ends, bool wi
     for (const Vec3<double>& p : starts) ends.push_back({p.x + move, p.y, p.z});
     return anchored_ideal(ends);
   };
-  judge_travel(r, s, ideal, IndexedMesh<double>{}, run_ends, LevelCOptions{}, StepLocation{}, nullptr,
+  judge_travel(r, s, ideal, mesh ? *mesh : IndexedMesh<double>{}, run_ends, LevelCOptions{}, StepLocation{}, nullptr,
                with_anchored_run ? anchored_run : AnchoredIdealRun{});
   r.ideal = s;
   return r;
@@ -293,6 +296,18 @@ BOOST_AUTO_TEST_CASE(continuous_frames_that_track_the_grid_are_allowed_what_the_
   BOOST_TEST(*aside.ideal->grid_allowance > 0.19);
   BOOST_TEST(aside.failures.front().detail.find("over its 8 frame ends") != std::string::npos,
              aside.failures.front().detail);
+  // The first run over a floor 0.2 below its path (radius 0.25): every frame end overlaps it, and
+  // so does every ideal frame's end, whose nearest clear float lies an ulp (0.125) up. The run
+  // ends nearer the ideal frames than that, inside the floor: not the exact controller rounded to
+  // clear positions, so the roundings' sum (8 x 0.127) alone is allowed, and the 1.8 is charged.
+  for (Vec3<double>& e : run) e.y = far;
+  const IndexedMesh<double> floor = test::mesh_of<double>(
+      {{{far - 1000, far - 1000, far - 0.2}, {far + 3000, far - 1000, far - 0.2}, {far - 1000, far + 3000, far - 0.2}}});
+  const QueryRecord inside = judged_continuous(run, true, nullptr, 0.4, &continuous, &floor);
+  BOOST_TEST(count(inside, FailureClass::lost_motion) == 1);
+  BOOST_REQUIRE(inside.ideal && inside.ideal->grid_allowance);
+  BOOST_TEST(!inside.ideal->within_grid);
+  BOOST_TEST(*inside.ideal->grid_allowance > 1.0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,12 @@
 // lost_motion, stuck and jitter: a run's travel against the ideal run's (travel_judgement.hpp).
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
 
+#include <slidecheck/verify/level_a/invariants.hpp>
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <variant>
 
@@ -61,13 +63,39 @@ double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const I
              : grid_allowance<double>(ideal_end, espace_radii(r.query.shape).radii, exact_mesh, wanted);
 }
 
+/// Whether the run's body at `p` overlaps no triangle of `mesh` (touching is clear) and its centre
+/// reaches `p` from `from` without crossing one: a position the grid allowance counts as clear
+/// near `from` (grid_allowance.hpp). Exact (level A's tests).
+bool clear_near(const QueryRecord& r, const Vec3<double>& from, const Vec3<double>& p, const IndexedMesh<double>& mesh) {
+  const Capsule<double>* capsule = std::get_if<Capsule<double>>(&r.query.shape);
+  const Vec3<double> radii = capsule ? Vec3<double>{} : espace_radii(r.query.shape).radii;
+  const Vec3<double> widths = capsule ? capsule->extent() : radii;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  Vec3<double> lo, hi;  // the triangles that can matter: those whose box meets this one
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = std::nextafter(std::min(from[k], p[k]) - std::fabs(widths[k]), -inf);
+    hi[k] = std::nextafter(std::max(from[k], p[k]) + std::fabs(widths[k]), inf);
+  }
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<double> t = mesh.triangle(i);
+    bool apart = false;
+    for (int k = 0; k < 3 && !apart; ++k)
+      apart = std::max({t.p0[k], t.p1[k], t.p2[k]}) < lo[k] || std::min({t.p0[k], t.p1[k], t.p2[k]}) > hi[k];
+    if (apart) continue;
+    if (segment_tunnels(from, p, t) ||
+        (capsule ? position_penetrates(p, *capsule, t) : position_penetrates(p, radii, t)))
+      return false;
+  }
+  return true;
+}
+
 /// What the anchored ideal frames allow a continuous run of several frames (frame_end_allowance).
 struct FrameEndAllowance {
   /// The sum over the frames of the allowance at each ideal frame's end (0: not allowed).
   double sum = 0;
-  /// Every frame of the run ended no further from its ideal frame's end than that frame's
-  /// allowance plus the fraction of one frame's move: at the position of its precision nearest
-  /// that end that is clear of the mesh, up to the fraction.
+  /// Every frame of the run ended clear of the mesh and no further from its ideal frame's end than
+  /// that frame's allowance plus the fraction of one frame's move: at the position of its
+  /// precision nearest that end that is clear of the mesh, up to the fraction.
   bool tracks_grid = false;
 };
 
@@ -86,8 +114,9 @@ struct FrameEndAllowance {
 /// no more than the fraction of one frame's move plus that frame's allowance, as anchored frames
 /// are judged) is allowed the sum: a frame that loses motion on its own is the algorithm's, and
 /// in a corner a run held short of it could otherwise be excused by the corner's allowance
-/// counted once per frame. `tracks_grid` says more: every frame ended where the exact controller
-/// from the run's own start, rounded to the nearest clear position, ends (within the fraction);
+/// counted once per frame. `tracks_grid` says more: every frame ended clear, where the exact
+/// controller from the run's own start, rounded to the nearest clear position, ends (within the
+/// fraction; a run that overlaps the mesh can end nearer, and is not that controller);
 /// the run is then that controller, and the exact run's further response to those roundings (a
 /// tie that sub-ulp gravity breaks, a slide off an edge whose contact angle a frame start an ulp
 /// back changes) is the precision's (docs/level-c.md, "The grid allowance";
@@ -112,7 +141,8 @@ FrameEndAllowance frame_end_allowance(const QueryRecord& r, const std::vector<Ve
     const double apart = length(frame_ends[k] - ideal_end);
     const double allowance = allowance_at(r, ideal_end, exact_mesh, options, wanted);
     if (length(ideal_end - starts[k]) - length(frame_ends[k] - starts[k]) > per_frame + allowance) return {};
-    if (!(apart <= per_frame + allowance)) out.tracks_grid = false;
+    if (out.tracks_grid && !(apart <= per_frame + allowance && clear_near(r, ideal_end, frame_ends[k], exact_mesh)))
+      out.tracks_grid = false;
     out.sum += allowance;
   }
   return out;

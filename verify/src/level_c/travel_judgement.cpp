@@ -1,10 +1,12 @@
 // lost_motion, stuck and jitter: a run's travel against the ideal run's (travel_judgement.hpp).
 #include <slidecheck/verify/level_c/travel_judgement.hpp>
 
+#include <slidecheck/verify/level_a/invariants.hpp>
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <variant>
 
@@ -61,12 +63,48 @@ double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const I
              : grid_allowance<double>(ideal_end, espace_radii(r.query.shape).radii, exact_mesh, wanted);
 }
 
+/// Whether the run's body at `p` overlaps no triangle of `mesh` (touching is clear) and its centre
+/// reaches `p` from `from` without crossing one: a position the grid allowance counts as clear
+/// near `from` (grid_allowance.hpp). Exact (level A's tests).
+bool clear_near(const QueryRecord& r, const Vec3<double>& from, const Vec3<double>& p, const IndexedMesh<double>& mesh) {
+  const Capsule<double>* capsule = std::get_if<Capsule<double>>(&r.query.shape);
+  const Vec3<double> radii = capsule ? Vec3<double>{} : espace_radii(r.query.shape).radii;
+  const Vec3<double> widths = capsule ? capsule->extent() : radii;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  Vec3<double> lo, hi;  // the triangles that can matter: those whose box meets this one
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = std::nextafter(std::min(from[k], p[k]) - std::fabs(widths[k]), -inf);
+    hi[k] = std::nextafter(std::max(from[k], p[k]) + std::fabs(widths[k]), inf);
+  }
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<double> t = mesh.triangle(i);
+    bool apart = false;
+    for (int k = 0; k < 3 && !apart; ++k)
+      apart = std::max({t.p0[k], t.p1[k], t.p2[k]}) < lo[k] || std::min({t.p0[k], t.p1[k], t.p2[k]}) > hi[k];
+    if (apart) continue;
+    if (segment_tunnels(from, p, t) ||
+        (capsule ? position_penetrates(p, *capsule, t) : position_penetrates(p, radii, t)))
+      return false;
+  }
+  return true;
+}
+
+/// What the anchored ideal frames allow a continuous run of several frames (frame_end_allowance).
+struct FrameEndAllowance {
+  /// The sum over the frames of the allowance at each ideal frame's end (0: not allowed).
+  double sum = 0;
+  /// Every frame of the run ended clear of the mesh and no further from its ideal frame's end than
+  /// that frame's allowance plus the fraction of one frame's move: at the position of its
+  /// precision nearest that end that is clear of the mesh, up to the fraction.
+  bool tracks_grid = false;
+};
+
 /// The grid allowance of a continuous run of several frames, frame by frame. Between frames the
 /// run's state is a position of its precision: every frame end is rounded to the grid, and the
 /// next frame starts from that rounding, so the run can lose up to one frame end's rounding per
 /// frame, where the continuous judgement allowed the grid once, at the final end. The rounding
 /// frame k cannot avoid is the allowance at the end of the ideal frame from the run's own start of
-/// that frame (the anchored ideal frame: no code in that precision ends nearer it); this returns
+/// that frame (the anchored ideal frame: no code in that precision ends nearer it); `sum` is
 /// their sum. Found on robust's 8-frame pushes over the thin wedge where a frame's move is 3.2
 /// float ulps (scale 0.1, 10^6 from the origin) or 20.48 (scale 0.01, 10^4): every frame ends at
 /// the nearest float, 0.2-0.48 ulps short, the anchored judgement finds every frame within the
@@ -76,29 +114,38 @@ double allowance_at(const QueryRecord& r, const Vec3<double>& ideal_end, const I
 /// no more than the fraction of one frame's move plus that frame's allowance, as anchored frames
 /// are judged) is allowed the sum: a frame that loses motion on its own is the algorithm's, and
 /// in a corner a run held short of it could otherwise be excused by the corner's allowance
-/// counted once per frame. 0 for one frame, without `anchored_run`, when the anchored ideal run
-/// is not proven and defined, or when a frame is not within its grid (the final end's allowance
-/// then stands alone).
-double frame_end_allowance(const QueryRecord& r, const std::vector<Vec3<double>>& frame_ends,
-                           const IndexedMesh<double>& exact_mesh, const LevelCOptions& options, double wanted,
-                           const AnchoredIdealRun& anchored_run) {
-  if (!anchored_run) return 0;
+/// counted once per frame. `tracks_grid` says more: every frame ended clear, where the exact
+/// controller from the run's own start, rounded to the nearest clear position, ends (within the
+/// fraction; a run that overlaps the mesh can end nearer, and is not that controller);
+/// the run is then that controller, and the exact run's further response to those roundings (a
+/// tie that sub-ulp gravity breaks, a slide off an edge whose contact angle a frame start an ulp
+/// back changes) is the precision's (docs/level-c.md, "The grid allowance";
+/// corpora/regressions/level-c-grid-tracking-frames). Nothing for one frame, without
+/// `anchored_run`, when the anchored ideal run is not proven and defined, or when a frame is not
+/// within its grid (the final end's allowance then stands alone).
+FrameEndAllowance frame_end_allowance(const QueryRecord& r, const std::vector<Vec3<double>>& frame_ends,
+                                      const IndexedMesh<double>& exact_mesh, const LevelCOptions& options,
+                                      double wanted, const AnchoredIdealRun& anchored_run) {
+  if (!anchored_run) return {};
   const std::vector<Vec3<double>> starts = anchored_frame_starts(r.query.start, frame_ends);
-  if (starts.empty()) return 0;
+  if (starts.empty()) return {};
   const IdealTrajectory anchored = anchored_run(starts);
   if (!anchored.fully_proven() || anchored.frame_ends.size() != frame_ends.size() ||
       std::any_of(anchored.passes.begin(), anchored.passes.end(),
                   [](const IdealPass& p) { return p.stop == StopReason::undefined_operation; }))
-    return 0;
+    return {};
   const double per_frame = options.lost_motion_fraction * (length(r.query.displacement) + length(r.query.gravity));
-  double sum = 0;
+  FrameEndAllowance out{.sum = 0, .tracks_grid = true};
   for (std::size_t k = 0; k < frame_ends.size(); ++k) {
     const Vec3<double>& ideal_end = anchored.frame_ends[k].rounded;
+    const double apart = length(frame_ends[k] - ideal_end);
     const double allowance = allowance_at(r, ideal_end, exact_mesh, options, wanted);
-    if (length(ideal_end - starts[k]) - length(frame_ends[k] - starts[k]) > per_frame + allowance) return 0;
-    sum += allowance;
+    if (length(ideal_end - starts[k]) - length(frame_ends[k] - starts[k]) > per_frame + allowance) return {};
+    if (out.tracks_grid && !(apart <= per_frame + allowance && clear_near(r, ideal_end, frame_ends[k], exact_mesh)))
+      out.tracks_grid = false;
+    out.sum += allowance;
   }
-  return sum;
+  return out;
 }
 
 /// Anchored frames (judge_travel): each frame against the ideal frame from the run's own start.
@@ -201,14 +248,18 @@ void judge_travel(QueryRecord& r, IdealSummary& s, const IdealTrajectory& ideal,
     allowance = allowance_at(r, s.final_position, exact_mesh, options, shortfall - fraction);
     // Several frames: every frame end was rounded to the grid (frame_end_allowance), asked only
     // where the final end's allowance does not absorb the shortfall.
+    bool tracks_grid = false;
     if (shortfall > fraction + allowance && frame_ends.size() >= 2) {
-      const double frames = frame_end_allowance(r, frame_ends, exact_mesh, options, shortfall - fraction, anchored_run);
-      if (frames > allowance) allowance = frames, per_frame = true;
+      const FrameEndAllowance frames =
+          frame_end_allowance(r, frame_ends, exact_mesh, options, shortfall - fraction, anchored_run);
+      if (frames.sum > allowance) allowance = frames.sum, per_frame = true;
+      tracks_grid = frames.tracks_grid;
     }
     s.grid_allowance = allowance;
-    s.within_grid = !(shortfall > fraction + allowance);
+    s.within_grid = tracks_grid || !(shortfall > fraction + allowance);
   }
-  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction + allowance) {
+  if (ideal.error.empty() && ideal_defined && std::isfinite(s.float_travel) && shortfall > fraction + allowance &&
+      !s.within_grid) {
     Failure f;
     const bool stuck = s.float_travel <= options.stuck_fraction * s.ideal_travel;
     f.kind = stuck ? FailureClass::stuck : FailureClass::lost_motion;

@@ -206,6 +206,21 @@ std::string compare_text(const std::vector<std::pair<std::string, Rating>>& rati
   return out.str();
 }
 
+namespace {
+
+/// The envelope's safe cells, and a rating's "safe up to" lines as one Markdown list item.
+std::size_t safe_cells(const Rating& r) {
+  return std::count_if(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); });
+}
+std::string safe_up_to_item(const Rating& r) {
+  std::string out = "- **" + r.implementation + "**:";
+  const std::vector<std::string> lines = safe_up_to(r);
+  for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? " " : "; ") + lines[i];
+  return out + ".\n";
+}
+
+}  // namespace
+
 std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& ratings) {
   std::vector<std::string> failed, clean;  // classes some rating fails, classes none fails
   for (const auto& [file, r] : ratings)
@@ -229,7 +244,7 @@ std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& 
   for (std::size_t i = 0; i < failed.size(); ++i) out << "---:|";
   out << "---:|---:|\n";
   for (const auto& [file, r] : ratings) {
-    const auto safe = std::count_if(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); });
+    const std::size_t safe = safe_cells(r);
     out << "| " << r.implementation << " | " << r.failing << " of " << r.queries << " |";
     for (const std::string& name : failed) {
       const ClassRating* c = class_of(r, name);
@@ -244,12 +259,7 @@ std::string compare_markdown(const std::vector<std::pair<std::string, Rating>>& 
     out << ".\n";
   }
   out << '\n';
-  for (const auto& [file, r] : ratings) {
-    out << "- **" << r.implementation << "**:";
-    const std::vector<std::string> lines = safe_up_to(r);
-    for (std::size_t i = 0; i < lines.size(); ++i) out << (i == 0 ? " " : "; ") << lines[i];
-    out << ".\n";
-  }
+  for (const auto& [file, r] : ratings) out << safe_up_to_item(r);
   return out.str();
 }
 
@@ -269,18 +279,15 @@ std::string compare_markdown_brief(const std::vector<std::pair<std::string, Rati
     std::string classes;
     for (const ClassRating* c : worst)
       classes += fmt::format("{}`{}` {} of {}", classes.empty() ? "" : ", ", c->name, c->failing, c->judged);
-    const auto safe = std::count_if(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); });
+    const std::size_t safe = safe_cells(r);
     out << fmt::format("| {} | {} of {} | {} | {} of {} | {:.1f} |\n", r.implementation, r.failing, r.queries,
                        classes.empty() ? "none" : classes, safe, r.envelope.size(), r.speed.queries_per_second());
   }
   bool first = true;
   for (const auto& [file, r] : ratings) {
-    if (std::none_of(r.envelope.begin(), r.envelope.end(), [](const EnvelopeCell& c) { return c.safe(); })) continue;
-    out << (first ? "\n" : "") << "- **" << r.implementation << "**:";
+    if (safe_cells(r) == 0) continue;
+    out << (first ? "\n" : "") << safe_up_to_item(r);
     first = false;
-    const std::vector<std::string> lines = safe_up_to(r);
-    for (std::size_t i = 0; i < lines.size(); ++i) out << (i == 0 ? " " : "; ") << lines[i];
-    out << ".\n";
   }
   return out.str();
 }

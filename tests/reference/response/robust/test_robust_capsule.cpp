@@ -277,6 +277,47 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_start_with_its_axis_through_a_triangle_is_pushed
   }
 }
 
+// A capsule starting with its axis just beside a triangle, lying nearly along the triangle's
+// plane or much longer than the triangle, is pushed out clear: its prism (the triangle swept
+// along the axis) is thin or slanted, and the centre, just outside it, is within the contact
+// radius of several of its triangles, whose own supporting half-spaces point every way round it
+// (two contradicting caps stopped the double draw at once; contacts judged by such planes sent
+// the float one 10^5 radii off). The prism's own half-space (cell_support_plane) holds both.
+// The property's draws below (corpora/regressions/robust-double-capsule-overlap-held and
+// robust-float-capsule-start-beside-a-cell).
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_start_just_beside_a_thin_or_slanted_prism_is_pushed_out, T, IeeeAndMpfr) {
+  struct Draw {
+    const char* what;
+    IndexedMesh<double> mesh;
+    Vec3<double> start, move;
+    double r;
+    Vec3<double> h;
+  };
+  IndexedMesh<double> one;
+  one.vertices = {{-0x1.fp+1, -0x1.ap+1, -0x1p-3}, {-0x1.8p-2, 0x1.8p-1, -0x1.4p+1}, {-0x1.6p+1, -0x1p+2, -0x1.4p-1}};
+  one.triangles = {{0, 1, 2}};
+  IndexedMesh<double> quad;
+  quad.vertices = {{-3.75, -3.625, -3.75}, {-4, -4, -3.875}, {-3.75, -3.75, -3.625}, {-4, -4.125, -3.75}};
+  quad.triangles = {{0, 1, 2}, {2, 1, 3}};
+  const Draw draws[] = {
+      {"lying nearly along one triangle", one, {-0x1.1a646e17211ccp+1, -0x1.64c8dc2e42398p+0, -0x1.299b91e8dee34p+0},
+       {-0.5, -0x1.9p-2, -0x1.ap-2}, 0.375, {-0.875, -0.875, 0.375}},
+      {"long, beside a small quad", quad, {-0x1.2eed9ep+2, -0x1.200feap+2, -0x1.2ded9ep+2}, {-0.5, -0.5, -0.5}, 0.25,
+       {-1, -0.875, -1}},
+  };
+  for (const Draw& d : draws) {
+    BOOST_TEST_CONTEXT(d.what) {
+      const IndexedMesh<T> mesh = from_double_mesh<T>(d.mesh);
+      const SlideInput<T> in = capsule_input<T>(v3<T>(d.start.x, d.start.y, d.start.z),
+                                                v3<T>(d.move.x, d.move.y, d.move.z), d.r, d.h, v3<T>(0, 0, 0));
+      BOOST_TEST_REQUIRE(!capsule_path_keeps_clear(std::vector<Vec3<T>>{in.start}, mesh, *in.capsule));
+      const SlideResult<T> res = robust::capsule_collide_and_slide(in, mesh);
+      BOOST_TEST(no_cap(res));
+      BOOST_TEST(capsule_path_keeps_clear(std::vector<Vec3<T>>{res.final_position}, mesh, *in.capsule));
+    }
+  }
+}
+
 // The same in the exact Real (skin 0): out to exactly touching or beyond.
 BOOST_AUTO_TEST_CASE(a_start_with_its_axis_through_a_floor_is_pushed_out_exactly) {
   const InsideStart c = inside_starts().front();

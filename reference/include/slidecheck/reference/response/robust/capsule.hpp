@@ -11,7 +11,8 @@
 /// - the start check and the constraints come from the closest points between the axis segment
 ///   and the triangle (the centre's closest point on a prism triangle is that pair's offset);
 ///   a supporting half-space n . c >= support + 1 + s of a prism triangle keeps the axis at
-///   1 + s from T;
+///   1 + s from T; at the start, where several triangles of one prism may lie within the
+///   contact radius, the half-space is the whole prism's (inside_start.hpp, cell_support_plane);
 /// - the sweep is the sphere's of the contact radius against the prism triangles, two-sided:
 ///   the centre never enters P from outside, so no step crosses from "clear" to "axis through
 ///   the triangle" unseen;

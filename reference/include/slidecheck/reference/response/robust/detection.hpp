@@ -189,6 +189,17 @@ struct SweepEveryTriangle {
   bool operator()(std::size_t) const { return false; }
 };
 
+/// The supporting plane a contact at the start is judged by (blocking_contact): by default
+/// triangle i's own (support_plane). A pass on a mesh of convex cells (a capsule's prisms)
+/// gives the whole cell's instead (pass.hpp): the cell lies behind it too, and of a cell's
+/// triangles within the contact radius only the nearest one's own plane is the cell's.
+struct TriangleStartPlane {
+  template <num::WithSqrt T>
+  SupportPlane<T> operator()(std::size_t, const Vec3<T>& center, const Triangle<T>& tri) const {
+    return support_plane(center, tri);
+  }
+};
+
 namespace detection_detail {
 
 /// The triangle's box per axis (least and largest coordinate, NaN skipped: all NaN gives the
@@ -254,10 +265,12 @@ T box_entry_time(const Vec3<T>& center, const Vec3<T>& move, const T& radius, co
 }
 
 /// Triangle i's blocking contact for first_blocking_contact (its loop body; `sphere` is the
-/// move's, `entry` = box_entry_time of the triangle): nothing if it cannot block.
-template <num::WithSqrt T>
+/// move's, `entry` = box_entry_time of the triangle, `start_plane` the plane a contact at the
+/// start is judged by, TriangleStartPlane's): nothing if it cannot block.
+template <num::WithSqrt T, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere, const Triangle<T>& tri,
-                                                   std::size_t i, const T& entry) {
+                                                   std::size_t i, const T& entry,
+                                                   const StartPlane& start_plane = {}) {
   exact::SweepOptions options;
   options.cull_back_faces = false;
   const Vec3<T>& center = sphere.center;
@@ -270,7 +283,7 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
   if (at_start) {
     // Does not block if the move does not approach the triangle's supporting plane: the
     // distance then stays above the plane's, which is the start distance up to round-off.
-    const SupportPlane<T> sp = support_plane(center, tri);
+    const SupportPlane<T> sp = start_plane(i, center, tri);
     const T approach = -dot(sp.normal, move);
     if (num::sign(approach) <= 0) return std::nullopt;
     // A rounded type's time-0 contact rests on a closest-feature choice that can be wrong by
@@ -304,12 +317,13 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
 /// only when the move approaches; no contact before the boxes meet, box_entry_time). Earliest
 /// time wins, then the lowest triangle index: the least (time, index), so any order of the
 /// triangles gives the same contact. `skip(i)`: triangle i cannot block this move
-/// (axis_locks.hpp) and is not swept. The definition, visiting every triangle
-/// in index order; first_blocking_contact below is what robust runs.
-template <num::WithSqrt T, class Skip = SweepEveryTriangle>
+/// (axis_locks.hpp) and is not swept; `start_plane`: blocking_contact's. The definition,
+/// visiting every triangle in index order; first_blocking_contact below is what robust runs.
+template <num::WithSqrt T, class Skip = SweepEveryTriangle, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> first_blocking_contact_in_index_order(const Vec3<T>& center, const Vec3<T>& move,
                                                                         const T& radius, const IndexedMesh<T>& mesh,
-                                                                        const Skip& skip = {}) {
+                                                                        const Skip& skip = {},
+                                                                        const StartPlane& start_plane = {}) {
   const SweptSphere<T> sphere{center, move, radius};
   const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
   std::optional<BlockingContact<T>> best;
@@ -317,7 +331,7 @@ std::optional<BlockingContact<T>> first_blocking_contact_in_index_order(const Ve
     const Triangle<T> tri = mesh.triangle(i);
     if (!exact::may_touch(swept, tri) || skip(i)) continue;
     const std::optional<BlockingContact<T>> c =
-        blocking_contact(sphere, tri, i, box_entry_time(center, move, radius, tri));
+        blocking_contact(sphere, tri, i, box_entry_time(center, move, radius, tri), start_plane);
     if (c && (!best || c->time < best->time)) best = c;
   }
   return best;
@@ -331,11 +345,12 @@ struct IndexRank {
 /// The search of first_blocking_contact_by_entry once the entries are known: `by_entry` holds
 /// (box_entry_time, i) for every triangle that passes the box test (sorted here by entry, then
 /// rank), `triangle_of(i)` gives triangle i (fast/ maps it to its local frame only when it is
-/// evaluated), `rank(i)` the index ties are decided by.
-template <num::WithSqrt T, class TriangleOf, class Rank>
+/// evaluated), `rank(i)` the index ties are decided by, `start_plane` blocking_contact's.
+template <num::WithSqrt T, class TriangleOf, class Rank, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSphere<T>& sphere,
                                                                   std::vector<std::pair<T, std::uint32_t>>& by_entry,
-                                                                  const TriangleOf& triangle_of, const Rank& rank) {
+                                                                  const TriangleOf& triangle_of, const Rank& rank,
+                                                                  const StartPlane& start_plane = {}) {
   std::sort(by_entry.begin(), by_entry.end(), [&rank](const auto& a, const auto& b) {
     return a.first < b.first || (a.first == b.first && rank(a.second) < rank(b.second));
   });
@@ -343,7 +358,7 @@ std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSph
   std::uint32_t best_rank = 0;
   for (const auto& [entry, i] : by_entry) {
     if (best && entry > best->time) break;
-    std::optional<BlockingContact<T>> c = blocking_contact(sphere, triangle_of(i), i, entry);
+    std::optional<BlockingContact<T>> c = blocking_contact(sphere, triangle_of(i), i, entry, start_plane);
     if (!c) continue;
     const std::uint32_t r = rank(i);
     if (!best || c->time < best->time || (c->time == best->time && r < best_rank)) best = c, best_rank = r;
@@ -360,11 +375,13 @@ std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSph
 /// with the index of the mesh the caller means (fast/ passes a sub-mesh in any order and ranks by
 /// the level's indices). Why: 72 % of the triangles robust's sweep evaluated on oa_dm1 (73 % on
 /// oa_rpg3dm2; fast/'s standard sweep set) entered after the hit.
-template <num::WithSqrt T, class Skip = SweepEveryTriangle, class Rank = IndexRank>
+template <num::WithSqrt T, class Skip = SweepEveryTriangle, class Rank = IndexRank,
+          class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>& center, const Vec3<T>& move,
                                                                   const T& radius, const IndexedMesh<T>& mesh,
                                                                   std::vector<std::pair<T, std::uint32_t>>& by_entry,
-                                                                  const Skip& skip = {}, const Rank& rank = {}) {
+                                                                  const Skip& skip = {}, const Rank& rank = {},
+                                                                  const StartPlane& start_plane = {}) {
   const SweptSphere<T> sphere{center, move, radius};
   const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
   by_entry.clear();
@@ -384,21 +401,22 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
     for (std::size_t i = 0; i < mesh.triangle_count(); ++i)
       if (exact::may_touch(swept, mesh.triangle(i)) && !skip(i)) by_entry.emplace_back(T(0), static_cast<std::uint32_t>(i));
   }
-  return blocking_contact_in_entry_order(sphere, by_entry, [&mesh](std::uint32_t i) { return mesh.triangle(i); }, rank);
+  return blocking_contact_in_entry_order(sphere, by_entry, [&mesh](std::uint32_t i) { return mesh.triangle(i); }, rank,
+                                         start_plane);
 }
 
 /// The first blocking contact (first_blocking_contact_in_index_order's): by entry for IEEE types,
 /// whose entries order the search (a buffer per thread), in index order for the others (an
 /// exact or correctly rounded time is never below the entry, which is 0 for them).
-template <num::WithSqrt T, class Skip = SweepEveryTriangle>
+template <num::WithSqrt T, class Skip = SweepEveryTriangle, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
                                                          const T& radius, const IndexedMesh<T>& mesh,
-                                                         const Skip& skip = {}) {
+                                                         const Skip& skip = {}, const StartPlane& start_plane = {}) {
   if constexpr (num::is_ieee_binary_v<T>) {
     thread_local std::vector<std::pair<T, std::uint32_t>> by_entry;
-    return first_blocking_contact_by_entry(center, move, radius, mesh, by_entry, skip);
+    return first_blocking_contact_by_entry(center, move, radius, mesh, by_entry, skip, IndexRank{}, start_plane);
   } else {
-    return first_blocking_contact_in_index_order(center, move, radius, mesh, skip);
+    return first_blocking_contact_in_index_order(center, move, radius, mesh, skip, start_plane);
   }
 }
 

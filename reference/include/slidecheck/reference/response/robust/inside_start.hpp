@@ -31,6 +31,7 @@
 #include <slidecheck/reference/detection/boxes.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
+#include <slidecheck/reference/response/robust/detection.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -117,6 +118,30 @@ Constraint<T> best_bound(const IndexedMesh<T>& mesh, std::size_t cell, std::size
 }
 
 }  // namespace inside_start_detail
+
+/// The supporting plane of a convex cell seen from a centre `c` near it (within the contact
+/// radius of one of its triangles), for its contact constraint. Why not each triangle's own
+/// (support_plane, the sphere's constraint): a triangle's half-space keeps c from that triangle
+/// only, and of a thin cell (a capsule lying nearly along its triangle's plane: a flat, slanted
+/// prism) the two caps' half-spaces seen from beside a side face point nearly opposite ways,
+/// both short, so no displacement holds both and the pass stopped where it started, the axis
+/// within a hundredth of a radius of the triangle
+/// (corpora/regressions/robust-double-capsule-overlap-held). A supporting half-space of the
+/// whole cell keeps c from all of its triangles at once: each triangle's support_plane normal
+/// is a candidate, bounded over the whole cell (the largest m . v over its vertices), and the
+/// farthest bound wins; for c outside the cell the normal of the triangle holding the closest
+/// point is the separating direction, whose bound is the distance up to round-off.
+template <num::WithSqrt T>
+SupportPlane<T> cell_support_plane(const IndexedMesh<T>& mesh, std::size_t cell, std::size_t size, const Vec3<T>& c) {
+  std::optional<SupportPlane<T>> best;
+  for (std::size_t k = 0; k < size; ++k) {
+    const Vec3<T> m = support_plane(c, mesh.triangle(cell * size + k)).normal;
+    const T support = inside_start_detail::cell_support(mesh, cell, size, m);
+    const T bound = dot(m, c) - support;
+    if (!best || bound > best->plane_distance) best = SupportPlane<T>{m, support, bound};
+  }
+  return *best;
+}
 
 /// The start constraints of a pass at `c` whose centre is inside (or within the gap of) the
 /// cells `inside` (the file comment). `found`: the start contacts the pass found (offset

@@ -99,25 +99,55 @@ class SlidePassSteps {
     const T band = skin_.contact_radius * skin_.contact_radius;
     std::optional<std::size_t> nearest;
     T nearest_d2{};
+    // On a mesh of cells: per cell within the contact radius, its nearest triangle (the cells'
+    // triangles are consecutive) and that triangle's squared distance.
+    std::vector<SlidingPlaneHit<T>> cells_near;
+    T cell_nearest_d2{};
     for (std::size_t i = 0; i < mesh_.triangle_count(); ++i) {
       const Triangle<T> tri = mesh_.triangle(i);
       if (!exact::may_touch(here, tri)) continue;
       const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
       if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
-      if (cp.squared_distance <= band) {
+      if (!(cp.squared_distance <= band)) continue;
+      if (frame_.cell_size == 0) {
         const SupportPlane<T> sp = support_plane(pos_, tri);
-        const Constraint<T> c{sp.normal, T(sp.support + T(1) + skin_.skin), i};  // contact_constraint's
-        constraints_.push_back(c);
-        frame_.contacts.push_back(c);
-        frame_.start_contacts.push_back({sp.normal, T(sp.support + T(1)), i});
-        pass_.planes.push_back({i, cp.feature, cp.index, cp.point, c.normal});
+        add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal});
+      } else if (cells_near.empty() || cells_near.back().triangle / frame_.cell_size != i / frame_.cell_size) {
+        cells_near.push_back({i, cp.feature, cp.index, cp.point, Vec3<T>()});
+        cell_nearest_d2 = cp.squared_distance;
+      } else if (cp.squared_distance < cell_nearest_d2) {
+        cells_near.back() = {i, cp.feature, cp.index, cp.point, Vec3<T>()};
+        cell_nearest_d2 = cp.squared_distance;
       }
+    }
+    // A cell's start contact is one: its supporting half-space (cell_support_plane, which says
+    // why), named by its nearest triangle.
+    for (SlidingPlaneHit<T>& hit : cells_near) {
+      const SupportPlane<T> sp = cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_);
+      hit.normal = sp.normal;
+      add_start_contact(sp, hit);
     }
     if (frame_.cell_size != 0 && frame_.cell_squared_distance) start_inside_cells(here);
     if constexpr (tracing_enabled<Tracer>)
       tracer_(ev::StartCheck<T>{pass_index_, 0, pos_,
                                 nearest ? T(num::sqrt(nearest_d2) - skin_.contact_radius) : T(0),
                                 nearest.value_or(0), !constraints_.empty()});
+  }
+
+  /// The constraint of the supporting plane `sp` (of triangle `i`'s cell): target clearance s.
+  Constraint<T> cell_constraint(const SupportPlane<T>& sp, std::size_t i) const {
+    return {sp.normal, T(sp.support + T(1) + skin_.skin), i};
+  }
+
+  /// A start contact of the supporting plane `sp` (of `plane`'s triangle, or of its cell): its
+  /// constraint (target clearance s, contact_constraint's), its start half-space (clearance 0,
+  /// the write-back's) and its sliding plane.
+  void add_start_contact(const SupportPlane<T>& sp, const SlidingPlaneHit<T>& plane) {
+    const Constraint<T> c = cell_constraint(sp, plane.triangle);
+    constraints_.push_back(c);
+    frame_.contacts.push_back(c);
+    frame_.start_contacts.push_back({sp.normal, T(sp.support + T(1)), plane.triangle});
+    pass_.planes.push_back(plane);
   }
 
   /// A start inside a cell of the pass mesh (LocalFrame::cell_size; inside_start.hpp says why):
@@ -300,11 +330,27 @@ class SlidePassSteps {
                                                          step.d});
   }
 
-  /// 4. Sweep the contact radius along d (a locked triangle is not swept).
+  /// 4. Sweep the contact radius along d (a locked triangle is not swept). On a mesh of cells a
+  /// contact at the start is judged by its cell's supporting plane (cell_support_plane, once per
+  /// cell and sweep): the start constraints are the cells' (check_start), so a move that keeps
+  /// them approaches no cell's plane, while a cell triangle's own plane, when it is not the
+  /// nearest of its cell, may point elsewhere and stop the move at once.
   std::optional<BlockingContact<T>> sweep(const PassStep<T>& step, int iteration) {
-    const std::optional<BlockingContact<T>> hit =
-        first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_,
-                               [this](std::size_t i) { return is_locked(i) || in_inside_cell(i); });
+    auto skip = [this](std::size_t i) { return is_locked(i) || in_inside_cell(i); };
+    std::optional<BlockingContact<T>> hit;
+    if (frame_.cell_size == 0) {
+      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip);
+    } else {
+      std::vector<std::pair<std::size_t, SupportPlane<T>>> planes;  // per cell met at the start
+      auto cell_plane = [&](std::size_t i, const Vec3<T>& center, const Triangle<T>&) {
+        const std::size_t cell = i / frame_.cell_size;
+        for (const auto& [j, sp] : planes)
+          if (j == cell) return sp;
+        planes.emplace_back(cell, cell_support_plane(mesh_, cell, frame_.cell_size, center));
+        return planes.back().second;
+      };
+      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, cell_plane);
+    }
     ++pass_.iterations;
     if constexpr (tracing_enabled<Tracer>)
       // A push-out that hits nothing runs its whole length (time 1), and its end is traced as a
@@ -334,7 +380,12 @@ class SlidePassSteps {
     pass_.path.push_back(pos_);
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
-    const Constraint<T> c = contact_constraint(pos_, tri, hit.triangle, skin_.skin);
+    // On a mesh of cells the contact's constraint is its cell's (check_start's).
+    const Constraint<T> c =
+        frame_.cell_size == 0
+            ? contact_constraint(pos_, tri, hit.triangle, skin_.skin)
+            : cell_constraint(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
+                              hit.triangle);
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);

@@ -130,7 +130,8 @@ Constraint<T> best_bound(const IndexedMesh<T>& mesh, std::size_t cell, std::size
 /// whole cell keeps c from all of its triangles at once: each triangle's support_plane normal
 /// is a candidate, bounded over the whole cell (the largest m . v over its vertices), and the
 /// farthest bound wins; for c outside the cell the normal of the triangle holding the closest
-/// point is the separating direction, whose bound is the distance up to round-off.
+/// point is the separating direction, whose bound is the distance up to round-off. The pass
+/// uses it in rounded types only (pass.hpp, cell_planes).
 template <num::WithSqrt T>
 SupportPlane<T> cell_support_plane(const IndexedMesh<T>& mesh, std::size_t cell, std::size_t size, const Vec3<T>& c) {
   std::optional<SupportPlane<T>> best;

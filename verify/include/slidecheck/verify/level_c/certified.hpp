@@ -57,6 +57,9 @@ struct Node {
   double lo = 0, hi = 0;  ///< enclosure of the exact value, outward rounded
   double value = 0;       ///< a leaf's exact value
   std::uint64_t serial = 0;  ///< creation order on its thread (newer nodes have larger serials)
+  /// The last count_dag that reached this node (its epoch): a DAG is counted by marking, not by
+  /// a hash set of the nodes seen. A DAG is built and counted on one thread (the ideal run's).
+  mutable std::uint64_t counted = 0;
   std::shared_ptr<Node> a, b;
   std::unique_ptr<NodeCache> cache;
   Node();

@@ -46,11 +46,10 @@ namespace slidecheck::robust {
 
 namespace response_detail_robust {
 
-/// The constraint of a contact with triangle `tri` seen from `center`: its best supporting
-/// half-space (detection.hpp, support_plane), moved out to target clearance s.
+/// The constraint of a contact whose supporting half-space is `sp` (a triangle's, support_plane,
+/// or its cell's, cell_support_plane), moved out to target clearance s; named by triangle `index`.
 template <num::WithSqrt T>
-Constraint<T> contact_constraint(const Vec3<T>& center, const Triangle<T>& tri, std::size_t index, const T& s) {
-  const SupportPlane<T> sp = support_plane(center, tri);
+Constraint<T> plane_constraint(const SupportPlane<T>& sp, std::size_t index, const T& s) {
   return {sp.normal, T(sp.support + T(1) + s), index};
 }
 
@@ -134,16 +133,11 @@ class SlidePassSteps {
                                 nearest.value_or(0), !constraints_.empty()});
   }
 
-  /// The constraint of the supporting plane `sp` (of triangle `i`'s cell): target clearance s.
-  Constraint<T> cell_constraint(const SupportPlane<T>& sp, std::size_t i) const {
-    return {sp.normal, T(sp.support + T(1) + skin_.skin), i};
-  }
-
   /// A start contact of the supporting plane `sp` (of `plane`'s triangle, or of its cell): its
-  /// constraint (target clearance s, contact_constraint's), its start half-space (clearance 0,
+  /// constraint (target clearance s, plane_constraint's), its start half-space (clearance 0,
   /// the write-back's) and its sliding plane.
   void add_start_contact(const SupportPlane<T>& sp, const SlidingPlaneHit<T>& plane) {
-    const Constraint<T> c = cell_constraint(sp, plane.triangle);
+    const Constraint<T> c = plane_constraint(sp, plane.triangle, skin_.skin);
     constraints_.push_back(c);
     frame_.contacts.push_back(c);
     frame_.start_contacts.push_back({sp.normal, T(sp.support + T(1)), plane.triangle});
@@ -381,11 +375,10 @@ class SlidePassSteps {
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
     // On a mesh of cells the contact's constraint is its cell's (check_start's).
-    const Constraint<T> c =
-        !cell_planes()
-            ? contact_constraint(pos_, tri, hit.triangle, skin_.skin)
-            : cell_constraint(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
-                              hit.triangle);
+    const SupportPlane<T> sp = cell_planes()
+                                   ? cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_)
+                                   : support_plane(pos_, tri);
+    const Constraint<T> c = plane_constraint(sp, hit.triangle, skin_.skin);
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);

@@ -102,7 +102,7 @@ class Decider {
       eval_rational(n_);
       const NodeCache& c = *n_.cache;
       if (c.q) return finish(c.q->sign(), Method::rational);
-      const DagCount radicals = count_dag(n_);
+      const DagCount radicals = count_dag(n_, DagDetail::radicals);
       if (radicals.irrational_sqrts > opt_.max_exact_sqrt) {
         d_.reason = std::to_string(radicals.irrational_sqrts) + " irrational square roots exceed max_exact_sqrt";
         return std::nullopt;
@@ -293,7 +293,7 @@ double round_to_double(const Certified& x, bool& proven) {
           return round_to_nearest_double(eval_tower(n, tower));
         } catch (const TowerTooLarge&) {
         }
-      if (count_dag(n).irrational_sqrts <= opt.max_exact_sqrt) {
+      if (count_dag(n, DagDetail::radicals).irrational_sqrts <= opt.max_exact_sqrt) {
         const formats::detail::CoreExactMode exact_mode;
         double r = 0;
         std::string why;

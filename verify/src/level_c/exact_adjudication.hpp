@@ -49,14 +49,16 @@ void eval_rational(Node& n);
 /// ExactFailure for a division by zero or the square root of a negative number.
 void eval_exact(Node& n, Session::ExactState& state, const Options& budget);
 
-/// Distinct nodes, distinct square-root nodes, and (after eval_rational) distinct irrational
-/// square roots (one per rational radicand), of the DAG below n.
+/// Distinct nodes, distinct square-root nodes, and (after eval_rational, when asked for:
+/// DagDetail::radicals) distinct irrational square roots (one per rational radicand), of the DAG
+/// below n.
 struct DagCount {
   std::size_t nodes = 0;
   int sqrts = 0;
-  int irrational_sqrts = 0;
+  int irrational_sqrts = 0;  ///< 0 unless counted (DagDetail::radicals)
 };
-DagCount count_dag(const Node& root);
+enum class DagDetail { sizes, radicals };
+DagCount count_dag(const Node& root, DagDetail detail = DagDetail::sizes);
 
 /// core_sign's result when the exact evaluation itself failed.
 constexpr int kCoreFailed = 2;

@@ -135,6 +135,17 @@ void content_gcd(const TreePtr& a, Integer& g) {
   content_gcd(a->p, g);
 }
 
+/// k = min(k, the trailing zero bits of every nonzero coefficient of a); stops at 0.
+void content_twos(const TreePtr& a, mp_bitcnt_t& k) {
+  if (!a || k == 0) return;
+  if (!a->top) {
+    k = std::min(k, mpz_scan1(z(a->c), 0));  // a zero coefficient gives the largest count
+    return;
+  }
+  content_twos(a->q, k);
+  content_twos(a->p, k);
+}
+
 TreePtr divexact(const TreePtr& a, const Integer& g) {
   if (!a) return nullptr;
   if (!a->top) {
@@ -306,8 +317,19 @@ TowerNumber::TowerNumber(std::shared_ptr<const Tree> t, Integer d) : tree_(std::
     return;
   }
   if (den_ == 1) return;
-  Integer g = den_;
-  content_gcd(tree_, g);
+  // A power-of-two denominator (float inputs' and most of what they make) shares with the
+  // coefficients 2 to their fewest trailing zeros: the same gcd, read without a division.
+  const mp_bitcnt_t twos = mpz_scan1(z(den_), 0);
+  Integer g;
+  if (mpz_sizeinbase(z(den_), 2) == twos + 1) {
+    mp_bitcnt_t k = twos;
+    content_twos(tree_, k);
+    if (k == 0) return;
+    mpz_setbit(z(g), k);
+  } else {
+    g = den_;
+    content_gcd(tree_, g);
+  }
   if (g != 1) {
     tree_ = divexact(tree_, g);
     mpz_divexact(z(den_), z(den_), z(g));

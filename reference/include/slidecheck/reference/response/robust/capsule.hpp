@@ -78,6 +78,16 @@ IndexedMesh<T> prism_mesh(const IndexedMesh<T>& mesh, const Vec3<T>& h) {
   return out;
 }
 
+/// The cell boxes (cell_boxes.hpp) of a prism mesh of an IEEE type: each prism's box from its two
+/// caps (prism triangles 0 and 1: v + h and v - h for the triangle's three vertices), which hold
+/// every vertex its six side triangles use (exact::capsule_detail::prism_triangle), so the box
+/// of all eight in a quarter of the reads.
+template <Number T>
+  requires num::is_ieee_binary_v<T>
+CellBoxes prism_cell_boxes(const IndexedMesh<T>& prism) {
+  return cell_boxes(prism, prism_triangles, 2);
+}
+
 /// A tracer adapter that names the mesh triangle of every prism triangle an event names
 /// (CollisionQuery, StartCheck: index / prism_triangles), so a capsule's trace reads against
 /// the scene's triangles like a sphere's.
@@ -121,9 +131,10 @@ void name_mesh_triangles(SlidePass<W>& pass, const IndexedMesh<W>& local, const 
 /// running the capsule's pass on its own mesh (a sub-mesh) sets its frame with this too.
 template <num::WithSqrt W>
 void set_capsule_frame(LocalFrame<W>& frame, const IndexedMesh<W>& local, const IndexedMesh<W>& prism,
-                       const Vec3<W>& h) {
+                       const Vec3<W>& h, const CellBoxes* boxes = nullptr) {
   frame.pass_mesh = &prism;
   frame.cell_size = prism_triangles;
+  frame.cell_boxes = boxes;
   frame.cell_squared_distance = [mesh = &local, h](const Vec3<W>& c, std::size_t j) {
     return segment_triangle_squared_distance(Vec3<W>(c - h), Vec3<W>(c + h), mesh->triangle(j));
   };
@@ -142,10 +153,14 @@ template <num::WithSqrt W>
 struct CapsulePasses {
   Vec3<W> h;
   std::optional<IndexedMesh<W>> prism;  // of the local copy, which both passes share
+  std::optional<CellBoxes> boxes;       // its prisms' boxes (IEEE types)
 
-  /// The prism mesh of `local`, built on first use.
+  /// The prism mesh of `local`, built on first use (with its prisms' boxes in IEEE types).
   const IndexedMesh<W>& prism_of(const IndexedMesh<W>& local) {
-    if (!prism) prism = prism_mesh(local, h);
+    if (!prism) {
+      prism = prism_mesh(local, h);
+      if constexpr (num::is_ieee_binary_v<W>) boxes = prism_cell_boxes(*prism);
+    }
     return *prism;
   }
 
@@ -153,7 +168,7 @@ struct CapsulePasses {
   Vec3<W> run(const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, const Tolerances& tol,
               LocalFrame<W>& frame, SlidePass<W>& pass, int index, Tracer&& tracer) {
     const IndexedMesh<W>& mesh = prism_of(local);
-    set_capsule_frame(frame, local, mesh, h);
+    set_capsule_frame(frame, local, mesh, h, boxes ? &*boxes : nullptr);
     const Vec3<W> end = slide_pass(start, velocity, mesh, tol, frame, pass, index, std::forward<Tracer>(tracer));
     name_mesh_triangles(pass, local, h);
     return end;

@@ -20,6 +20,7 @@
 
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/response/robust/cell_boxes.hpp>
 #include <slidecheck/reference/response/robust/slab_filter.hpp>
 #include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
@@ -374,20 +375,23 @@ std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSph
 /// buffer (reused by the caller). `rank(i)`: the index ties are decided by, strictly increasing
 /// with the index of the mesh the caller means (fast/ passes a sub-mesh in any order and ranks by
 /// the level's indices). Why: 72 % of the triangles robust's sweep evaluated on oa_dm1 (73 % on
-/// oa_rpg3dm2; fast/'s standard sweep set) entered after the hit.
+/// oa_rpg3dm2; fast/'s standard sweep set) entered after the hit. `cells`: the mesh's cell boxes
+/// (cell_boxes.hpp), whose missed cells are skipped whole, or null.
 template <num::WithSqrt T, class Skip = SweepEveryTriangle, class Rank = IndexRank,
           class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>& center, const Vec3<T>& move,
                                                                   const T& radius, const IndexedMesh<T>& mesh,
                                                                   std::vector<std::pair<T, std::uint32_t>>& by_entry,
                                                                   const Skip& skip = {}, const Rank& rank = {},
-                                                                  const StartPlane& start_plane = {}) {
+                                                                  const StartPlane& start_plane = {},
+                                                                  const CellBoxes* cells = nullptr) {
   const SweptSphere<T> sphere{center, move, radius};
   const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
   by_entry.clear();
   if constexpr (num::is_ieee_binary_v<T>) {
     const SlabFilter<T> slabs(center, move, radius);
     for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+      if (skip_missed_cell(cells, i, swept)) continue;
       const Triangle<T> tri = mesh.triangle(i);
       // exact::may_touch's test and box_entry_time from one box (the same values, read once).
       T lo[3], hi[3];
@@ -411,10 +415,11 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
 template <num::WithSqrt T, class Skip = SweepEveryTriangle, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
                                                          const T& radius, const IndexedMesh<T>& mesh,
-                                                         const Skip& skip = {}, const StartPlane& start_plane = {}) {
+                                                         const Skip& skip = {}, const StartPlane& start_plane = {},
+                                                         const CellBoxes* cells = nullptr) {
   if constexpr (num::is_ieee_binary_v<T>) {
     thread_local std::vector<std::pair<T, std::uint32_t>> by_entry;
-    return first_blocking_contact_by_entry(center, move, radius, mesh, by_entry, skip, IndexRank{}, start_plane);
+    return first_blocking_contact_by_entry(center, move, radius, mesh, by_entry, skip, IndexRank{}, start_plane, cells);
   } else {
     return first_blocking_contact_in_index_order(center, move, radius, mesh, skip, start_plane);
   }

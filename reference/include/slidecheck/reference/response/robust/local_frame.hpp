@@ -67,6 +67,9 @@ struct LocalFrame {
   /// write-back test to name the cells' triangles. 0 and empty: no cells.
   std::size_t cell_size = 0;
   std::function<T(const Vec3<T>&, std::size_t)> cell_squared_distance{};
+  /// The cells' boxes (cell_boxes.hpp), by which the pass's mesh loops skip whole cells (IEEE
+  /// types; the same results); null: every triangle is tested.
+  const CellBoxes* cell_boxes = nullptr;
 };
 
 /// slide_in_local_espace's default for certified_write_back's boxes: nothing to check.

@@ -73,7 +73,8 @@ class SlidePassSteps {
   SlidePassSteps(const Vec3<T>& start, const Vec3<T>& move, const IndexedMesh<T>& espace_mesh, const Tolerances& tol,
                  LocalFrame<T>& frame, SlidePass<T>& pass, int pass_index, Tracer& tracer)
       : mesh_(espace_mesh), frame_(frame), pass_(pass), pass_index_(pass_index), tracer_(tracer),
-        skin_(derive_skin(start, move, tol, &espace_mesh, frame.origin_magnitude, frame.output_roundoff)),
+        skin_(derive_skin(start, move, tol, &espace_mesh, frame.origin_magnitude, frame.output_roundoff,
+                          frame.cell_boxes)),
         pos_(start) {
     frame_.max_deviation = skin_.max_deviation;
     frame_.skin = skin_;
@@ -103,6 +104,8 @@ class SlidePassSteps {
     std::vector<SlidingPlaneHit<T>> cells_near;
     T cell_nearest_d2{};
     for (std::size_t i = 0; i < mesh_.triangle_count(); ++i) {
+      if constexpr (num::is_ieee_binary_v<T>)
+        if (skip_missed_cell(frame_.cell_boxes, i, here)) continue;
       const Triangle<T> tri = mesh_.triangle(i);
       if (!exact::may_touch(here, tri)) continue;
       const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
@@ -156,8 +159,11 @@ class SlidePassSteps {
     const T gap = skin_.skin - (skin_.contact_radius - T(1));
     const T g2 = num::sign(gap) > 0 ? T(gap * gap) : T(0);
     std::vector<std::size_t> inside;
+    // The cells' boxes when the frame has them (the same boxes, cell_boxes.hpp), else computed.
+    const CellBoxes* boxes = frame_.cell_boxes;
     for (std::size_t j = 0; j < cells; ++j)
-      if (here.overlaps(inside_start_detail::cell_box(mesh_, j, size)) && frame_.cell_squared_distance(pos_, j) <= g2)
+      if ((boxes ? here.overlaps(boxes->boxes[j]) : here.overlaps(inside_start_detail::cell_box(mesh_, j, size))) &&
+          frame_.cell_squared_distance(pos_, j) <= g2)
         inside.push_back(j);
     if (inside.empty()) return;
     const T target = T(1) + skin_.skin;
@@ -333,7 +339,8 @@ class SlidePassSteps {
     auto skip = [this](std::size_t i) { return is_locked(i) || in_inside_cell(i); };
     std::optional<BlockingContact<T>> hit;
     if (!cell_planes()) {
-      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip);
+      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, TriangleStartPlane{},
+                                   frame_.cell_boxes);
     } else {
       std::vector<std::pair<std::size_t, SupportPlane<T>>> planes;  // per cell met at the start
       auto cell_plane = [&](std::size_t i, const Vec3<T>& center, const Triangle<T>&) {
@@ -343,7 +350,7 @@ class SlidePassSteps {
         planes.emplace_back(cell, cell_support_plane(mesh_, cell, frame_.cell_size, center));
         return planes.back().second;
       };
-      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, cell_plane);
+      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, cell_plane, frame_.cell_boxes);
     }
     ++pass_.iterations;
     if constexpr (tracing_enabled<Tracer>)

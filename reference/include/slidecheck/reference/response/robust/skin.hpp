@@ -120,11 +120,11 @@ Skin<T> skin_from_magnitudes(const T& m, const T& m_edge, const Vec3<T>& move, c
 /// `origin_magnitude`: the largest |coordinate| of the local origin in world eSpace (0 when the
 /// pass runs in world eSpace itself); `output_roundoff`: the unit roundoff of the type the
 /// pass's points are written back in (T's own by default; float's for a float query run in
-/// double, Working).
+/// double, Working). `cells`: the mesh's cell boxes (cell_boxes.hpp; IEEE types), or null.
 template <num::WithSqrt T>
 Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances& tol,
                     const IndexedMesh<T>* mesh = nullptr, const T& origin_magnitude = T(0),
-                    double output_roundoff = num::unit_roundoff<T>()) {
+                    double output_roundoff = num::unit_roundoff<T>(), const CellBoxes* cells = nullptr) {
   Skin<T> out;
   T s = num::from_double<T>(tol.min_skin);
   const double u = num::unit_roundoff<T>();
@@ -142,6 +142,8 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
           if (num::abs(*c) > bound) bound = num::abs(*c);
       };
       for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
+        if constexpr (num::is_ieee_binary_v<T>)
+          if (skip_missed_cell(cells, i, reach)) continue;
         const Triangle<T> tri = mesh->triangle(i);
         if (!exact::may_touch(reach, tri)) continue;
         const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};

@@ -1,0 +1,69 @@
+#pragma once
+/// The boxes of a mesh's cells (LocalFrame::cell_size consecutive triangles: a capsule's eight
+/// prism triangles per mesh triangle, capsule.hpp), for the mesh loops of robust's pass in IEEE
+/// types: the sweep (first_blocking_contact_by_entry), the skin's reach (derive_skin) and the
+/// start check. Each loop skips a triangle whose box misses its swept box; a cell's box is the
+/// union of its triangles' boxes as those tests take them (vertex coordinates as doubles, NaN
+/// skipped as they skip it), so a swept box that misses a cell's box misses each of its
+/// triangles' boxes, and the loop skips the cell with one test instead of one per triangle: the
+/// same triangles are skipped, so every result is the same, bit for bit. Why: on a capsule's
+/// prism mesh most cells lie outside a step's box, and fast/'s capsule update spent a quarter of
+/// its instructions on those boxes (docs/fast.md).
+
+#include <slidecheck/reference/detection/boxes.hpp>
+#include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/numbers/number_traits.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace slidecheck::robust {
+
+struct CellBoxes {
+  std::size_t size = 0;            ///< triangles per cell
+  std::vector<exact::Box> boxes;   ///< cell j: triangles j * size ... (j + 1) * size - 1
+
+  /// Whether `swept` misses cell j's box (then it misses each of its triangles' boxes).
+  bool misses(std::size_t j, const exact::Box& swept) const { return !boxes[j].overlaps(swept); }
+};
+
+/// The cell boxes of `mesh` in cells of `size` triangles (an IEEE type's mesh: its coordinates
+/// are their own enclosures), each from the cell's first `spanning` triangles: all of them
+/// (`spanning` = `size`), or fewer when those hold every vertex of the cell (a capsule's prism:
+/// its two caps, capsule.hpp's prism_cell_boxes).
+template <Number T>
+  requires num::is_ieee_binary_v<T>
+CellBoxes cell_boxes(const IndexedMesh<T>& mesh, std::size_t size, std::size_t spanning) {
+  CellBoxes out;
+  out.size = size;
+  const std::size_t cells = size == 0 ? 0 : mesh.triangle_count() / size;
+  out.boxes.resize(cells);
+  for (std::size_t j = 0; j < cells; ++j) {
+    exact::Box& b = out.boxes[j];
+    b.lo.fill(std::numeric_limits<double>::infinity());
+    b.hi.fill(-std::numeric_limits<double>::infinity());
+    for (std::size_t k = 0; k < spanning; ++k) {
+      const Triangle<T> tri = mesh.triangle(j * size + k);
+      for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
+        for (int a = 0; a < 3; ++a) {
+          const double c = static_cast<double>((*v)[a]);
+          if (c < b.lo[a]) b.lo[a] = c;
+          if (c > b.hi[a]) b.hi[a] = c;
+        }
+    }
+  }
+  return out;
+}
+
+/// In a loop over a mesh's triangles at triangle i: when i starts a cell whose box `swept`
+/// misses, advances i to that cell's last triangle and returns true (the caller continues).
+inline bool skip_missed_cell(const CellBoxes* cells, std::size_t& i, const exact::Box& swept) {
+  if (cells == nullptr || cells->size == 0 || i % cells->size != 0) return false;
+  const std::size_t j = i / cells->size;
+  if (j >= cells->boxes.size() || !cells->misses(j, swept)) return false;
+  i += cells->size - 1;
+  return true;
+}
+
+}  // namespace slidecheck::robust

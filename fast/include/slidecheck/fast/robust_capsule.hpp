@@ -36,7 +36,7 @@ SlideResult<F> run_robust_capsule_covered(const SlideInput<F>& in, const Indexed
   const Vec3<W> h = robust::capsule_espace_half_axis(in);  // the reference's refusals, before any work
   const Vec3<double> hd(double(h.x), double(h.y), double(h.z));
   auto need = [&](const exact::Box& b) { require(robust_world_box(prism_reach_box(b, hd), in.start, in.radii)); };
-  robust::CapsulePasses<W> passes{h, std::nullopt};
+  robust::CapsulePasses<W> passes{h, std::nullopt, std::nullopt};
   return robust::slide_in_local_espace(
       in, sub,
       [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local, robust::LocalFrame<W>& frame,

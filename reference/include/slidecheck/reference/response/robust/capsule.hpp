@@ -197,7 +197,7 @@ SlideResult<T> capsule_collide_and_slide(const SlideInput<T>& in, const IndexedM
                                          const Tolerances& tol = {}, Tracer&& tracer = {}) {
   using W = Working<T>;
   const Vec3<W> h = capsule_espace_half_axis(in);
-  CapsulePasses<W> passes{h, std::nullopt};
+  CapsulePasses<W> passes{h, std::nullopt, std::nullopt};
   using Inner = std::remove_reference_t<Tracer>;
   PrismIndexTracer<Inner> named{&tracer};
   return slide_in_local_espace(in, mesh, [&](const Vec3<W>& start, const Vec3<W>& velocity, const IndexedMesh<W>& local,

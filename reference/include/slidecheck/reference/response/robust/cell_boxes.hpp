@@ -12,6 +12,7 @@
 
 #include <slidecheck/reference/detection/boxes.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/numbers/number_traits.hpp>
 
 #include <cstddef>
@@ -28,6 +29,26 @@ struct CellBoxes {
   bool misses(std::size_t j, const exact::Box& swept) const { return !boxes[j].overlaps(swept); }
 };
 
+/// The double box of cell `cell` (triangles cell * size ...) from its first `spanning`
+/// triangles: enclosures of their coordinates (IEEE types: the coordinates themselves), a NaN
+/// skipped as exact::may_touch skips it.
+template <Number T>
+exact::Box cell_box(const IndexedMesh<T>& mesh, std::size_t cell, std::size_t size, std::size_t spanning) {
+  exact::Box b;
+  b.lo.fill(std::numeric_limits<double>::infinity());
+  b.hi.fill(-std::numeric_limits<double>::infinity());
+  for (std::size_t k = 0; k < spanning; ++k) {
+    const Triangle<T> tri = mesh.triangle(cell * size + k);
+    for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
+      for (int a = 0; a < 3; ++a) {
+        const Interval e = num::enclose((*v)[a]);
+        if (e.lo < b.lo[a]) b.lo[a] = e.lo;
+        if (e.hi > b.hi[a]) b.hi[a] = e.hi;
+      }
+  }
+  return b;
+}
+
 /// The cell boxes of `mesh` in cells of `size` triangles (an IEEE type's mesh: its coordinates
 /// are their own enclosures), each from the cell's first `spanning` triangles: all of them
 /// (`spanning` = `size`), or fewer when those hold every vertex of the cell (a capsule's prism:
@@ -38,21 +59,8 @@ CellBoxes cell_boxes(const IndexedMesh<T>& mesh, std::size_t size, std::size_t s
   CellBoxes out;
   out.size = size;
   const std::size_t cells = size == 0 ? 0 : mesh.triangle_count() / size;
-  out.boxes.resize(cells);
-  for (std::size_t j = 0; j < cells; ++j) {
-    exact::Box& b = out.boxes[j];
-    b.lo.fill(std::numeric_limits<double>::infinity());
-    b.hi.fill(-std::numeric_limits<double>::infinity());
-    for (std::size_t k = 0; k < spanning; ++k) {
-      const Triangle<T> tri = mesh.triangle(j * size + k);
-      for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
-        for (int a = 0; a < 3; ++a) {
-          const double c = static_cast<double>((*v)[a]);
-          if (c < b.lo[a]) b.lo[a] = c;
-          if (c > b.hi[a]) b.hi[a] = c;
-        }
-    }
-  }
+  out.boxes.reserve(cells);
+  for (std::size_t j = 0; j < cells; ++j) out.boxes.push_back(cell_box(mesh, j, size, spanning));
   return out;
 }
 

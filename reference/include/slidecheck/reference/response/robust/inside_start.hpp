@@ -30,6 +30,7 @@
 
 #include <slidecheck/reference/detection/boxes.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
+#include <slidecheck/reference/response/robust/cell_boxes.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
 
@@ -53,24 +54,6 @@ struct CellConstraint {
 };
 
 namespace inside_start_detail {
-
-/// The double box of the cell's triangles (enclosures for types other than IEEE ones).
-template <Number T>
-exact::Box cell_box(const IndexedMesh<T>& mesh, std::size_t cell, std::size_t size) {
-  exact::Box b;
-  b.lo.fill(std::numeric_limits<double>::infinity());
-  b.hi.fill(-std::numeric_limits<double>::infinity());
-  for (std::size_t k = 0; k < size; ++k) {
-    const Triangle<T> tri = mesh.triangle(cell * size + k);
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        const Interval e = num::enclose(tri.vertex(i)[j]);
-        b.lo[j] = std::fmin(b.lo[j], e.lo);
-        b.hi[j] = std::fmax(b.hi[j], e.hi);
-      }
-  }
-  return b;
-}
 
 /// The largest m . v over the cell's vertices.
 template <num::WithSqrt T>
@@ -237,7 +220,7 @@ std::vector<CellConstraint<T>> inside_start_constraints(const Vec3<T>& c, const 
     read(near);
     bool grew = false;
     for (std::size_t j = 0; j < cells; ++j) {
-      if (in_group(j) || !near.overlaps(cell_box(mesh, j, size))) continue;
+      if (in_group(j) || !near.overlaps(cell_box(mesh, j, size, size))) continue;
       if (!(d2(end, j) < target * target)) continue;
       std::vector<Vec3<T>> directions;
       add_normals(directions, mesh, j, size, 0, size);

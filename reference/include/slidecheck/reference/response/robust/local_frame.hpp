@@ -70,6 +70,12 @@ struct LocalFrame {
   /// The cells' boxes (cell_boxes.hpp), by which the pass's mesh loops skip whole cells (IEEE
   /// types; the same results); null: every triangle is tested.
   const CellBoxes* cell_boxes = nullptr;
+
+  /// Cell j's box on `mesh` (the pass's mesh of cells): from `cell_boxes` when set, else
+  /// computed (the same box, cell_boxes.hpp).
+  exact::Box cell_box(const IndexedMesh<T>& mesh, std::size_t j) const {
+    return cell_boxes ? cell_boxes->boxes[j] : robust::cell_box(mesh, j, cell_size, cell_size);
+  }
 };
 
 /// slide_in_local_espace's default for certified_write_back's boxes: nothing to check.

@@ -104,8 +104,7 @@ class SlidePassSteps {
     std::vector<SlidingPlaneHit<T>> cells_near;
     T cell_nearest_d2{};
     for (std::size_t i = 0; i < mesh_.triangle_count(); ++i) {
-      if constexpr (num::is_ieee_binary_v<T>)
-        if (skip_missed_cell(frame_.cell_boxes, i, here)) continue;
+      if (skip_missed_cell(frame_.cell_boxes, i, here)) continue;
       const Triangle<T> tri = mesh_.triangle(i);
       if (!exact::may_touch(here, tri)) continue;
       const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
@@ -159,10 +158,8 @@ class SlidePassSteps {
     const T gap = skin_.skin - (skin_.contact_radius - T(1));
     const T g2 = num::sign(gap) > 0 ? T(gap * gap) : T(0);
     std::vector<std::size_t> inside;
-    // The cells' boxes when the frame has them (the same boxes, cell_boxes.hpp), else computed.
-    const CellBoxes* boxes = frame_.cell_boxes;
     for (std::size_t j = 0; j < cells; ++j)
-      if ((boxes ? here.overlaps(boxes->boxes[j]) : here.overlaps(inside_start_detail::cell_box(mesh_, j, size))) &&
+      if (here.overlaps(frame_.cell_box(mesh_, j)) &&
           frame_.cell_squared_distance(pos_, j) <= g2)
         inside.push_back(j);
     if (inside.empty()) return;

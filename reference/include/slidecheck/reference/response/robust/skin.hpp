@@ -142,8 +142,7 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
           if (num::abs(*c) > bound) bound = num::abs(*c);
       };
       for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
-        if constexpr (num::is_ieee_binary_v<T>)
-          if (skip_missed_cell(cells, i, reach)) continue;
+        if (skip_missed_cell(cells, i, reach)) continue;
         const Triangle<T> tri = mesh->triangle(i);
         if (!exact::may_touch(reach, tri)) continue;
         const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};

@@ -176,4 +176,20 @@ RC_BOOST_PROP(by_entry_is_the_index_order_contact, ()) {
   RC_ASSERT(by_entry_contact->at_start == ref->at_start);
 }
 
+// support_plane in exact types: the support is the vertices' largest n . v and the plane's
+// distance n . x - support, as the definition has them, computed from the closest point.
+RC_BOOST_PROP(exact_support_plane_is_the_vertices_support, ()) {
+  auto lattice = [] { return Real(*rc::gen::inRange(-2, 3)); };
+  auto point = [&] { return Vec3<Real>(lattice(), lattice(), lattice()); };
+  const Triangle<Real> tri{point(), point(), point()};
+  const Vec3<Real> x = point();
+  const robust::SupportPlane<Real> sp = robust::support_plane(x, tri);
+  Real most = dot(sp.normal, tri.p0);
+  for (const Vec3<Real>* v : {&tri.p1, &tri.p2})
+    if (dot(sp.normal, *v) > most) most = dot(sp.normal, *v);
+  RC_ASSERT(sp.support == most);
+  RC_ASSERT(sp.plane_distance == dot(sp.normal, x) - most);
+  RC_ASSERT(dot(sp.normal, sp.normal) == Real(1));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -104,7 +104,21 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
     if (!best || sp.plane_distance > best->plane_distance) best = std::move(sp);
   };
   if constexpr (num::is_exact_v<T>) {
-    offer(x - exact::closest_point(x, tri).point);
+    // The exact closest point p supports the triangle in the direction x - p (every point y of a
+    // convex set has (x - p) . (y - p) <= 0), so the vertices' largest n . v is n . p, which is
+    // n . v for each vertex v of p's feature (x - p is normal to it): the same numbers as the
+    // loop in make, without comparing the vertices' surds (an exact tie for every face contact).
+    // A vertex, not p: the support stays as shallow as the mesh's numbers, and the constraints
+    // built from it do too.
+    const exact::ClosestPoint<T> cp = exact::closest_point(x, tri);
+    const Vec3<T> d = x - cp.point;
+    if (!is_zero(d)) {
+      SupportPlane<T> sp;
+      sp.normal = normalized(d);
+      sp.support = dot(sp.normal, tri.vertex(cp.index));  // a face's index is 0
+      sp.plane_distance = dot(sp.normal, x) - sp.support;
+      return sp;
+    }
   } else {
     const Vec3<T> n = tri.normal_unnormalized();
     if (!is_zero(n)) offer(num::sign(dot(n, x - tri.p0)) < 0 ? -n : n);

@@ -2,8 +2,8 @@
 # No exec client outlives slidecheck, and an exec run's ends are tidy: a client busy in a
 # child process when slidecheck gets SIGINT or SIGKILL leaves no process behind; a grandchild
 # that leaves the client's session with setsid is killed when the run completes; SIGINT says
-# what was kept and how to resume; a refused describe leaves no stderr log; a chatty client's
-# stderr log stops at its cap.
+# what was kept and how to resume; SIGINT and SIGTERM leave no temporary scene folder; a refused
+# describe leaves no stderr log; a chatty client's stderr log stops at its cap.
 # Usage: exec_lifetime.sh SLIDECHECK SOURCE_DIR WORK_DIR
 set -euo pipefail
 slidecheck=$1 src=$2 work=$3
@@ -48,18 +48,28 @@ wait_for_client() {
 client "$work/busy.sh" "sleep $marker"
 set -m  # background jobs get SIGINT (without job control they ignore it)
 for sig in INT TERM KILL; do
-  "$slidecheck" verify --corpus "$corpus" --implementation "exec:sh $work/busy.sh" --out "$work/busy-$sig" \
-    --threads 1 --quiet --no-views >/dev/null 2>"$work/busy-$sig.err" &
+  # The run's temporary folder for the exec scenes goes to a TMPDIR of its own, to be found.
+  tmp=$work/tmp-$sig
+  mkdir -p "$tmp"
+  TMPDIR=$tmp "$slidecheck" verify --corpus "$corpus" --implementation "exec:sh $work/busy.sh" \
+    --out "$work/busy-$sig" --threads 1 --quiet --no-views >/dev/null 2>"$work/busy-$sig.err" &
   pid=$!
   wait_for_client
+  # A file in it, as a transformed scene would be: the folder is removed with its files.
+  scenes=$(echo "$tmp"/slidecheck-exec-*)
+  [ -d "$scenes" ] || fail "SIG$sig: no temporary scene folder in $tmp"
+  echo scene >"$scenes/written.scene"
   kill -"$sig" "$pid"
   wait "$pid" 2>/dev/null && fail "slidecheck ended normally after SIG$sig" || true
   none_left "SIG$sig"
   if [ "$sig" != KILL ]; then
     grep -q "^slidecheck: interrupted: 0 of 6 tasks kept in $work/busy-$sig; resume with the same command and --resume$" \
       "$work/busy-$sig.err" || fail "SIG$sig: no line saying what was kept: $(cat "$work/busy-$sig.err")"
+    [ -z "$(ls -A "$tmp")" ] || fail "SIG$sig: the temporary scene folder outlived slidecheck: $(ls -A "$tmp")"
+    echo "SIG$sig: no client process left, no temporary folder left"
+  else
+    echo "SIG$sig: no client process left"
   fi
-  echo "SIG$sig: no client process left"
 done
 # eps-sweep names the cells it kept.
 sed 's/"tolerances":{}/"tolerances":{"skin":0.001}/' "$work/busy.sh" >"$work/busy-skin.sh"

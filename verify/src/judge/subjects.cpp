@@ -10,6 +10,8 @@
 #include <slidecheck/verify/exec/program_identity.hpp>
 #include <slidecheck/formats/hexfloat.hpp>
 
+#include "process/temporary_folder.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -176,21 +178,11 @@ std::shared_ptr<const ExternalSubject> exec_subject(const ExecSubjectOptions& o)
   auto impl = std::make_shared<ExecImplementation>(o.settings, std::move(d));
   const std::map<std::string, double> overrides = o.tolerances;
   const JudgeOptions judge = o.judge;
-  // Without a folder given, the scenes go to a temporary one removed with the subject.
-  struct OwnedFolder {
-    std::string path;
-    ~OwnedFolder() {
-      std::error_code ec;
-      if (!path.empty()) fs::remove_all(path, ec);
-    }
-  };
-  auto folder = std::make_shared<OwnedFolder>();
-  if (o.scene_dir.empty()) {
-    std::string pattern = (fs::temp_directory_path() / "slidecheck-exec-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary folder for exec scenes");
-    folder->path = pattern;
-  }
-  const std::string scene_dir = o.scene_dir.empty() ? folder->path : o.scene_dir;
+  // Without a folder given, the scenes go to a temporary one removed with the subject (or by
+  // the interruption handler when a signal ends the run).
+  std::shared_ptr<process::TemporaryFolder> folder;
+  if (o.scene_dir.empty()) folder = std::make_shared<process::TemporaryFolder>("slidecheck-exec-");
+  const std::string scene_dir = folder ? folder->path() : o.scene_dir;
   subject->run_with = [impl, judge, scene_dir, folder](const QueryInput& in, const Algorithm& a, Precision p,
                                                         const std::map<std::string, double>& tolerances) {
     const std::string scene = scene_file_for_exec(*in.scene, p, scene_dir);

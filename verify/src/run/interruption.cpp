@@ -2,6 +2,7 @@
 #include <slidecheck/verify/run/interruption.hpp>
 
 #include "process/signal_safe_text.hpp"
+#include "process/temporary_folder.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -41,6 +42,7 @@ extern "C" void on_interruption(int sig) {
   }
   *p++ = '\n';
   (void)!write(STDERR_FILENO, line, static_cast<std::size_t>(p - line));
+  process::remove_temporary_folders_on_signal();  // an exec subject's scenes
   signal(sig, SIG_DFL);
   raise(sig);
 }

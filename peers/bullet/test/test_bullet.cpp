@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include <unistd.h>
 
@@ -51,9 +52,20 @@ Vec3<double> vec(const json& j) { return {hexnum(j[0]), hexnum(j[1]), hexnum(j[2
 // Vec3 has no operator<<: compared by the test as a bool.
 bool same(const Vec3<double>& a, const Vec3<double>& b) { return a == b; }
 
-/// A scene file in a fresh temporary directory.
+/// The test's scene folder, removed when the test ends.
+struct SceneFolder {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("slidecheck-bullet-" + std::to_string(::getpid()));
+  ~SceneFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
+/// A scene file in the test's temporary folder.
 std::string write_scene(const std::string& name, const std::string& precision, const std::string& body) {
-  const auto dir = std::filesystem::temp_directory_path() / ("slidecheck-bullet-" + std::to_string(::getpid()));
+  static const SceneFolder folder;
+  const std::filesystem::path& dir = folder.dir;
   std::filesystem::create_directories(dir);
   const auto file = dir / (name + ".scene");
   std::ofstream(file) << "slidecheck-scene 1\nname " << name << "\nunits meter\nsource slidecheck test\nlicence CC0-1.0\n"

@@ -12,6 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdint>
 #include <random>
 #include <set>
 #include <sstream>
@@ -65,6 +66,14 @@ std::vector<Query> of_generator(const std::vector<Query>& all, Generator g) {
 
 MovementScene unit_scene(const CanonicalShape& shape) { return {"unit.scene", &shape.unit_mesh, metric_character(1)}; }
 
+/// Options with `seed`, the rest default (designated initializers leave GCC 12 warning about the
+/// members they omit).
+CanonicalMovementOptions seeded(std::uint64_t seed) {
+  CanonicalMovementOptions o;
+  o.seed = seed;
+  return o;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(movement_sets)
@@ -89,9 +98,9 @@ BOOST_AUTO_TEST_CASE(derived_seeds_differ_by_seed_generator_and_index) {
 BOOST_AUTO_TEST_CASE(same_seed_same_bytes_different_seed_different_queries) {
   for (const CanonicalShape& shape : canonical_shapes()) {
     BOOST_TEST_CONTEXT(shape.name) {
-      const std::string a = json_lines(canonical_unit_moves(shape, {.seed = 42}));
-      const std::string b = json_lines(canonical_unit_moves(shape, {.seed = 42}));
-      const std::string c = json_lines(canonical_unit_moves(shape, {.seed = 43}));
+      const std::string a = json_lines(canonical_unit_moves(shape, seeded(42)));
+      const std::string b = json_lines(canonical_unit_moves(shape, seeded(42)));
+      const std::string c = json_lines(canonical_unit_moves(shape, seeded(43)));
       BOOST_TEST(a == b);
       BOOST_TEST(a != c);
       BOOST_TEST(a.find("walk-s42-w0-f0") != std::string::npos);
@@ -253,7 +262,10 @@ BOOST_AUTO_TEST_CASE(placed_exact_moves_are_tagged_and_the_tags_are_true) {
   std::size_t exact_tags = 0, rounded_tags = 0;
   for (const char* name : {"floor", "stairs", "room_corner"}) {
     const CanonicalShape& shape = canonical_shape(name);
-    const std::vector<Query> unit = canonical_unit_moves(shape, {.seed = 11, .walk = {.walks = 1, .frames = 2}});
+    CanonicalMovementOptions options = seeded(11);
+    options.walk.walks = 1;
+    options.walk.frames = 2;
+    const std::vector<Query> unit = canonical_unit_moves(shape, options);
     for (double scale : {1.0, 1e-2})
       for (double offset : {0.0, 1e6})
         for (formats::Precision p : {formats::Precision::single_float, formats::Precision::double_float}) {
@@ -285,7 +297,7 @@ BOOST_AUTO_TEST_CASE(a_placed_query_regenerates_from_its_id_and_scene) {
   // What a user holding one line of queries.jsonl does: parse the id, regenerate on the unit
   // shape, place at the scene's scale, offset and precision.
   const CanonicalShape& shape = canonical_shape("stairs");
-  const CanonicalMovementOptions options{.seed = 77};
+  const CanonicalMovementOptions options = seeded(77);
   const double scale = 10, offset = 1e4;
   const formats::Precision p = formats::Precision::single_float;
   const std::vector<Query> placed = place_canonical_moves(canonical_unit_moves(shape, options),

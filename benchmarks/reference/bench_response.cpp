@@ -86,7 +86,7 @@ void register_all() {
                                           formats::Algorithm::monter, formats::Algorithm::pseudo_distance,
                                           formats::Algorithm::robust};
   for (const double offset : {0.0, 1e4})
-    for (const formats::Algorithm a : algorithms) {
+    for (const formats::Algorithm& a : algorithms) {
       const std::string tail = std::string(formats::algorithm_name(a)) + "/offset:" + (offset == 0 ? "0" : "1e4");
       benchmark::RegisterBenchmark(("response/float/" + tail).c_str(), [a, offset](benchmark::State& s) {
         run_algorithm<float>(s, a, offset);

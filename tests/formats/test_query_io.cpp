@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(reads_every_number_form) {
   const Query c = formats::parse_query_line(
       edit(R"("radius":"0x1p-1")", R"("capsule":{"radius":"0x1p-2","half_axis":[0,"0.1",-0.75]})"), "q.jsonl", 1);
   BOOST_TEST((c.shape == Shape<double>{Capsule<double>{0.25, {0, 0.1, -0.75}}}));
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance, Algorithm::robust}) {
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance, Algorithm::robust}) {
     const std::string name(formats::algorithm_name(a));
     BOOST_TEST((formats::parse_query_line(edit("fauerby", name), "q.jsonl", 1).algorithm == a));
   }

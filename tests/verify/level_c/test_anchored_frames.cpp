@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_SUITE(anchored_frames)
 BOOST_AUTO_TEST_CASE(each_anchored_frame_is_the_one_frame_run_from_its_start) {
   const std::vector<Case> cases{rotated("room_corner", 1, "into-corner", 1, 0),
                                 rotated("obtuse_corner", 2, "into-corner", 1, 1e4)};
-  for (const Algorithm a :
+  for (const Algorithm& a :
        {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance, Algorithm::robust}) {
     const AlgorithmTolerances tol = make_tolerances(a);
     for (const Case& c : cases)

@@ -121,7 +121,7 @@ IdealOptions options(bool relative, int frames) {
 BOOST_AUTO_TEST_SUITE(ideal_translation)
 
 BOOST_AUTO_TEST_CASE(the_seed_algorithms_are_translation_invariant_and_robust_is_not) {
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance})
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance})
     BOOST_TEST(translation_invariant(a), algorithm_name(a));
   BOOST_TEST(!translation_invariant(Algorithm::robust));
 }
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(the_seed_algorithms_are_translation_invariant_and_robust_is
 // from the origin, a plane origin translated back in R3 instead of eSpace, or a frame restarted
 // from a world position, would round elsewhere (radii are not 1, and differ in the ellipsoid).
 BOOST_AUTO_TEST_CASE(relative_to_the_start_the_outputs_round_alike) {
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance}) {
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance}) {
     const AlgorithmTolerances tol = make_tolerances(a);
     std::size_t planes = 0, far_planes = 0;
     for (const Case& c : cases()) {

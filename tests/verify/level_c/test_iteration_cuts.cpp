@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_SUITE(iteration_cuts)
 // without iteration cuts (the byte-identical one-frame records), every algorithm.
 BOOST_AUTO_TEST_CASE(a_proven_one_frame_run_is_unchanged) {
   const Case c = rotated("v_trough", 1, "into-crease", 1, 0);
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance,
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance,
                             Algorithm::robust}) {
     const AlgorithmTolerances tol = make_tolerances(a);
     IdealOptions with;  // one frame, the defaults

@@ -33,10 +33,10 @@ Rating rating(const std::string& implementation) {
   r.classes = {{.name = "penetration", .level = "A", .judged = 38, .failing = 3, .has_depth = true,
                 .worst_depth = 0.25, .worst_depth_over_radius = 0.5, .first_query = "q<1>",
                 .minimal_case = "cases/pen etration.case"},
-               {.name = "jitter", .level = "C", .judged = 0}};
-  EnvelopeCell a{.scale = 1, .offset = 0, .judged = 20, .failing = 0};
+               {.name = "jitter", .level = "C", .judged = 0, .first_query = "", .minimal_case = ""}};
+  EnvelopeCell a{.scale = 1, .offset = 0, .judged = 20, .failing = 0, .classes = {}};
   EnvelopeCell b{.scale = 1, .offset = 1e4, .judged = 10, .failing = 3, .classes = {{"penetration", 3}}};
-  EnvelopeCell c{.scale = 0.01, .offset = 0, .judged = 8, .failing = 0};
+  EnvelopeCell c{.scale = 0.01, .offset = 0, .judged = 8, .failing = 0, .classes = {}};
   r.envelope = {c, a, b};
   r.parts = {{.name = "canonical", .queries = 40, .checked = 38, .failing = 3}};
   r.speed = {.queries = 40, .seconds = 2, .machine = "test <machine>", .threads = 2};

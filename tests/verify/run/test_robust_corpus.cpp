@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(builtin_corpus_has_no_failures_while_the_seeds_fail) {
         BOOST_TEST(!r.invalid_start);
         BOOST_TEST(r.failures.empty(), "robust failures: " << classes_of(r));
         BOOST_TEST(r.min_clearance > 0);
-        for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance})
+        for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance})
           seed_failures += verify_query(*scene, q, file, a, p).failures.empty() ? 0 : 1;
       }
     }

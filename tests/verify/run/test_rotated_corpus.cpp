@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(level_c_on_a_handful_of_rotated_pushes) {
           !verify_query(*s.context, q, s.context->file, Algorithm::robust, Precision::single_float).invalid_start)
         push = &q;
     BOOST_REQUIRE(push != nullptr);
-    for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
+    for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
       BOOST_TEST_CONTEXT(push->id << " " << algorithm_name(a)) {
         const QueryRecord r = verify_query(*s.context, *push, s.context->file, a, Precision::single_float, o);
         BOOST_REQUIRE(r.ideal.has_value());

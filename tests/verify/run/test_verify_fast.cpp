@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(builtin_corpus_fast_equals_reference) {
   Counts n;
   for (const Query& q : queries) {
     const auto scene = load_scene_context(builtin_dir + "/" + q.scene);
-    for (const Algorithm a : fast_algorithms)
+    for (const Algorithm& a : fast_algorithms)
       for (const Precision p : precisions) check_same(*scene, q, a, p, n);
   }
   BOOST_TEST_MESSAGE("builtin: " << n.records << " records, " << n.compared << " compared, " << n.failing
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(canonical_shapes_and_a_culled_floor_fast_equals_reference) 
                                shape.free_point.z + dyadic(jitter(rng)));
       const Vec3<double> move(dyadic(speed(rng)), dyadic(speed(rng)), dyadic(speed(rng)));
       const Query q = sphere_query(shape.name + "-" + std::to_string(i), start, move, 0.5, {0, 0, -0.5});
-      for (const Algorithm a : fast_algorithms)
+      for (const Algorithm& a : fast_algorithms)
         for (const Precision p : precisions) check_same(scene, q, a, p, n);
     }
   }
@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(canonical_shapes_and_a_culled_floor_fast_equals_reference) 
     Query q = sphere_query("grid-" + std::to_string(i), {-40.0 + 10 * i + 0.25, 3.125 * i - 12, 0.75},
                            {1.5, -0.625 * i, -1}, 0.5, {0, 0, -0.5});
     q.frames = 1 + i % 3;
-    for (const Algorithm a : fast_algorithms)
+    for (const Algorithm& a : fast_algorithms)
       for (const Precision p : precisions) check_same(floor, q, a, p, n);
   }
   BOOST_TEST_MESSAGE("canonical and floor: " << n.records << " records, " << n.culled << " culled, " << n.failing
@@ -157,7 +157,7 @@ BOOST_AUTO_TEST_CASE(a_perturbed_fast_run_is_a_fast_mismatch) {
   const SceneContext floor("grid", grid_floor(100));
   Query q = sphere_query("drop", {0.25, 0.25, 0.75}, {1, 0.5, -1}, 0.5, {0, 0, -0.5});
   q.frames = 3;
-  for (const Algorithm a : algorithms)
+  for (const Algorithm& a : algorithms)
     for (const Precision p : precisions) {
       BOOST_TEST_CONTEXT(algorithm_name(a) << " " << precision_name(p)) {
         VerifyQueryOptions o = fast_options();
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(level_a_judges_a_fast_run_that_rests_elsewhere) {
   // found by level A on the fast positions (the reference run rests above the floor).
   const SceneContext floor("grid", grid_floor(100));
   const Query q = sphere_query("drop", {0.25, 0.25, 2}, {0.5, 0, -2}, 0.5, {0, 0, -0.5});
-  for (const Algorithm a : algorithms)
+  for (const Algorithm& a : algorithms)
     for (const Precision p : precisions) {
       BOOST_TEST_CONTEXT(algorithm_name(a) << " " << precision_name(p)) {
         VerifyQueryOptions o = fast_options();

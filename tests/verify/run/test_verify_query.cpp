@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(culled_runs_give_the_whole_mesh_record) {
   std::size_t compared = 0, smaller = 0, terrain_records = 0;
   for (const auto& [scene, queries] : cases)
     for (const Query& q : queries)
-      for (const Algorithm a : seed_algorithms())
+      for (const Algorithm& a : seed_algorithms())
         for (const Precision p : precisions) {
           std::vector<std::string> culled_trace, whole_trace;
           VerifyQueryOptions culled_options, whole_options;
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(resting_positions_are_located_at_their_steps) {
       corpora::place_canonical(corpora::canonical_shape("obtuse_corner"), 1.0, 0.0, Precision::double_float);
   const SceneContext scene = context("obtuse_corner", corner);
   const Query q = sphere_query("climb", {-1, 0, 0.625}, {2, 0, 0}, 0.5, Algorithm::fauerby);
-  for (const Algorithm a : seed_algorithms())
+  for (const Algorithm& a : seed_algorithms())
     for (const Precision p : precisions) {
       std::vector<std::string> trace;
       VerifyQueryOptions o;
@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(invalid_start_is_judged_for_recovery_only) {
   const IndexedMesh<double> floor =
       corpora::place_canonical(corpora::canonical_shape("floor"), 1.0, 0.0, Precision::double_float);
   const SceneContext scene = context("floor", floor);
-  for (const Algorithm a : seed_algorithms()) {
+  for (const Algorithm& a : seed_algorithms()) {
     const QueryRecord r =
         verify_query(scene, sphere_query("sunk", {0, 0, 0.25}, {1, 0, 0}, 0.5, a), "q.jsonl", a, Precision::single_float);
     BOOST_TEST(r.invalid_start);

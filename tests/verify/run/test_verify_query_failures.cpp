@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(nonfinite_in_float_not_in_double) {
       corpora::place_canonical(corpora::canonical_shape("floor"), 1.0, 0.0, Precision::double_float);
   const SceneContext scene = context("floor", floor);
   const Query q = sphere_query("overflow", {0, 0, 1e38}, {0, 0, 3e38}, 0.5, Algorithm::fauerby);
-  for (const Algorithm a : seed_algorithms()) {
+  for (const Algorithm& a : seed_algorithms()) {
     const QueryRecord f = verify_query(scene, q, "q.jsonl", a, Precision::single_float);
     BOOST_TEST(f.has(FailureClass::nonfinite), a);
     BOOST_TEST(!std::isfinite(f.final_position.z), a);
@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(wrong_triangle_when_float_cannot_tell_two_floors_apart) {
   const SceneContext close = context("close", two_floors(0x1p-30), Precision::single_float);
   const SceneContext apart = context("apart", two_floors(0x1p-4), Precision::single_float);
   const Query drop = sphere_query("drop", {0, 0, 1}, {0, 0, -2}, 0.5, Algorithm::fauerby);
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
     const QueryRecord r = verify_query(close, drop, "q.jsonl", a, Precision::single_float);
     BOOST_TEST(r.has(FailureClass::wrong_triangle), a);
     BOOST_REQUIRE(r.first_divergent.has_value());
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(exact_ties_between_triangles_are_not_wrong_triangles) {
   const SceneContext roof_scene = context("roof", roof);
   const SceneContext* scene = &roof_scene;
   std::size_t ties = 0, drops = 0;
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter})
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter})
     for (const Precision p : precisions)
       for (int k = -15; k <= 15; ++k) {
         const double y = 0.11 * k;

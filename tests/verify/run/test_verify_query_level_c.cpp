@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_do
   VerifyQueryOptions o;
   o.level_c = true;
   o.level_c_options.grid_allowance = false;
-  for (const Algorithm a : seed_algorithms()) {
+  for (const Algorithm& a : seed_algorithms()) {
     const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
     BOOST_TEST(creep.has(FailureClass::stuck), a);
     BOOST_TEST(!creep.has(FailureClass::lost_motion), a);
@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(level_c_stuck_and_lost_motion_far_from_the_origin_not_in_do
   // the 9 cm step 2.75 cm (start + 6.25 cm, against start + 12.5 cm 3.5 cm away).
   BOOST_TEST(VerifyQueryOptions{}.level_c_options.grid_allowance);
   o.level_c_options.grid_allowance = true;
-  for (const Algorithm a : seed_algorithms()) {
+  for (const Algorithm& a : seed_algorithms()) {
     const QueryRecord creep = verify_query(*scene, qs[0], "q.jsonl", a, Precision::single_float, o);
     BOOST_TEST(!creep.failed(), a);
     BOOST_REQUIRE(creep.ideal.has_value());
@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(level_c_margin_of_a_triangle_decision) {
   // lower index, the ideal run takes the upper floor: a tie in float, margin 0.
   const SceneContext close = context("close", two_floors(0x1p-30), Precision::single_float);
   const Query drop = sphere_query("drop", {0, 0, 1}, {0, 0, -2}, 0.5, Algorithm::fauerby);
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance}) {
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter, Algorithm::pseudo_distance}) {
     const QueryRecord r = verify_query(close, drop, "q.jsonl", a, Precision::single_float, o);
     BOOST_REQUIRE(r.ideal.has_value());
     BOOST_REQUIRE(r.ideal->divergent.has_value());
@@ -171,7 +171,7 @@ BOOST_AUTO_TEST_CASE(level_c_margin_of_a_triangle_decision) {
   const SceneContext pair = context("tilted", tilted, Precision::double_float);
   const Query fall = sphere_query("fall", {-0x1.8p-1, -0x1.ap-1, 0x1.4p+0}, {0x1.8p-3, -0x1.8p-3, -0x1.4p+0}, 1,
                                   Algorithm::fauerby);
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan}) {
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan}) {
     trace.clear();
     const QueryRecord r = verify_query(pair, fall, "q.jsonl", a, Precision::single_float, o);
     BOOST_REQUIRE(r.ideal->divergent.has_value());
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(level_c_margin_of_a_hit_at_the_end_of_the_move) {
   o.level_c = true;
   std::vector<std::string> trace;
   o.trace_lines = &trace;
-  for (const Algorithm a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
+  for (const Algorithm& a : {Algorithm::fauerby, Algorithm::linahan, Algorithm::monter}) {
     trace.clear();
     const QueryRecord r = verify_query(floor, far, "q.jsonl", a, Precision::single_float, o);
     BOOST_REQUIRE(r.ideal->divergent.has_value());

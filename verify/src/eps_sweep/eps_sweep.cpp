@@ -71,7 +71,7 @@ std::vector<double> log2_grid(int lo, int hi, int step, bool with_zero) {
 
 std::vector<CellKey> sweep_cells(const EpsSweepOptions& o) {
   std::vector<CellKey> cells;
-  for (const Algorithm a : o.algorithms)
+  for (const Algorithm& a : o.algorithms)
     for (const Precision p : o.precisions)
       for (const double s : o.scales)
         for (const double off : o.offsets)

@@ -27,7 +27,7 @@ json run_description(const EpsSweepOptions& o, const std::vector<std::string>& f
     if (!o.external->identity.is_null()) j["implementation_identity"] = o.external->identity;
   }
   j["algorithms"] = json::array();
-  for (const Algorithm a : o.algorithms)
+  for (const Algorithm& a : o.algorithms)
     j["algorithms"].push_back({{"algorithm", std::string(algorithm_name(a))}, {"tolerance", tolerance_of(o, a)}});
   auto hex_list = [](const std::vector<double>& v) {
     json a = json::array();

@@ -1,6 +1,8 @@
 // Where CORE's warnings go (core_diagnostics.hpp).
 #include <slidecheck/verify/level_c/core_diagnostics.hpp>
 
+#include "process/temporary_folder.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -29,28 +31,6 @@ std::string& current_folder() {
   return folder;
 }
 
-/// The process's private temporary folder, for CORE run with no CoreDiagnosticsFolder alive.
-class TemporaryFolder {
- public:
-  TemporaryFolder() : owner_(getpid()) {
-    std::string pattern = (fs::temp_directory_path() / "slidecheck-core-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("cannot create a folder for CORE's diagnostics: " + std::string(std::strerror(errno)));
-    path_ = pattern;
-  }
-  ~TemporaryFolder() {
-    // A forked child that calls exit() (CORE does on its errors) must not remove the parent's.
-    if (getpid() != owner_) return;
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  pid_t owner_;
-  std::string path_;
-};
-
 }  // namespace
 
 CoreDiagnosticsFolder::CoreDiagnosticsFolder(const fs::path& folder) {
@@ -71,7 +51,8 @@ std::string core_diagnostics_folder() {
     const std::lock_guard lock(folder_mutex());
     if (!current_folder().empty()) return current_folder();
   }
-  static const TemporaryFolder temporary;
+  // The process's private folder, for CORE run with no CoreDiagnosticsFolder alive.
+  static const process::TemporaryFolder temporary("slidecheck-core-");
   return temporary.path();
 }
 

@@ -24,6 +24,7 @@ constexpr int kSlots = 16;
 constexpr std::size_t kPathBytes = 4096;
 std::array<std::atomic<int>, kSlots> slot_state{};
 char slot_path[kSlots][kPathBytes];
+pid_t slot_owner[kSlots];
 
 int claim(const std::string& path) {
   if (path.size() >= kPathBytes) return -1;
@@ -31,6 +32,7 @@ int claim(const std::string& path) {
     int expected = 0;
     if (!slot_state[i].compare_exchange_strong(expected, 1)) continue;
     std::memcpy(slot_path[i], path.c_str(), path.size() + 1);
+    slot_owner[i] = ::getpid();
     slot_state[i].store(2);
     return i;
   }
@@ -72,7 +74,7 @@ void remove_folder(const char* path) {
 
 }  // namespace
 
-TemporaryFolder::TemporaryFolder(const std::string& prefix) {
+TemporaryFolder::TemporaryFolder(const std::string& prefix) : owner_(::getpid()) {
   std::error_code ec;
   const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
   if (ec) throw std::runtime_error("cannot find the temporary directory: " + ec.message());
@@ -85,14 +87,16 @@ TemporaryFolder::TemporaryFolder(const std::string& prefix) {
 }
 
 TemporaryFolder::~TemporaryFolder() {
+  if (::getpid() != owner_) return;  // a forked child's exit
   release(slot_);
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
 }
 
 void remove_temporary_folders_on_signal() {
+  const pid_t self = ::getpid();  // a forked child (CORE's) inherits the handler, not the folders
   for (int i = 0; i < kSlots; ++i)
-    if (slot_state[i].load() == 2) remove_folder(slot_path[i]);
+    if (slot_state[i].load() == 2 && slot_owner[i] == self) remove_folder(slot_path[i]);
 }
 
 }  // namespace slidecheck::process

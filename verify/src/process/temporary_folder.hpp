@@ -3,8 +3,11 @@
 // the files in it, when the owner is destroyed, and also when SIGINT or SIGTERM ends the process
 // (the interruption handler, run/interruption.cpp, calls remove_temporary_folders_on_signal
 // before the signal ends it), so an interrupted run leaves nothing behind. SIGKILL cannot be
-// handled: its folder stays.
+// handled: its folder stays. Only the process that made it removes it: a forked child that
+// exits (CORE does on its errors) or is signalled leaves its parent's folder alone.
 #include <string>
+
+#include <sys/types.h>
 
 namespace slidecheck::process {
 
@@ -20,6 +23,7 @@ class TemporaryFolder {
   const std::string& path() const { return path_; }
 
  private:
+  pid_t owner_;
   std::string path_;
   int slot_ = -1;  // in the handler's table; -1: a path too long for it (removed only here)
 };

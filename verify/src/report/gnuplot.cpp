@@ -2,6 +2,7 @@
 #include "report/gnuplot.hpp"
 
 #include "process/child_lifetime.hpp"
+#include "process/temporary_folder.hpp"
 
 #include <slidecheck/verify/report/report.hpp>
 
@@ -25,28 +26,6 @@ namespace slidecheck::verify::gnuplot {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A fresh private directory under the system's temporary directory, removed with everything
-/// in it when this goes out of scope.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "slidecheck-plots-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr)
-      throw std::runtime_error(std::string("cannot create a temporary directory: ") + std::strerror(errno));
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 /// The outcome of running gnuplot on a script.
 struct RunResult {
@@ -186,7 +165,7 @@ std::string tail_lines(const std::string& text, std::size_t lines) {
 std::vector<std::string> draw(const std::vector<Figure>& figures, const std::string& gnuplot) {
   std::vector<std::string> warnings;
   try {
-    TempDir tmp;
+    const process::TemporaryFolder tmp("slidecheck-plots-");
     const fs::path dir = tmp.path();
     std::vector<std::string> scripts;
     std::string script;

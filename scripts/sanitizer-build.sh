@@ -40,9 +40,15 @@ sanitizer_build() {
   if [ ! -f "$sanitizer_build_dir/CMakeCache.txt" ]; then
     local cc=clang fuzz=ON
     if ! sanitizer_has_fuzzers; then cc=gcc fuzz=OFF; fi
+    # lld (scripts/setup.sh) links the instrumented executables about 4x faster than ld.bfd.
+    local linker_args=()
+    if command -v ld.lld >/dev/null 2>&1; then
+      linker_args=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld)
+    fi
     CC="$cc" CXX="$sanitizer_cxx" cmake -S "$sanitizer_root" -B "$sanitizer_build_dir" -G Ninja \
       -DCMAKE_BUILD_TYPE=Debug -DSLIDECHECK_SANITIZE=address,undefined -DSLIDECHECK_FUZZ="$fuzz" \
       -DSLIDECHECK_SANITIZE_OPTIMIZE="${SLIDECHECK_SANITIZE_OPTIMIZE:--O0}" -DSLIDECHECK_BUILD_BENCHMARKS=OFF \
+      "${linker_args[@]}" \
       >"$sanitizer_build_dir.configure.log" 2>&1 || {
       cat "$sanitizer_build_dir.configure.log" >&2; echo "$who: cmake configure failed" >&2; return 1; }
     rm -f "$sanitizer_build_dir.configure.log"

@@ -118,10 +118,13 @@ for route, extra in (("builtin", ["--algorithm", "fauerby", "--precision", "floa
     same(f"shards merged ({route})", records(f"{work}/{route}"), records(f"{work}/{route}-merged"),
          lambda r: json.dumps(r, sort_keys=True))
 
-# Killed with SIGKILL once the first records are on disk, then resumed.
+# Killed with SIGKILL once the first records are on disk, then resumed. A killed run cannot
+# remove its exec scene folder, so it makes it under the work folder, not in /tmp.
 killed = f"{work}/exec-killed"
+os.makedirs(f"{work}/tmp-killed")
 p = subprocess.Popen([slidecheck, "verify", *common, "--implementation", EXEC, "--threads", "1", "--out", killed],
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     env={**os.environ, "TMPDIR": f"{work}/tmp-killed"})
 deadline = time.time() + 60
 while p.poll() is None and time.time() < deadline:
     path = f"{killed}/records.jsonl"

@@ -8,8 +8,6 @@
 #include <slidecheck/verify/run/scene_context.hpp>
 #include <slidecheck/formats/scene_io.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
@@ -29,10 +27,26 @@ const std::string describe_answer =
     R"({"format":"slidecheck-exec 1","implementation":"toy","precisions":["float","double"],"tolerances":{"skin":0.5,"caps":2}})";
 const std::string good_answer = R"({"query_id":"q1","positions":[[0,0,1],[0,0,"0x1p-1"]]})";
 
+/// The folder of this test run's client scripts and their state files, removed when the test
+/// program ends.
+struct ScratchFolder {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("slidecheck-exec-test-clients-" + std::to_string(::getpid()));
+  ScratchFolder() { std::filesystem::create_directories(path); }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+const std::filesystem::path& scratch() {
+  static const ScratchFolder folder;
+  return folder.path;
+}
+
 /// A shell client: answers the describe request, and runs `body` for every other request line $l.
 std::string client(const std::string& body) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("slidecheck-exec-test-" + std::to_string(std::hash<std::string>{}(body)) + ".sh");
+  const auto path = scratch() / ("client-" + std::to_string(std::hash<std::string>{}(body)) + ".sh");
   std::ofstream(path) << "while read l; do\nif [ \"$l\" = '{\"describe\":true}' ]; then echo '" << describe_answer
                       << "'; continue; fi\n" << body << "\ndone\n";
   return "sh " + path.string();
@@ -91,7 +105,7 @@ BOOST_AUTO_TEST_CASE(a_good_client_is_answered) {
 
 BOOST_AUTO_TEST_CASE(faults_become_errors_and_the_process_restarts) {
   // Crashes on every other request (a counter in a file keeps its state across restarts).
-  const auto counter = std::filesystem::temp_directory_path() / "slidecheck-exec-test-counter";
+  const auto counter = scratch() / "counter";
   std::filesystem::remove(counter);
   const ExecImplementation crashing = implementation(
       "n=$(cat " + counter.string() + " 2>/dev/null || echo 0); echo $((n+1)) > " + counter.string() +
@@ -128,7 +142,7 @@ BOOST_AUTO_TEST_CASE(faults_become_errors_and_the_process_restarts) {
 
 BOOST_AUTO_TEST_CASE(a_timed_out_process_group_is_killed) {
   // The client starts a grandchild that would outlive it; the timeout kills the whole group.
-  const auto marker = std::filesystem::temp_directory_path() / "slidecheck-exec-test-grandchild";
+  const auto marker = scratch() / "grandchild";
   std::filesystem::remove(marker);
   ExecProcess p("(sleep 1; touch " + marker.string() + ") & sleep 100");
   ExecFault fault;

@@ -8,6 +8,8 @@
 #include <slidecheck/verify/run/scene_context.hpp>
 #include <slidecheck/formats/scene_io.hpp>
 
+#include "process/temporary_folder.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
@@ -29,19 +31,9 @@ const std::string good_answer = R"({"query_id":"q1","positions":[[0,0,1],[0,0,"0
 
 /// The folder of this test run's client scripts and their state files, removed when the test
 /// program ends.
-struct ScratchFolder {
-  std::filesystem::path path = std::filesystem::temp_directory_path() /
-                               ("slidecheck-exec-test-clients-" + std::to_string(::getpid()));
-  ScratchFolder() { std::filesystem::create_directories(path); }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
-
-const std::filesystem::path& scratch() {
-  static const ScratchFolder folder;
-  return folder.path;
+std::filesystem::path scratch() {
+  static const process::TemporaryFolder folder("slidecheck-exec-test-");
+  return folder.path();
 }
 
 /// A shell client: answers the describe request, and runs `body` for every other request line $l.

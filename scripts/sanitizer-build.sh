@@ -55,6 +55,27 @@ sanitizer_build() {
   fi
   local target_args=()
   [ $# -eq 0 ] || target_args=(--target "$@")
-  echo "$who: compiling ${*:-everything} in $sanitizer_build_dir with $sanitizer_jobs jobs" >&2
-  nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0
+  # The compiler's output goes to a log: clang's warnings on the whole project would bury a
+  # failure in a CI log that keeps only part of a long output. On a terminal it is shown too.
+  local log="$sanitizer_build_dir.build.log"
+  echo "$who: compiling ${*:-everything} in $sanitizer_build_dir with $sanitizer_jobs jobs (log: $log)" >&2
+  local status=0
+  if [ -t 2 ]; then
+    nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0 2>&1 \
+      | tee "$log" >&2 || status=1
+  else
+    nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0 \
+      >"$log" 2>&1 || status=1
+  fi
+  if [ "$status" -ne 0 ]; then
+    echo "$who: the build failed; each failed step with its first 40 lines of errors (all of it: $log):" >&2
+    grep -A 40 '^FAILED: ' "$log" | grep -v ' warning: \|^ *\^\|^ *~' | head -n 600 >&2 || true
+    echo "$who: the last lines of the build:" >&2
+    tail -n 15 "$log" >&2
+    echo "$who: disk and memory at the end of the build:" >&2
+    df -h "$sanitizer_build_dir" >&2 || true
+    free -m >&2 || true
+    return 1
+  fi
+  echo "$who: built; $(grep -c ' warning: ' "$log" || true) compiler warnings in $log" >&2
 }

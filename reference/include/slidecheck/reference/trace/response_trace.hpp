@@ -125,11 +125,19 @@ namespace slidecheck::response_detail {
 /// returns the position it ended at (`return stop(why, at, iteration);`).
 template <Number T, class Tracer>
 auto pass_stopper(SlidePass<T>& pass, int pass_index, Tracer& tracer) {
-  return [&pass, pass_index, &tracer](StopReason why, const Vec3<T>& at, int iteration) {
-    pass.stop = why;
-    if constexpr (tracing_enabled<Tracer>) tracer(trace::response::Stop<T>{pass_index, iteration, why, at});
-    return at;
-  };
+  // Two lambdas: an untraced stop captures nothing it does not use.
+  if constexpr (tracing_enabled<Tracer>) {
+    return [&pass, pass_index, &tracer](StopReason why, const Vec3<T>& at, int iteration) {
+      pass.stop = why;
+      tracer(trace::response::Stop<T>{pass_index, iteration, why, at});
+      return at;
+    };
+  } else {
+    return [&pass](StopReason why, const Vec3<T>& at, int) {
+      pass.stop = why;
+      return at;
+    };
+  }
 }
 
 /// Counts a Fauerby-family collision query in the pass and traces it with its answer.

@@ -59,13 +59,13 @@ sanitizer_build() {
   # failure in a CI log that keeps only part of a long output. On a terminal it is shown too.
   local log="$sanitizer_build_dir.build.log"
   echo "$who: compiling ${*:-everything} in $sanitizer_build_dir with $sanitizer_jobs jobs (log: $log)" >&2
+  local build=(nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0)
   local status=0
   if [ -t 2 ]; then
-    nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0 2>&1 \
-      | tee "$log" >&2 || status=1
+    # The build's status, not tee's, whether or not the caller set pipefail.
+    { "${build[@]}" 2>&1 | tee "$log" >&2; [ "${PIPESTATUS[0]}" -eq 0 ]; } || status=1
   else
-    nice -n 10 cmake --build "$sanitizer_build_dir" -j "$sanitizer_jobs" "${target_args[@]}" -- -k 0 \
-      >"$log" 2>&1 || status=1
+    "${build[@]}" >"$log" 2>&1 || status=1
   fi
   if [ "$status" -ne 0 ]; then
     echo "$who: the build failed; each failed step with its first 40 lines of errors (all of it: $log):" >&2

@@ -4,9 +4,9 @@
 #
 # The build: clang (libFuzzer needs it; gcc when SLIDECHECK_SANITIZE_CXX says so, then without
 # the fuzz targets), Debug (assertions on), AddressSanitizer + UndefinedBehaviorSanitizer on
-# every target, coverage instrumentation for libFuzzer (fuzzer-no-link), -O0 by default: -O0
-# compiles the template-heavy tests three times faster than -O1, which is what fits the
-# sanitizer suite into CI (cmake/Sanitizers.cmake). -ffp-contract=off holds as everywhere.
+# every target, coverage instrumentation for libFuzzer in the readers (fuzz/CMakeLists.txt), -O0
+# by default: -O0 compiles the template-heavy tests three times faster than -O1, which is what
+# fits the sanitizer suite into CI (cmake/Sanitizers.cmake). -ffp-contract=off holds as everywhere.
 # CMakePresets.json's `sanitize` preset configures the same build.
 #
 # Environment:

@@ -234,12 +234,12 @@ BOOST_AUTO_TEST_CASE(the_start_and_recovery_of_a_capsule) {
   BOOST_TEST(r.start_detail.find("squared distance from the capsule's axis 0 < r^2 = 1/16") != std::string::npos,
              r.start_detail);
   BOOST_TEST(clearance_at(index, shape(cap), {0, 0, 1}) == 0.25);
-  BOOST_TEST(!judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 1}}, 0.5, StepLocation{}));
-  BOOST_TEST(!judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 0.625}}, 0.0625, StepLocation{}));
-  const auto deeper = judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 0.5625}}, 0.5, StepLocation{});
+  BOOST_TEST(!judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 1}}, 0.5, StepLocation{}, Precision::double_float));
+  BOOST_TEST(!judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 0.625}}, 0.0625, StepLocation{}, Precision::double_float));
+  const auto deeper = judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 0.5625}}, 0.5, StepLocation{}, Precision::double_float);
   BOOST_REQUIRE(deeper);
   BOOST_TEST(deeper->depth == 0.1875);
-  const auto stuck = judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 0.625}}, 1, StepLocation{});
+  const auto stuck = judge_recovery(index, shape(cap), {{0, 0, 0.625}, {0, 0, 0.625}}, 1, StepLocation{}, Precision::double_float);
   BOOST_REQUIRE(stuck);
   BOOST_TEST(stuck->detail.find("still inside") != std::string::npos, stuck->detail);
 }

@@ -253,7 +253,7 @@ void judge_positions(QueryRecord& r, const TriangleIndex& index, const std::vect
       break;  // every later position descends from it
     }
   if (inv.invalid_start)
-    if (auto f = judge_recovery(index, q.shape, r.resting_positions, requested_motion(q), where.back()))
+    if (auto f = judge_recovery(index, q.shape, r.resting_positions, requested_motion(q), where.back(), r.precision))
       r.failures.push_back(std::move(*f));
 }
 

@@ -223,7 +223,7 @@ void judge_invalid_start(QueryRecord& r, const TriangleIndex& index, const std::
   r.invalid_start = true;
   add_nonfinite(r, where);
   const double motion = q.frames * (length(q.displacement) + length(q.gravity));
-  if (auto f = judge_recovery(index, q.shape, r.resting_positions, motion, where.back()))
+  if (auto f = judge_recovery(index, q.shape, r.resting_positions, motion, where.back(), r.precision))
     r.failures.push_back(std::move(*f));
 }
 

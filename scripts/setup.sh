@@ -16,6 +16,7 @@ packages=(
   libmpfr-dev         # correctly rounded high-precision binary floats
   libcgal-dev         # CORE::Expr exact real algebraic numbers (header-only CGAL 5.5)
   libflint-dev        # FLINT's polynomials over Q: level C's identity stage proves deep ties
+  libgoogle-perftools-dev  # tcmalloc_minimal, the CLI's allocator: level C allocates per operation
   librapidcheck-dev   # property-based tests with shrinking
   libtbb-dev          # multi-threaded runs over queries
   libcli11-dev        # command-line parsing of the slidecheck CLI

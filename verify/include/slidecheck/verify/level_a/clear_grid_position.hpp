@@ -31,9 +31,9 @@ struct GridPosition {
 template <IeeeBinary F>
 GridBox grid_around(const Vec3<double>& from, int ulps);
 
-/// Per axis, every value of F within `reach` of `from`'s coordinate (finite, within F's range),
-/// up to `max_steps` on each side of the value of F nearest below it; `complete` is false when
-/// some axis had more within reach than that.
+/// Per axis, every value of F within `reach` of `from`'s coordinate (finite, within F's range):
+/// the value at or below it and up to `max_steps` values below that, and up to `max_steps` above
+/// it; `complete` is false when some axis had more within reach than that.
 template <IeeeBinary F>
 GridBox grid_within(const Vec3<double>& from, double reach, int max_steps, bool& complete);
 

@@ -25,9 +25,9 @@
 namespace slidecheck::verify {
 
 /// How many positions of the run's precision on each side of the start, per axis, recovery
-/// searches for a clear one ((2 k + 1)^3 positions at most, each decided exactly: about 0.1 s
-/// for a capsule in a corner); a motion reaching beyond them leaves the failure standing, as
-/// a clear position there is neither found nor ruled out.
+/// searches for a clear one ((2 k + 1)^3 positions at most, each decided exactly, nearest first;
+/// only a path that ends still inside is searched); a motion reaching beyond them leaves the
+/// failure standing, as a clear position there is neither found nor ruled out.
 inline constexpr int recovery_grid_steps = 8;
 
 /// The exact clearance of a sphere or ellipsoid centred at `p` (distance - r; for an ellipsoid

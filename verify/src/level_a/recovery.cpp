@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <limits>
-#include <type_traits>
 #include <variant>
 
 namespace slidecheck::verify {
@@ -43,22 +42,17 @@ GridSearch clear_position_within(const TriangleIndex& index, const Body& body, c
   return out;
 }
 
-/// clear_position_within for the query's shape and the run's precision.
+/// clear_position_within for the query's shape and the run's precision (the body as
+/// check_invariants takes it: eSpace radii, or the capsule).
 GridSearch clear_position_within(const TriangleIndex& index, const Shape<double>& shape, Precision precision,
                                  const Vec3<double>& start, double reach) {
-  return std::visit(
-      [&](const auto& body) {
-        using B = std::decay_t<decltype(body)>;
-        auto search = [&](const auto& b) {
-          const Vec3<double> widths = extent(shape);
-          return precision == Precision::single_float
-                     ? clear_position_within<float>(index, b, widths, start, reach)
-                     : clear_position_within<double>(index, b, widths, start, reach);
-        };
-        if constexpr (EspaceShape<B>) return search(body.espace_radii().radii);
-        else return search(body);
-      },
-      shape);
+  const Vec3<double> widths = extent(shape);
+  auto search = [&](const auto& body) {
+    return precision == Precision::single_float ? clear_position_within<float>(index, body, widths, start, reach)
+                                                : clear_position_within<double>(index, body, widths, start, reach);
+  };
+  if (has_espace(shape)) return search(espace_radii(shape).radii);
+  return search(std::get<Capsule<double>>(shape));
 }
 
 /// judge_recovery on the clearances `clearance(p)` of the body at p; `clear_within(reach)`:

@@ -57,6 +57,8 @@ enum class StopReason : std::uint8_t {
                         ///< here, IEEE types produce NaN and go on, as the source code does
   held_by_rounding,     ///< robust: no rounding of a point back to world coordinates keeps the
                         ///< pass's start contacts; the pass ends at the last point that had one
+  escaped_overlap,      ///< robust: held where its body still overlapped the mesh; the pass ends
+                        ///< at the nearest clear position of the query's type (escape_held_overlap)
 };
 
 inline std::string_view to_string(StopReason r) {
@@ -72,6 +74,7 @@ inline std::string_view to_string(StopReason r) {
     case StopReason::too_many_contacts: return "too_many_contacts";
     case StopReason::undefined_operation: return "undefined_operation";
     case StopReason::held_by_rounding: return "held_by_rounding";
+    case StopReason::escaped_overlap: return "escaped_overlap";
   }
   return "unknown";
 }

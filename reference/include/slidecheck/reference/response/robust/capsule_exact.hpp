@@ -124,11 +124,13 @@ bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Ve
 /// `reach` are tested: a segment that comes within 1 of a triangle's prism either crosses the
 /// prism's boundary within 1 or starts inside the prism, where the start's distance is 0 and
 /// nothing is deeper. Interval first, rationals where the enclosures cannot decide.
+/// `clear_end`: the axis at b must also keep the radius from the triangles a overlaps
+/// (escape_held_overlap's test: a move that leaves the mesh).
 template <Number T, Number W>
 bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>>& exact_a, const Vec3<T>& b,
                                           const ExactLocalESpace<T>& space, const IndexedMesh<T>& stored,
                                           const Capsule<T>& capsule, const IndexedMesh<W>& pass_mesh,
-                                          std::size_t cell_size, const exact::Box& reach) {
+                                          std::size_t cell_size, const exact::Box& reach, bool clear_end = false) {
   if constexpr (!num::is_ieee_binary_v<T>) {
     return false;
   } else {
@@ -159,6 +161,9 @@ bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<R
           segment_triangle_squared_distance(Vec3<Rational>(*exact_a - *exact_h), Vec3<Rational>(*exact_a + *exact_h), rt);
       if (!(start_d2 < Rational(1)) ||
           !parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, start_d2))
+        return false;
+      if (clear_end && segment_triangle_squared_distance(Vec3<Rational>(*exact_b - *exact_h),
+                                                         Vec3<Rational>(*exact_b + *exact_h), rt) < Rational(1))
         return false;
     }
     return true;

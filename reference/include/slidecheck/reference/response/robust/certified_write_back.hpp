@@ -43,14 +43,15 @@ namespace slidecheck::robust {
 /// is decided in Interval first, in rationals only where the enclosures cannot (a touching, a
 /// branch too close to call): the same answers, without GMP for most (rationals for every
 /// triangle dominated a float query's cost far from the origin). `exact_a` caches a's rational
-/// coordinates.
+/// coordinates. `clear_end`: the end b must also keep the radius from the triangles a overlaps
+/// (escape_held_overlap's test: a move that leaves the mesh, not only one that goes no deeper).
 /// certified_write_back's last resort for a rounding its sweep refused: a sphere at rest on a
 /// floor whose height and radius are floats touches it exactly, and no positive clearance
 /// reaches that position. Always false for types other than IEEE ones (they round nothing).
 template <Number T, Number W>
 bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>>& exact_a, const Vec3<T>& b,
                                   const ExactLocalESpace<T>& space, const IndexedMesh<T>& stored,
-                                  const IndexedMesh<W>& local, const exact::Box& reach) {
+                                  const IndexedMesh<W>& local, const exact::Box& reach, bool clear_end = false) {
   if constexpr (!num::is_ieee_binary_v<T>) {
     return false;
   } else {
@@ -76,6 +77,7 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
       const Rational start_d2 = point_triangle_squared_distance(*exact_a, rt);
       if (!(start_d2 < Rational(1)) || !segment_triangle_squared_distance_at_least(*exact_a, *exact_b, rt, start_d2))
         return false;
+      if (clear_end && point_triangle_squared_distance(*exact_b, rt) < Rational(1)) return false;
     }
     return true;
   }

@@ -11,12 +11,14 @@
 #include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/certified_write_back.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
+#include <slidecheck/reference/response/robust/escape_held_overlap.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
 #include <slidecheck/reference/response/robust/skin.hpp>
 #include <slidecheck/reference/response/robust/working_type.hpp>
 #include <slidecheck/reference/response/robust/write_back.hpp>
 #include <slidecheck/reference/response/slide_result.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -136,6 +138,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
     Vec3<T> previous = pass_start;
     stored.path.push_back(previous);
     bool held = false;
+    std::size_t first_held = 0;
     // A float or double pass with a skin is written back by certified_write_back (given the
     // stored mesh for the exact test where its skin has no output term: the sphere's, or on a
     // capsule's cells the capsule's); other types, and passes without a skin (scripted tests),
@@ -167,13 +170,24 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
                       : write_back(pass.path[k], in.start, in.radii, side, frame.start_contacts,
                                    frame.max_deviation.value_or(W(0)), frame.max_deviation.has_value(), fixed);
         if (w) previous = *w;
-        else held = true;
+        else held = true, first_held = k;
       }
       stored.path.push_back(previous);
     }
     if (held) {
-      end = to_local_espace(convert_to<W>(previous), origin, radii);
       stored.stop = StopReason::held_by_rounding;
+      // Held where the body still overlaps the mesh: the nearest clear position of T around it
+      // (escape_held_overlap says why), where the exact test is the body's (the sphere's on the
+      // local copy, the capsule's on its cells).
+      if (certified && (!frame.pass_mesh || exact_capsule))
+        if (const std::optional<Vec3<T>> e =
+                escape_held_overlap(previous, in.start, in.radii, mesh, frame.pass_mesh ? *frame.pass_mesh : local,
+                                    exact_capsule, frame.cell_size, report_box)) {
+          previous = *e;
+          std::fill(stored.path.begin() + static_cast<std::ptrdiff_t>(first_held), stored.path.end(), previous);
+          stored.stop = StopReason::escaped_overlap;
+        }
+      end = to_local_espace(convert_to<W>(previous), origin, radii);
     }
     stored.planes.reserve(pass.planes.size());
     for (const SlidingPlaneHit<W>& h : pass.planes)

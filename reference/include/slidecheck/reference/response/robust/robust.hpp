@@ -12,6 +12,7 @@
 /// - detection.hpp, slab_filter.hpp: the sweep of the contact radius and its filter;
 /// - axis_locks.hpp: coordinates a pass may keep exactly (gaps exactly two radii wide);
 /// - write_back.hpp, certified_write_back.hpp: a pass's points rounded back to the query's type;
+/// - escape_held_overlap.hpp: the way out of a pass held where its body overlaps the mesh;
 /// - local_frame.hpp: the frame around the passes (move, then gravity; write-back);
 /// - pass.hpp: one pass, the loop of start check, constrained move and sweep;
 /// - sweep.hpp: one sweep without a response (benchmarks, fast/);
@@ -23,6 +24,7 @@
 #include <slidecheck/reference/response/robust/certified_write_back.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
+#include <slidecheck/reference/response/robust/escape_held_overlap.hpp>
 #include <slidecheck/reference/response/robust/inside_start.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
 #include <slidecheck/reference/response/robust/local_frame.hpp>

@@ -67,7 +67,7 @@ constexpr BuiltinRow builtin_rows[] = {
    F::level_c, false},
   {FailureClass::fast_mismatch, "fast_mismatch", L::other,
    "fast/ (the BVH implementation) and the reference run of the same task differ in a bit", false, S::run,
-   J::checked, F::fast, false},
+   J::every_query, F::fast, false},
   {FailureClass::implementation_error, "implementation_error", L::other,
    "an external implementation crashed, hung or gave no usable path", false, S::run, J::checked, F::external, false},
 };

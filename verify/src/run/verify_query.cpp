@@ -360,12 +360,15 @@ QueryRecord verify_in(const SceneContext& sc, const Query& query, const std::str
   const TriangleIndex& index = sc.index(precision);
   const InvariantReport inv = check_invariants(index, q.shape, r.resting_positions, where);
   r.min_clearance = inv.min_clearance;
+  // fast/ is compared on every run, an invalid start's too: what it makes of one is judged
+  // (recovery), and fast/ must make the same.
+  const std::optional<FastOutcome> fast_run = fast_outcome<F>(r, sc, in, tol, run, algorithm, precision, options);
   if (inv.invalid_start) {
     judge_invalid_start(r, index, where);
+    if (fast_run && fast_run->mismatch) r.failures.push_back(*fast_run->mismatch);
     r.seconds = seconds_since(started);
     return r;
   }
-  const std::optional<FastOutcome> fast_run = fast_outcome<F>(r, sc, in, tol, run, algorithm, precision, options);
   r.failures = inv.failures;
   add_nonfinite(r, where);
   const std::vector<StepLocation> stops = stop_locations(run.framed.joined.events);

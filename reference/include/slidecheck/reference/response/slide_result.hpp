@@ -57,8 +57,9 @@ enum class StopReason : std::uint8_t {
                         ///< here, IEEE types produce NaN and go on, as the source code does
   held_by_rounding,     ///< robust: no rounding of a point back to world coordinates keeps the
                         ///< pass's start contacts; the pass ends at the last point that had one
-  escaped_overlap,      ///< robust: held where its body still overlapped the mesh; the pass ends
-                        ///< at the nearest clear position of the query's type (escape_held_overlap)
+  escaped_overlap,      ///< robust: held, or not moved from a deep start, where its body still
+                        ///< overlapped the mesh; the pass ends at the nearest clear position of
+                        ///< the query's type (escape_held_overlap)
 };
 
 inline std::string_view to_string(StopReason r) {

@@ -1,9 +1,11 @@
 #pragma once
 /// The way out of a `robust` pass held inside the mesh: when no point of a pass can be written
 /// back (certified_write_back) and the last point that could be still overlaps the mesh (an
-/// invalid start that the pass could not push out in the query's type), the nearest position of
-/// that type around it whose body is clear of the mesh, reached without coming closer to any
-/// triangle it overlaps and keeping the radius from every other.
+/// invalid start that the pass could not push out in the query's type), or when the pass did not
+/// move at all from a start deeper than its skin in a start contact (a centre on a triangle's
+/// plane, whose contacts push both ways), the nearest position of that type around it whose body
+/// is clear of the mesh, reached without coming closer to any triangle it overlaps and keeping
+/// the radius from every other.
 ///
 /// Why: where the query type's spacing is coarse against the body (radius 0.005 10^6 from the
 /// origin, where floats are 0.0625 apart), the exact push out is a fraction of a spacing, every
@@ -14,7 +16,9 @@
 /// step of the pass looks further than a few ulps from a point it computed. The search is exact
 /// (the write-back's exact tests, segment_keeps_radius_exactly and its capsule counterpart, with
 /// the end required clear), so the position it takes is clear by construction, not by a
-/// tolerance; it runs only for a held pass whose held point overlaps, which a valid start never is.
+/// tolerance; it moves only a pass whose last point overlaps, which from a valid start none does.
+/// Spheres far out meet the second case: a terrain or a seam at scale 0.01, 10^6 from the origin,
+/// the sphere's centre on a triangle's plane, stopped where it started (nearly_stopped).
 
 #include <slidecheck/reference/detection/boxes.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>

@@ -174,21 +174,28 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
       }
       stored.path.push_back(previous);
     }
-    if (held) {
-      stored.stop = StopReason::held_by_rounding;
-      // Held where the body still overlaps the mesh: the nearest clear position of T around it
-      // (escape_held_overlap says why), where the exact test is the body's (the sphere's on the
-      // local copy, the capsule's on its cells).
-      if (certified && (!frame.pass_mesh || exact_capsule))
-        if (const std::optional<Vec3<T>> e =
-                escape_held_overlap(previous, in.start, in.radii, mesh, frame.pass_mesh ? *frame.pass_mesh : local,
-                                    exact_capsule, frame.cell_size, report_box)) {
-          previous = *e;
-          std::fill(stored.path.begin() + static_cast<std::ptrdiff_t>(first_held), stored.path.end(), previous);
-          stored.stop = StopReason::escaped_overlap;
-        }
-      end = to_local_espace(convert_to<W>(previous), origin, radii);
-    }
+    if (held) stored.stop = StopReason::held_by_rounding;
+    // A pass that did not move from a start deeper than its skin in a start contact (a centre on
+    // a triangle's plane, whose contacts push both ways: it stops where it started) may be as
+    // stuck inside as a held one.
+    const bool stayed_deep = !held && certified && !frame.start_contacts.empty() && previous.x == pass_start.x &&
+                             previous.y == pass_start.y && previous.z == pass_start.z &&
+                             response_detail_robust::least_margin(frame.start_contacts, local_start) < -frame.skin->skin;
+    bool escaped = false;
+    // Held or stayed where the body still overlaps the mesh: the nearest clear position of T
+    // around it (escape_held_overlap says why), where the exact test is the body's (the sphere's
+    // on the local copy, the capsule's on its cells). Nothing when the point is clear.
+    if ((held || stayed_deep) && certified && (!frame.pass_mesh || exact_capsule))
+      if (const std::optional<Vec3<T>> e =
+              escape_held_overlap(previous, in.start, in.radii, mesh, frame.pass_mesh ? *frame.pass_mesh : local,
+                                  exact_capsule, frame.cell_size, report_box)) {
+        previous = *e;
+        std::fill(stored.path.begin() + static_cast<std::ptrdiff_t>(held ? first_held : 1), stored.path.end(), previous);
+        if (stored.path.size() == 1) stored.path.push_back(previous);
+        stored.stop = StopReason::escaped_overlap;
+        escaped = true;
+      }
+    if (held || escaped) end = to_local_espace(convert_to<W>(previous), origin, radii);
     stored.planes.reserve(pass.planes.size());
     for (const SlidingPlaneHit<W>& h : pass.planes)
       stored.planes.push_back({h.triangle, h.feature, h.feature_index, convert_to<T>(Vec3<W>(espace_origin + h.origin)),

@@ -41,8 +41,8 @@ namespace slidecheck::robust {
 
 /// How many positions of the query's type per axis, on each side of the held point, the escape
 /// looks at: 17^3 - 1 candidates. Level A's recovery searches the same box around a start
-/// (verify/level_a/clear_grid_position.hpp, recovery_grid_steps); a clear position further
-/// out than this is one the judge does not name either.
+/// (recovery_grid_steps, docs/architecture.md#recovery) and looks no further: where the motion
+/// reaches beyond it and nothing in it is clear, it charges the run without naming a position.
 inline constexpr int escape_grid_steps = 8;
 
 namespace response_detail_robust {
@@ -99,7 +99,7 @@ void near_triangles(const IndexedMesh<T>& stored, const IndexedMesh<W>& local, s
 /// body of `radii` around the query's start `origin` (its local eSpace), on the stored mesh
 /// `stored` (R3) and the pass's mesh `local` (the local copy, or a capsule's prism mesh of
 /// `cell_size` triangles per stored triangle, with `capsule` set): nothing when `held` is
-/// clear (touching allowed) or no candidate is; else the candidate of escape_grid_steps nearest
+/// clear (touching allowed) or no candidate is; else the candidate (escape_grid_steps) nearest
 /// `held` (R3 distance; ties in x, then y, then z order) whose move from `held` keeps the
 /// radius from every triangle `held` does not overlap, comes no closer to those it does, and
 /// ends clear of all. `report(box)` is told the local eSpace box the search reads (fast/ checks

@@ -10,6 +10,7 @@
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -191,5 +192,71 @@ RC_BOOST_PROP(exact_support_plane_is_the_vertices_support, ()) {
   RC_ASSERT(sp.plane_distance == dot(sp.normal, x) - most);
   RC_ASSERT(dot(sp.normal, sp.normal) == Real(1));
 }
+
+// A degenerate triangle under the centre (a surface that rounding collapsed to a line): every
+// triangle along the line takes the same supporting direction, +z made perpendicular to the line
+// (+y for a line near z), with the distance bound 0, whichever way its edges run and in every
+// number type robust computes in; off the line the bound is the distance.
+BOOST_AUTO_TEST_CASE_TEMPLATE(degenerate_triangles_along_a_line_agree, T, test::SqrtNumberTypes) {
+  const Vec3<T> o(T(0), T(0), T(0));
+  const Vec3<T> ex(T(3), T(0), T(0)), ez(T(0), T(0), T(3)), d(T(1), T(2), T(0));
+  // Segments through the origin along x (both ways, the origin at an end or inside, a point).
+  for (const Triangle<T>& tri : {Triangle<T>{o, ex, o - ex}, Triangle<T>{ex, o, ex + ex}, Triangle<T>{o - ex, o, o},
+                                 Triangle<T>{o, o, o}}) {
+    const robust::SupportPlane<T> sp = robust::support_plane(o, tri);
+    BOOST_TEST(sp.normal.x == T(0));
+    BOOST_TEST(sp.normal.y == T(0));
+    BOOST_TEST(sp.normal.z == T(1));
+    BOOST_TEST(sp.plane_distance == T(0));
+  }
+  // Along z: +y.
+  for (const Triangle<T>& tri : {Triangle<T>{o, ez, o - ez}, Triangle<T>{ez, o, ez + ez}}) {
+    const robust::SupportPlane<T> sp = robust::support_plane(o, tri);
+    BOOST_TEST(sp.normal.y == T(1));
+    BOOST_TEST(sp.plane_distance == T(0));
+  }
+  // Along (1, 2, 0): +z again (perpendicular to the line already).
+  const robust::SupportPlane<T> slanted = robust::support_plane(o, Triangle<T>{o - d, d, o});
+  BOOST_TEST(slanted.normal.z == T(1));
+  // Off the line the distance decides: a centre 2 above a segment along x.
+  const Vec3<T> above(T(1), T(0), T(2));
+  const robust::SupportPlane<T> up = robust::support_plane(above, Triangle<T>{o, ex, o - ex});
+  BOOST_TEST(up.plane_distance == T(2));
+  const Vec3<T> aside(T(1), T(-2), T(0));
+  const robust::SupportPlane<T> side = robust::support_plane(aside, Triangle<T>{o, ex, o - ex});
+  BOOST_TEST(side.normal.y == T(-1));
+  BOOST_TEST(side.plane_distance == T(2));
+}
+
+// As a property: for a centre on a random line and random segments along it that reach it
+// (floats and doubles, any direction, the centre inside or at an end), every triangle takes
+// nearly the same normal, perpendicular to the line within round-off, whose bound is within
+// round-off of 0 (the distance): the start constraints of such a centre agree.
+template <class T>
+void degenerate_line_triangles_agree() {
+  auto small = [] { return T(*rc::gen::inRange(-40, 41)); };
+  const Vec3<T> x(small(), small(), small());
+  const Vec3<T> dir(small(), small(), small());
+  RC_PRE(!is_zero(dir));
+  const T length = std::sqrt(dot(dir, dir));
+  const T tol = T(4096) * std::numeric_limits<T>::epsilon();
+  std::optional<Vec3<T>> first;
+  const int n = *rc::gen::inRange(2, 8);
+  for (int i = 0; i < n; ++i) {
+    int k[3];
+    for (int& ki : k) ki = *rc::gen::inRange(-3, 4);
+    if (*std::min_element(k, k + 3) > 0 || *std::max_element(k, k + 3) < 0) continue;  // x beyond its end
+    if (k[0] == k[1] && k[1] == k[2]) continue;  // a point (at x: +z)
+    const Triangle<T> tri{x + dir * T(k[0]), x + dir * T(k[1]), x + dir * T(k[2])};
+    const robust::SupportPlane<T> sp = robust::support_plane(x, tri);
+    RC_ASSERT(std::abs(sp.plane_distance) <= tol * T(200));
+    RC_ASSERT(std::abs(dot(sp.normal, dir)) <= tol * length);
+    if (!first) first = sp.normal;
+    RC_ASSERT(length_squared(sp.normal - *first) <= tol * tol);
+  }
+}
+
+RC_BOOST_PROP(float_degenerate_line_triangles_agree, ()) { degenerate_line_triangles_agree<float>(); }
+RC_BOOST_PROP(double_degenerate_line_triangles_agree, ()) { degenerate_line_triangles_agree<double>(); }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -57,6 +57,28 @@ struct SupportPlane {
   T plane_distance{};
 };
 
+namespace detection_detail {
+
+/// The direction a degenerate triangle (collinear vertices, or one point) takes when no candidate
+/// bounds its distance better (support_plane): +z minus its component along the longest edge e,
+/// or +y so made when e is nearer z than 45 degrees (then +z would be mostly along e, and its
+/// rounded remainder could point anywhere); +z for a point. It depends only on the line, not on
+/// which way e runs, so every triangle along one line takes the same one and the start
+/// constraints of a centre on a collapsed surface agree.
+template <num::WithSqrt T, class HasUnit>
+Vec3<T> across_degenerate(const Triangle<T>& tri, const HasUnit& has_unit) {
+  Vec3<T> e = tri.p1 - tri.p0;
+  for (const Vec3<T>& f : {tri.p2 - tri.p1, tri.p0 - tri.p2})
+    if (length_squared(f) > length_squared(e)) e = f;
+  const Vec3<T> z(T(0), T(0), T(1));
+  if (!has_unit(e)) return z;
+  const T ee = dot(e, e);
+  if (!(e.z * e.z > ee / T(2))) return z - e * (e.z / ee);
+  return Vec3<T>(T(0), T(1), T(0)) - e * (e.y / ee);
+}
+
+}  // namespace detection_detail
+
 /// The supporting half-space of `tri` that best bounds its distance from x. Why not simply the
 /// direction from the closest point: rounded types pick the closest feature by comparing squared
 /// distances, and near a boundary of the Voronoi regions a wrong feature (within round-off in
@@ -68,7 +90,14 @@ struct SupportPlane {
 /// the candidates and its bound is the distance up to round-off, so the choice can only err on
 /// the safe side. Exact types take the exact closest
 /// point's direction (it is exact, and comparing the candidates' surds would cost exact ties).
-/// A centre on the triangle (distance 0) takes the front face's normal; a point triangle +z.
+/// A centre on the triangle (distance 0) takes the front face's normal. A degenerate triangle
+/// (a segment or a point) has no face normal: there every direction perpendicular to it bounds
+/// the distance equally well at 0, and what matters is that its neighbours choose alike, so it
+/// takes +z made perpendicular to its longest edge (+y when that edge lies along z; a point +z)
+/// whenever that bound is no worse than the best candidate's, up to round-off. Without it a centre on a surface
+/// that rounding collapsed to a line (a float scene 10^6 from the origin at scale 0.01) took the
+/// segments' own directions, which push both ways along the line: no push-out was feasible and
+/// the sphere stayed a radius deep (corpora/regressions/robust-collapsed-surface-push-out).
 /// Held by reference.response.robust.robust_long_edges
 /// (support_plane_bound_of_a_long_edge_is_the_edge_distance: a bound, never above the distance,
 /// from the edge's normal) and reference.response.robust.robust_response
@@ -142,10 +171,21 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
       }
     }
   }
-  if (!best) {
-    const Vec3<T> n = tri.normal_unnormalized();
-    best = make(has_unit(n) ? n : Vec3<T>(T(0), T(0), T(1)));
+  const Vec3<T> n = tri.normal_unnormalized();
+  if (!has_unit(n)) {
+    // Within the round-off of the bounds (a few u of the coordinates: the centre at a segment's
+    // end ties its own direction at 0, and either may round ahead) the common direction wins.
+    T slack(0);
+    if constexpr (num::is_ieee_binary_v<T>) {
+      T scale(1);
+      for (const Vec3<T>* p : {&x, v[0], v[1], v[2]})
+        scale = std::max({scale, std::abs(p->x), std::abs(p->y), std::abs(p->z)});
+      slack = T(64) * std::numeric_limits<T>::epsilon() * scale;
+    }
+    const SupportPlane<T> across = make(detection_detail::across_degenerate(tri, has_unit));
+    if (!best || !(across.plane_distance + slack < best->plane_distance)) best = across;
   }
+  if (!best) best = make(n);
   return *best;
 }
 

@@ -19,6 +19,9 @@ sanitizer_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sanitizer_build_dir="${SLIDECHECK_SANITIZE_BUILD_DIR:-build-san}"
 case "$sanitizer_build_dir" in /*) ;; *) sanitizer_build_dir="$sanitizer_root/$sanitizer_build_dir" ;; esac
 sanitizer_jobs="${SLIDECHECK_JOBS:-$(nproc)}"
+case "$sanitizer_jobs" in
+  ""|*[!0-9]*|0*) echo "SLIDECHECK_JOBS must be a whole number of parallel jobs, 1 or more (got '$sanitizer_jobs')" >&2; exit 2 ;;
+esac
 sanitizer_cxx="${SLIDECHECK_SANITIZE_CXX:-clang++}"
 
 # The suppressions name third-party code only; see the files for why each entry is there.

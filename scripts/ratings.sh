@@ -4,11 +4,12 @@
 # capsules too) and every engine of peers/engines.json this machine can run, for each shape it
 # runs. An engine it cannot run is skipped with one line saying why. Prints each run's time.
 #
-#   scripts/ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--docs-only]
+#   scripts/ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--shape SHAPE] [--docs-only]
 #
 # WORK_DIR (default slidecheck-out/ratings) keeps the runs (their cases/, verify-ab/, verify-c/);
 # one suite per shape is built there once and reused by every implementation. Without --maps the
 # suite's nomaps variant is rated (docs/rate.md says which variant the committed files are).
+# --only and --shape (sphere or capsule) rate only those implementations and that shape.
 # Then, per shape, the committed ratings are compared (`rate --compare`): the envelopes as one
 # image, docs/ratings/SHAPE-envelopes.svg, and the table, put between the markers
 # <!-- rate:SHAPE --> and <!-- /rate:SHAPE --> of docs/peers.md (every class) and README.md (the
@@ -16,15 +17,18 @@
 # docs/ratings/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--docs-only]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: ratings.sh SLIDECHECK [WORK_DIR] [--maps PK3] [--only NAME,...] [--shape SHAPE] [--docs-only]" >&2; exit 2; }
 slidecheck=$(realpath "$1"); shift
 work=slidecheck-out/ratings
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then work=$1; shift; fi
-maps=() only="" docs_only=0
+maps=() only="" only_shape="" docs_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --maps) maps=(--maps "$(realpath "$2")"); shift 2 ;;
     --only) only=",$2,"; shift 2 ;;
+    --shape)
+      case "$2" in sphere|capsule) only_shape=$2 ;; *) echo "ratings.sh: --shape is sphere or capsule, not '$2'" >&2; exit 2 ;; esac
+      shift 2 ;;
     --docs-only) docs_only=1; shift ;;
     *) echo "ratings.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -45,6 +49,7 @@ missing=$("$slidecheck" version | sed -n 's/^peer:\([a-z0-9_]*\): missing: \(.*\
 while read -r name spec shape; do
   [ "$docs_only" -eq 0 ] || continue
   [ -z "$only" ] || [[ "$only" == *",$name,"* ]] || continue
+  [ -z "$only_shape" ] || [ "$shape" = "$only_shape" ] || continue
   if why=$(grep -E "^$name " <<<"$missing") && [ -n "$why" ]; then
     echo "SKIP $spec $shape: ${why#"$name "}"
     continue

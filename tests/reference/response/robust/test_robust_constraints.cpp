@@ -3,8 +3,7 @@
 // second is why the solver does not test its active constraints in exact types (each test was an
 // exact tie, a proof in level C's ideal run): skipping a test that cannot fail changes nothing.
 // A RapidCheck property over random constraint sets (unit normals of small integer vectors,
-// through square roots: CORE::Expr), and a typed case that the exact types and double agree on
-// a corner.
+// through square roots: CORE::Expr), and a corner found alike in every type with a square root.
 #include <slidecheck/reference/response/robust/constraints.hpp>
 
 #include <support/number_types.hpp>

@@ -58,10 +58,10 @@ struct ConstrainedMove {
 namespace constraints_detail {
 
 /// Whether d keeps every constraint within the slack. In exact types the active ones are not
-/// tested: d solves their equalities exactly (n . d = g by construction, the slack >= 0), and
-/// testing that was an exact tie per active constraint, each a proof for level C's ideal run
-/// (docs/level-c.md); the answer is the same. Rounded types test them: their d is off the planes
-/// by round-off, which the slack covers.
+/// tested: d solves their equalities exactly (n . d = g by construction, the slack >= 0), so the
+/// answer is the same, and each test would be an exact tie for level C's ideal run to prove
+/// (docs/level-c.md). Rounded types test them: their d is off the planes by round-off, which the
+/// slack covers.
 template <Number T>
 bool holds_all(const Vec3<T>& d, const std::vector<Constraint<T>>& cs, const std::vector<T>& g, const T& slack,
                const std::vector<std::size_t>& active) {

@@ -91,13 +91,13 @@ Vec3<T> across_degenerate(const Triangle<T>& tri, const HasUnit& has_unit) {
 /// the safe side. Exact types take the exact closest
 /// point's direction (it is exact, and comparing the candidates' surds would cost exact ties).
 /// A centre on the triangle (distance 0) takes the front face's normal. A degenerate triangle
-/// (a segment or a point) has no face normal: there every direction perpendicular to it bounds
-/// the distance equally well at 0, and what matters is that its neighbours choose alike, so it
-/// takes +z made perpendicular to its longest edge (+y when that edge lies along z; a point +z)
-/// whenever that bound is no worse than the best candidate's, up to round-off. Without it a centre on a surface
-/// that rounding collapsed to a line (a float scene 10^6 from the origin at scale 0.01) took the
-/// segments' own directions, which push both ways along the line: no push-out was feasible and
-/// the sphere stayed a radius deep (corpora/regressions/robust-collapsed-surface-push-out).
+/// (a segment or a point) has no face normal: for a centre on it every direction perpendicular
+/// to it bounds the distance equally well at 0, and what matters is that its neighbours choose
+/// alike, so it takes across_degenerate's direction whenever that bound is within round-off of
+/// the best candidate's. Its other candidates run along the segment, both ways on different
+/// segments of one line: a centre on a surface that rounding collapsed to a line (a float scene
+/// 10^6 from the origin at scale 0.01) would have start constraints no push-out keeps
+/// (corpora/regressions/robust-collapsed-surface-push-out).
 /// Held by reference.response.robust.robust_long_edges
 /// (support_plane_bound_of_a_long_edge_is_the_edge_distance: a bound, never above the distance,
 /// from the edge's normal) and reference.response.robust.robust_response

@@ -2,7 +2,8 @@
 // exact types unaffected, and as RapidCheck properties on random triangle soups (float and
 // double, offsets to 2^16, ties from duplicated triangles) that no blocking contact comes before
 // its triangle's box entry, that the least (time, index) is the index-order definition's contact,
-// and that the search by entry finds that contact.
+// and that the search by entry finds that contact; exact types search by a lower bound of the box
+// entry (known bounds, and in CORE::Expr the definition's contact exactly).
 #include <slidecheck/reference/response/robust/detection.hpp>
 
 #include <support/number_types.hpp>
@@ -127,43 +128,67 @@ RC_BOOST_PROP(double_contacts_come_no_earlier_than_the_box_entry, ()) {
   contacts_come_no_earlier_than_the_box_entry<double>();
 }
 
-// first_blocking_contact_by_entry (what robust runs for IEEE types, and fast/'s sweep) against
-// the definition in index order, field by field: triangles strewn along the path (several
-// contacts, the visiting order matters), a quarter duplicated (ties: the index decides), moves in
-// a plane. Stopping at half the best time instead of the best time fails within about 30 cases.
-RC_BOOST_PROP(by_entry_is_the_index_order_contact, ()) {
+namespace {
+
+/// A sweep among triangles strewn along its path (several contacts, the visiting order
+/// matters), a quarter duplicated (ties: the index decides), moves in a plane a quarter of the
+/// time (ties and grazing contacts).
+struct PathScene {
+  Vec3<double> center, move;
+  double radius = 0;
+  IndexedMesh<double> mesh;
+};
+
+PathScene path_scene(int most_triangles) {
+  PathScene s;
   const double scale = std::ldexp(1.0, *rc::gen::inRange(-6, 7));
   const double offset = *rc::gen::element(0.0, 1.0, 1000.0, 65536.0) * scale;
   auto coord = [&] { return offset + scale * *rc::gen::inRange(-3000, 3001) / 1000.0; };
-  const Vec3<double> center(coord(), coord(), coord());
+  s.center = {coord(), coord(), coord()};
   const double reach = scale * *rc::gen::element(1, 100, 4000, 20000) / 1000.0;
   auto component = [&] { return reach * *rc::gen::inRange(-1000, 1001) / 1000.0; };
-  Vec3<double> move(component(), component(), component());
-  if (*rc::gen::inRange(0, 4) == 0) move.z = 0;  // moves in a plane: ties and grazing contacts
-  const double radius = scale * *rc::gen::inRange(1, 2000) / 1000.0;
-  // Triangles scattered in the box, and small ones along the path (several contacts at
-  // different times: the order they are visited in matters), some duplicated (equal times).
-  IndexedMesh<double> mesh;
-  const int n = *rc::gen::inRange(1, 60);
+  s.move = {component(), component(), component()};
+  if (*rc::gen::inRange(0, 4) == 0) s.move.z = 0;
+  s.radius = scale * *rc::gen::inRange(1, 2000) / 1000.0;
+  const int n = *rc::gen::inRange(1, most_triangles + 1);
   for (int i = 0; i < n; ++i) {
-    const auto k = static_cast<std::uint32_t>(mesh.vertices.size());
+    const auto k = static_cast<std::uint32_t>(s.mesh.vertices.size());
     const int kind = *rc::gen::inRange(0, 4);
-    if (i > 0 && kind == 0) {  // a duplicate: the same times, a higher index
-      const Triangle<double> t = mesh.triangle(*rc::gen::inRange<std::size_t>(0, mesh.triangle_count()));
-      mesh.vertices.insert(mesh.vertices.end(), {t.p0, t.p1, t.p2});
+    if (i > 0 && kind == 0) {
+      // A duplicate (the same times, a higher index), or a neighbour across an edge, which may
+      // touch that edge at the same time from another box.
+      const Triangle<double> t = s.mesh.triangle(*rc::gen::inRange<std::size_t>(0, s.mesh.triangle_count()));
+      Vec3<double> third = t.p2;
+      if (*rc::gen::inRange(0, 2) == 0) {
+        const Vec3<double> p = s.center + s.move * (*rc::gen::inRange(0, 1001) / 1000.0);
+        third = {p.x + s.radius * *rc::gen::inRange(-2000, 2001) / 1000.0,
+                 p.y + s.radius * *rc::gen::inRange(-2000, 2001) / 1000.0,
+                 p.z + s.radius * *rc::gen::inRange(-2000, 2001) / 1000.0};
+      }
+      s.mesh.vertices.insert(s.mesh.vertices.end(), {t.p0, t.p1, third});
     } else if (kind == 1) {
-      for (int v = 0; v < 3; ++v) mesh.vertices.push_back({coord(), coord(), coord()});
+      for (int v = 0; v < 3; ++v) s.mesh.vertices.push_back({coord(), coord(), coord()});
     } else {
       const double along = *rc::gen::inRange(0, 1001) / 1000.0;
-      const Vec3<double> p = center + move * along;
-      auto near = [&] { return radius * *rc::gen::inRange(-2000, 2001) / 1000.0; };
-      for (int v = 0; v < 3; ++v) mesh.vertices.push_back({p.x + near(), p.y + near(), p.z + near()});
+      const Vec3<double> p = s.center + s.move * along;
+      auto near = [&] { return s.radius * *rc::gen::inRange(-2000, 2001) / 1000.0; };
+      for (int v = 0; v < 3; ++v) s.mesh.vertices.push_back({p.x + near(), p.y + near(), p.z + near()});
     }
-    mesh.triangles.push_back({k, k + 1, k + 2});
+    s.mesh.triangles.push_back({k, k + 1, k + 2});
   }
+  return s;
+}
+
+}  // namespace
+
+// first_blocking_contact_by_entry (what robust runs for IEEE types, and fast/'s sweep) against
+// the definition in index order, field by field. Stopping at half the best time instead of the
+// best time fails within about 30 cases.
+RC_BOOST_PROP(by_entry_is_the_index_order_contact, ()) {
+  const PathScene s = path_scene(60);
   std::vector<std::pair<double, std::uint32_t>> by_entry;
-  const auto by_entry_contact = robust::first_blocking_contact_by_entry(center, move, radius, mesh, by_entry);
-  const auto ref = robust::first_blocking_contact_in_index_order(center, move, radius, mesh);
+  const auto by_entry_contact = robust::first_blocking_contact_by_entry(s.center, s.move, s.radius, s.mesh, by_entry);
+  const auto ref = robust::first_blocking_contact_in_index_order(s.center, s.move, s.radius, s.mesh);
   RC_ASSERT(by_entry_contact.has_value() == ref.has_value());
   RC_CLASSIFY(ref.has_value(), "hit");
   if (!ref) return;
@@ -175,6 +200,87 @@ RC_BOOST_PROP(by_entry_is_the_index_order_contact, ()) {
   RC_ASSERT(by_entry_contact->feature == ref->feature);
   RC_ASSERT(by_entry_contact->feature_index == ref->feature_index);
   RC_ASSERT(by_entry_contact->at_start == ref->at_start);
+}
+
+// What robust runs for exact types, first_blocking_contact_by_entry_bound (the triangles in order
+// of a lower bound of their box entry, stopped past the best time), against the definition in
+// index order, in CORE::Expr: the same contact, exactly. Stopping at half the best time's
+// enclosure, or taking an equal time from a higher index, fails it.
+RC_BOOST_PROP(exact_by_entry_bound_is_the_index_order_contact, ()) {
+  const PathScene s = path_scene(16);
+  auto real = [](const Vec3<double>& v) { return Vec3<Real>(Real(v.x), Real(v.y), Real(v.z)); };
+  IndexedMesh<Real> mesh;
+  for (const Vec3<double>& v : s.mesh.vertices) mesh.vertices.push_back(real(v));
+  mesh.triangles = s.mesh.triangles;
+  const Vec3<Real> center = real(s.center), move = real(s.move);
+  const Real radius(s.radius);
+  const auto by_bound = robust::first_blocking_contact(center, move, radius, mesh);
+  const auto ref = robust::first_blocking_contact_in_index_order(center, move, radius, mesh);
+  RC_ASSERT(by_bound.has_value() == ref.has_value());
+  RC_CLASSIFY(ref.has_value(), "hit");
+  if (!ref) return;
+  RC_CLASSIFY(ref->triangle > 0, "not the first triangle");
+  bool tied = false;  // another triangle blocks at the same time: the index decides
+  for (std::size_t i = 0; i < mesh.triangle_count() && !tied; ++i)
+    if (i != ref->triangle) {
+      const auto other = robust::blocking_contact(SweptSphere<Real>{center, move, radius}, mesh.triangle(i), i, Real(0));
+      tied = other && other->time == ref->time;
+    }
+  RC_CLASSIFY(tied, "another triangle at the same time");
+  RC_ASSERT(by_bound->triangle == ref->triangle);
+  RC_ASSERT(by_bound->time == ref->time);
+  RC_ASSERT(by_bound->contact_point.x == ref->contact_point.x);
+  RC_ASSERT(by_bound->contact_point.y == ref->contact_point.y);
+  RC_ASSERT(by_bound->contact_point.z == ref->contact_point.z);
+  RC_ASSERT(by_bound->feature == ref->feature);
+  RC_ASSERT(by_bound->feature_index == ref->feature_index);
+  RC_ASSERT(by_bound->at_start == ref->at_start);
+}
+
+namespace {
+
+/// entry_lower_bound of a triangle x in [5, 6] ahead of a unit sphere at the origin moving 10
+/// along x (the boxes meet at t = 0.4) or back along -x (behind it: no bound).
+template <class T>
+void the_entry_bound_is_below_the_entry() {
+  const Triangle<T> ahead = box_triangle(T(5), T(6), T(-1), T(1), T(0));
+  const double forward = robust::detection_detail::entry_lower_bound<T>({0, 0, 0}, {10, 0, 0}, T(1), ahead);
+  BOOST_TEST(forward <= 0.4);
+  BOOST_TEST(forward > 0.4 - 1e-12);
+  BOOST_TEST(robust::detection_detail::entry_lower_bound<T>({0, 0, 0}, {-10, 0, 0}, T(1), ahead) == 0);
+  // Already overlapping along x, and no motion across y: 0.
+  BOOST_TEST(robust::detection_detail::entry_lower_bound<T>({T(5), 0, 0}, {0, 10, 0}, T(1), ahead) == 0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(entry_bounds_of_known_boxes) {
+  the_entry_bound_is_below_the_entry<Rational>();
+  the_entry_bound_is_below_the_entry<Real>();
+}
+
+// Two triangles in the plane z = 0 share the edge from A (5, -1) to B (3, 5), which a unit sphere
+// moving 10 along x from the origin (in that plane) touches first. Triangle 0 reaches ahead to
+// (10, 0), its box met at t = 0.2; triangle 1 reaches back to (2, 12), well off the path (its
+// other edge is met later), its box met at 0.1. So the search by entry bound visits triangle 1
+// first, and must still take triangle 0, the lower index, at the same time.
+BOOST_AUTO_TEST_CASE(an_equal_time_found_later_wins_with_a_lower_index) {
+  IndexedMesh<Real> mesh;
+  mesh.vertices = {{Real(5), Real(-1), Real(0)}, {Real(3), Real(5), Real(0)}, {Real(10), Real(0), Real(0)},
+                   {Real(2), Real(12), Real(0)}};
+  mesh.triangles = {{0, 1, 2}, {0, 1, 3}};
+  const Vec3<Real> center(Real(0), Real(0), Real(0)), move(Real(10), Real(0), Real(0));
+  const Real radius(1);
+  const double first = robust::detection_detail::entry_lower_bound(center, move, radius, mesh.triangle(0));
+  const double second = robust::detection_detail::entry_lower_bound(center, move, radius, mesh.triangle(1));
+  BOOST_TEST(second < first);
+  const auto c = robust::first_blocking_contact(center, move, radius, mesh);
+  BOOST_REQUIRE(c.has_value());
+  BOOST_TEST(c->triangle == 0u);
+  BOOST_TEST(c->time.doubleValue() > first);
+  const auto other = robust::blocking_contact(SweptSphere<Real>{center, move, radius}, mesh.triangle(1), 1, Real(0));
+  BOOST_REQUIRE(other.has_value());
+  BOOST_TEST((other->time == c->time));
 }
 
 // support_plane in exact types: the support is the vertices' largest n . v and the plane's

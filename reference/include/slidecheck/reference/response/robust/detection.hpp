@@ -297,6 +297,34 @@ template <Number T>
   return entry;
 }
 
+/// A lower bound in doubles of the time the box of the sphere (radius `radius`, centre `center`
+/// + t `move`) first meets the box of `tri`, from enclosures (num::enclose) of an exact type's
+/// values: 0 where an axis cannot bound it. Along an axis of motion m > 0 a contact at time t
+/// has c + t m + r >= the triangle's least coordinate (the centre is within r of a point of the
+/// triangle), so t >= (least - c - r) / m; m < 0 mirrors it.
+template <Number T>
+double entry_lower_bound(const Vec3<T>& center, const Vec3<T>& move, const T& radius, const Triangle<T>& tri) {
+  const Interval r = num::enclose(radius);
+  double bound = 0;
+  for (int j = 0; j < 3; ++j) {
+    const Interval m = num::enclose(move[j]);
+    if (!(m.lo > 0 || m.hi < 0)) continue;
+    const Interval c = num::enclose(center[j]);
+    double least = std::numeric_limits<double>::infinity(), largest = -least;
+    for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2}) {
+      const Interval x = num::enclose((*v)[j]);
+      least = std::fmin(least, x.lo);
+      largest = std::fmax(largest, x.hi);
+    }
+    // The gap the box's leading face must close, bounded below, over the speed bounded above.
+    const Interval gap = m.lo > 0 ? Interval::point(least) - c - r : c - r - Interval::point(largest);
+    if (!(gap.lo > 0) || !std::isfinite(gap.lo)) continue;
+    const double e = (gap / (m.lo > 0 ? m : -m)).lo;
+    if (e > bound) bound = e;
+  }
+  return bound;
+}
+
 }  // namespace detection_detail
 
 /// The time the box of the sphere (radius `radius`, centre `center` + t `move`) reaches the box
@@ -463,9 +491,47 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
                                          start_plane);
 }
 
+/// first_blocking_contact_in_index_order's contact for exact types, the triangles visited in
+/// order of a lower bound of their box entry (detection_detail::entry_lower_bound), then index,
+/// and the search stopped at the first bound above the best time so far: an exact contact
+/// time is never before the boxes meet (a time-0 contact, and the plane time blocking_contact
+/// may take for it, belong to a triangle whose box meets the sphere's at the start, bound 0).
+/// Why: an exact type decides every comparison of every triangle it sweeps, and level C's ideal
+/// run (Certified) spent most of its time in triangles met after the contact.
+template <num::WithSqrt T, class Skip = SweepEveryTriangle, class StartPlane = TriangleStartPlane>
+  requires num::is_exact_v<T>
+std::optional<BlockingContact<T>> first_blocking_contact_by_entry_bound(const Vec3<T>& center, const Vec3<T>& move,
+                                                                        const T& radius, const IndexedMesh<T>& mesh,
+                                                                        const Skip& skip = {},
+                                                                        const StartPlane& start_plane = {}) {
+  const SweptSphere<T> sphere{center, move, radius};
+  const exact::Box swept = exact::swept_box(center, move, Vec3<T>(radius, radius, radius));
+  std::vector<std::pair<double, std::uint32_t>> by_bound;
+  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+    const Triangle<T> tri = mesh.triangle(i);
+    if (!exact::may_touch(swept, tri) || skip(i)) continue;
+    by_bound.emplace_back(detection_detail::entry_lower_bound(center, move, radius, tri), static_cast<std::uint32_t>(i));
+  }
+  std::sort(by_bound.begin(), by_bound.end());
+  std::optional<BlockingContact<T>> best;
+  double best_hi = std::numeric_limits<double>::infinity();  // the best time's enclosure, upper end
+  for (const auto& [bound, i] : by_bound) {
+    if (bound > best_hi) break;
+    const std::optional<BlockingContact<T>> c = blocking_contact(sphere, mesh.triangle(i), i, T(0), start_plane);
+    if (!c) continue;
+    // The least (time, index), as the index order finds it: an equal time wins with a lower index.
+    if (!best || c->time < best->time || (i < best->triangle && !(best->time < c->time))) {
+      best = c;
+      best_hi = num::enclose(best->time).hi;
+    }
+  }
+  return best;
+}
+
 /// The first blocking contact (first_blocking_contact_in_index_order's): by entry for IEEE types,
-/// whose entries order the search (a buffer per thread), in index order for the others (an
-/// exact or correctly rounded time is never below the entry, which is 0 for them).
+/// whose entries order the search (a buffer per thread), by a lower bound of the entry for exact
+/// types, in index order for the others (MPFR: a correctly rounded time is never below the
+/// entry, which is 0 for them).
 template <num::WithSqrt T, class Skip = SweepEveryTriangle, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, const Vec3<T>& move,
                                                          const T& radius, const IndexedMesh<T>& mesh,
@@ -474,6 +540,8 @@ std::optional<BlockingContact<T>> first_blocking_contact(const Vec3<T>& center, 
   if constexpr (num::is_ieee_binary_v<T>) {
     thread_local std::vector<std::pair<T, std::uint32_t>> by_entry;
     return first_blocking_contact_by_entry(center, move, radius, mesh, by_entry, skip, IndexRank{}, start_plane, cells);
+  } else if constexpr (num::is_exact_v<T>) {
+    return first_blocking_contact_by_entry_bound(center, move, radius, mesh, skip, start_plane);
   } else {
     return first_blocking_contact_in_index_order(center, move, radius, mesh, skip, start_plane);
   }

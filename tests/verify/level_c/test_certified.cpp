@@ -10,6 +10,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 using namespace slidecheck;
@@ -273,6 +275,47 @@ BOOST_AUTO_TEST_CASE(division_by_an_exact_zero_is_undecided_with_its_reason) {
   (void)bad.sign();
   BOOST_TEST(session.summary().undecided() == 1u);
   BOOST_TEST(session.decisions().back().reason == "division by an exact zero");
+}
+
+// A DAG without square roots has a rational value: what the filter leaves open there goes to the
+// rational pass at once (no MPFR rung), its record enclosing the exact value to an ulp, and its
+// size is not counted (dag_nodes 0) unless a stage needs it.
+BOOST_AUTO_TEST_CASE(a_rational_value_is_settled_by_the_rational_pass_first) {
+  certified::Session session;
+  const Certified third = Certified(1) / Certified(3);
+  BOOST_TEST((third * Certified(3) - Certified(1)).sign() == 0);  // a tie the filter cannot see
+  const certified::Decision& tie = session.decisions().back();
+  BOOST_TEST(tie.method == Method::rational);
+  BOOST_TEST(tie.tie);
+  BOOST_TEST(tie.lo == 0.0);
+  BOOST_TEST(tie.hi == 0.0);
+  BOOST_TEST(tie.precision_bits == 53);  // no MPFR rung ran
+  BOOST_TEST(tie.dag_nodes == 0u);
+  BOOST_TEST(tie.sqrt_nodes == 0);
+  // 1/3 less the double below it is 2^-54 / 3: between that double's scaled copy and the next.
+  const double below = 0x1.5555555555555p-2;
+  BOOST_TEST((third - Certified(below)).sign() == 1);
+  const certified::Decision& d = session.decisions().back();
+  BOOST_TEST(d.method == Method::rational);
+  BOOST_TEST(d.lo == 0x1.5555555555555p-56);
+  BOOST_TEST(d.hi == std::nextafter(d.lo, 1.0));
+}
+
+// The tree size bounds the DAG's distinct nodes without a walk, saturating; past the exact stages'
+// size limit the nodes are counted, and a DAG within it still goes exact.
+BOOST_AUTO_TEST_CASE(the_tree_size_bounds_the_dag_and_saturates) {
+  certified::Session session;
+  const Certified third = Certified(1) / Certified(3);
+  const Certified x = (third + Certified(1)) * (third + Certified(1));
+  BOOST_TEST(x.node().tree_size == 11u);  // 1/3 is 3 nodes, the sum 5, shared twice
+  BOOST_TEST(certified::dag_size(x).first == 6u);
+  Certified y = third;
+  for (int i = 0; i < 40; ++i) y = y + y;  // 1/3 2^40, 42 distinct nodes, a tree of 2^41 + ...
+  BOOST_TEST(y.node().tree_size == std::numeric_limits<std::uint32_t>::max());
+  BOOST_TEST((y - Certified(std::ldexp(1.0 / 3.0, 40))).sign() == 1);
+  const certified::Decision& d = session.decisions().back();
+  BOOST_TEST(d.method == Method::rational);
+  BOOST_TEST(d.dag_nodes == 45u);  // counted: the tree size is over max_exact_nodes
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_inputs_are_refused) {

@@ -20,6 +20,8 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace slidecheck {
 
@@ -53,20 +55,38 @@ std::optional<int> decide_by_filter(const Node& n, certified::Session& session) 
   return s;
 }
 
+/// The doubles next to q on each side ([d, d] when q is the double d): a decision's record holds
+/// its value's best enclosure, which the near-tie watch of iteration cuts reads (cut_ties.hpp).
+std::pair<double, double> enclose_rational(const Rational& q) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const double d = formats::round_to_nearest<double>(q);
+  if (!std::isfinite(d)) return d > 0 ? std::pair{std::numeric_limits<double>::max(), inf}
+                                      : std::pair{-inf, std::numeric_limits<double>::lowest()};
+  const Rational rd(d);
+  if (rd > q) return {std::nextafter(d, -inf), d};
+  if (rd < q) return {d, std::nextafter(d, inf)};
+  return {d, d};
+}
+
 /// A decision the double filter left open: its record, built as the later stages (certified.hpp)
 /// run in order, and recorded by whichever settles it.
 class Decider {
  public:
-  Decider(Node& n, certified::Session& session)
-      : n_(n), session_(session), opt_(session.options()), size_(count_dag(n)) {
-    d_.dag_nodes = size_.nodes;
-    d_.sqrt_nodes = size_.sqrts;
-  }
+  Decider(Node& n, certified::Session& session) : n_(n), session_(session), opt_(session.options()) {}
 
   /// 2. The MPFR ladder. After the first rung, an enclosure that still straddles zero is
   ///    most often an exact zero: the rational pass runs (cheap), and if the value is
-  ///    rational (no square root, or only of perfect squares) it decides.
+  ///    rational (no square root, or only of perfect squares) it decides. A DAG without square
+  ///    roots goes to the rational pass first: its value is rational, and what reaches this
+  ///    stage there is mostly an exact zero (a tie), which no rung of MPFR can settle.
   std::optional<int> climb_the_ladder() {
+    if (!n_.has_sqrt && may_go_exact()) try {
+        eval_rational(n_);
+        if (n_.cache->q) return finish(n_.cache->q->sign(), certified::Method::rational);
+      } catch (const ExactFailure& e) {
+        d_.reason = e.what();
+        return std::nullopt;
+      }
     long prec = opt_.first_precision_bits;
     for (;;) {
       eval_fine(n_, prec);
@@ -93,8 +113,8 @@ class Decider {
       d_.reason = "exact adjudication disabled";
       return std::nullopt;
     }
-    if (size_.nodes > opt_.max_exact_nodes) {
-      d_.reason = "DAG of " + std::to_string(size_.nodes) + " nodes exceeds max_exact_nodes";
+    if (!within_exact_limit()) {
+      d_.reason = "DAG of " + std::to_string(size().nodes) + " nodes exceeds max_exact_nodes";
       return std::nullopt;
     }
     if (!d_.reason.empty()) return std::nullopt;
@@ -138,7 +158,26 @@ class Decider {
   }
 
  private:
-  bool may_go_exact() const { return opt_.exact_adjudication && size_.nodes <= opt_.max_exact_nodes; }
+  bool may_go_exact() { return opt_.exact_adjudication && within_exact_limit(); }
+
+  /// At most max_exact_nodes distinct nodes: known from the tree size when it is small enough,
+  /// else counted.
+  bool within_exact_limit() {
+    return n_.tree_size <= opt_.max_exact_nodes || size().nodes <= opt_.max_exact_nodes;
+  }
+
+  /// The DAG's distinct nodes and square roots, counted on first need (the stage order past the
+  /// rational pass, the size limit, the record): most decisions past the filter are settled
+  /// before any of them, and counting walks the whole DAG, which grows over a run's frames. The
+  /// record's counts are this count's (certified_session.hpp says when they are 0).
+  const DagCount& size() {
+    if (!size_) {
+      size_ = count_dag(n_);
+      d_.dag_nodes = size_->nodes;
+      d_.sqrt_nodes = size_->sqrts;
+    }
+    return *size_;
+  }
 
   /// At the first rung: the rational pass, then the field stage (exact in the quadratic tower,
   /// unless it outgrows its budget) and the identity stage (zeros only), the latter first for
@@ -148,7 +187,7 @@ class Decider {
     using certified::Method;
     eval_rational(n_);
     if (n_.cache->q) return finish(n_.cache->q->sign(), Method::rational);
-    const bool identity_first = opt_.identity_stage && size_.sqrts >= opt_.identity_first_sqrts;
+    const bool identity_first = opt_.identity_stage && size().sqrts >= opt_.identity_first_sqrts;
     std::string identity_failure;
     const auto proves_identity = [&] {
       IdentityBudget budget;
@@ -172,10 +211,16 @@ class Decider {
 
   /// Records the decision (sign s by method m, with n's best enclosure) and returns s.
   int finish(int s, certified::Method m) {
+    // A DAG with square roots is counted for its record whoever settles it (iteration cuts read
+    // its square roots: ideal_trajectory.cpp); one without has none, and its nodes are counted
+    // only when a stage needed them.
+    if (n_.has_sqrt || m == certified::Method::undecided) (void)size();
     d_.sign = s;
     d_.method = m;
     d_.tie = s == 0 && m != certified::Method::undecided;
-    if (n_.cache && n_.cache->prec != 0) {
+    if (m == certified::Method::rational && n_.cache && n_.cache->q) {
+      std::tie(d_.lo, d_.hi) = enclose_rational(*n_.cache->q);  // the exact value, to an ulp
+    } else if (n_.cache && n_.cache->prec != 0) {
       d_.lo = round_down(n_.cache->lo);
       d_.hi = round_up(n_.cache->hi);
     } else {
@@ -192,7 +237,7 @@ class Decider {
   certified::Session& session_;
   const certified::Options& opt_;
   certified::Decision d_;
-  const DagCount size_;
+  std::optional<DagCount> size_;  // size()
   std::string stage_failures_;  // why the field and identity stages did not decide, for an undecided's reason
 };
 
@@ -283,7 +328,7 @@ double round_to_double(const Certified& x, bool& proven) {
     if (l == h && std::isfinite(l)) return l;
     if (prec >= opt.max_precision_bits) break;
   }
-  if (opt.exact_adjudication && count_dag(n).nodes <= opt.max_exact_nodes) {
+  if (opt.exact_adjudication && (n.tree_size <= opt.max_exact_nodes || count_dag(n).nodes <= opt.max_exact_nodes)) {
     try {
       eval_rational(n);
       if (n.cache->q) return formats::round_to_nearest<double>(*n.cache->q);

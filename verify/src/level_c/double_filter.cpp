@@ -174,6 +174,8 @@ std::shared_ptr<Node> make_op(Op op, std::shared_ptr<Node> a, std::shared_ptr<No
   n->serial = next_serial();
   n->op = op;
   n->has_sqrt = op == Op::sqrt || a->has_sqrt || (b && b->has_sqrt);
+  const std::uint64_t tree = std::uint64_t{1} + a->tree_size + (b ? b->tree_size : 0);
+  n->tree_size = static_cast<std::uint32_t>(std::min<std::uint64_t>(tree, std::numeric_limits<std::uint32_t>::max()));
   n->a = std::move(a);
   n->b = std::move(b);
   filter_enclosure(*n);

@@ -8,7 +8,9 @@
 /// A decision (sign, comparison) is taken by the first of these that settles it:
 ///   1. filter: the double enclosure excludes zero (or is the point zero);
 ///   2. escalation: the DAG is re-evaluated as MPFR intervals (directed rounding) at
-///      first_precision_bits, doubling up to max_precision_bits, memoised per node;
+///      first_precision_bits, doubling up to max_precision_bits, memoised per node (a DAG
+///      without square roots goes to the exact rational evaluation of 3 first: its value is
+///      rational, and what the filter leaves open there is mostly an exact zero);
 ///   3. exact adjudication: the DAG is evaluated exactly, as a GMP rational when it holds no
 ///      irrational square root (square roots of perfect squares fold), else as a CORE::Expr
 ///      in CORE's exact mode (formats/convert.hpp, CoreExactMode), within a size budget. An
@@ -57,6 +59,9 @@ struct Node {
   double lo = 0, hi = 0;  ///< enclosure of the exact value, outward rounded
   double value = 0;       ///< a leaf's exact value
   std::uint64_t serial = 0;  ///< creation order on its thread (newer nodes have larger serials)
+  /// The DAG's size as a tree (shared nodes counted once per path), saturating: at least its
+  /// distinct nodes, known without walking it (the exact stages' size limit, certified.cpp).
+  std::uint32_t tree_size = 1;
   /// The last count_dag that reached this node (its epoch): a DAG is counted by marking, not by
   /// a hash set of the nodes seen. A DAG is built and counted on one thread (the ideal run's).
   mutable std::uint64_t counted = 0;

@@ -76,7 +76,9 @@ struct Decision {
   bool tie = false;               ///< an exact zero, proven
   int precision_bits = 53;        ///< precision of the enclosure that decided (or the last tried)
   double lo = 0, hi = 0;          ///< the best enclosure of the compared quantity (outward rounded)
-  std::size_t dag_nodes = 0;      ///< distinct DAG nodes (0 when the filter decided)
+  /// Distinct DAG nodes: 0 when not counted (the filter decided, or the rational pass settled a
+  /// DAG without square roots before any stage needed its size).
+  std::size_t dag_nodes = 0;
   int sqrt_nodes = 0;             ///< distinct square-root nodes in the DAG
   std::string where;              ///< the Session's location label when it was taken
   std::string reason;             ///< undecided: why (budget, error)

@@ -279,7 +279,7 @@ BOOST_AUTO_TEST_CASE(division_by_an_exact_zero_is_undecided_with_its_reason) {
 
 // A DAG without square roots has a rational value: what the filter leaves open there goes to the
 // rational pass at once (no MPFR rung), its record enclosing the exact value to an ulp, and its
-// size is not counted (dag_nodes 0) unless a stage needs it.
+// size is not counted (dag_nodes 0) unless a stage or the session needs it.
 BOOST_AUTO_TEST_CASE(a_rational_value_is_settled_by_the_rational_pass_first) {
   certified::Session session;
   const Certified third = Certified(1) / Certified(3);
@@ -299,6 +299,12 @@ BOOST_AUTO_TEST_CASE(a_rational_value_is_settled_by_the_rational_pass_first) {
   BOOST_TEST(d.method == Method::rational);
   BOOST_TEST(d.lo == 0x1.5555555555555p-56);
   BOOST_TEST(d.hi == std::nextafter(d.lo, 1.0));
+  // Counted when the session asks for every count (the iteration cuts' size trigger does).
+  certified::Options every;
+  every.count_every_dag = true;
+  certified::Session counted(every);
+  BOOST_TEST((third * Certified(3) - Certified(1)).sign() == 0);
+  BOOST_TEST(counted.decisions().back().dag_nodes > 0u);
 }
 
 // The tree size bounds the DAG's distinct nodes without a walk, saturating; past the exact stages'

@@ -211,10 +211,9 @@ class Decider {
 
   /// Records the decision (sign s by method m, with n's best enclosure) and returns s.
   int finish(int s, certified::Method m) {
-    // A DAG with square roots is counted for its record whoever settles it (iteration cuts read
-    // its square roots: ideal_trajectory.cpp); one without has none, and its nodes are counted
-    // only when a stage needed them.
-    if (n_.has_sqrt || m == certified::Method::undecided) (void)size();
+    // An unproven decision's record says how large its DAG was; the others are counted when a
+    // stage needed it, or when the session asks for every count (certified_session.hpp).
+    if (opt_.count_every_dag || m == certified::Method::undecided) (void)size();
     d_.sign = s;
     d_.method = m;
     d_.tie = s == 0 && m != certified::Method::undecided;

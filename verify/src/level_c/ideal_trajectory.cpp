@@ -236,7 +236,9 @@ IdealTrajectory ideal_trajectory(const AlgorithmTolerances& tol, const SlideInpu
                                  const IndexedMesh<double>& mesh, const IdealOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   IdealTrajectory out;
-  certified::Session session(options.numbers);
+  certified::Options numbers = options.numbers;
+  if (options.cut_sqrt_nodes > 0) numbers.count_every_dag = true;  // the size trigger reads the records
+  certified::Session session(numbers);
   session.set_where("at the start (before the first traced step)");
   const auto to_c = [](double v) { return Certified(v); };
   out.relative_to_start = options.relative_to_start && translation_invariant(tol.algorithm());

@@ -63,6 +63,11 @@ struct Options {
   int identity_first_sqrts = 14;
   /// Log filter decisions too (the counters always count them).
   bool log_filter_decisions = false;
+  /// Count the DAG of every decision past the filter for its record (Decision::dag_nodes,
+  /// sqrt_nodes). Off, a DAG is counted only where a stage needs its size or the decision is
+  /// unproven: counting walks the whole DAG, which grows over a run's frames. The ideal run sets
+  /// it for its size trigger (IdealOptions::cut_sqrt_nodes), which reads the records.
+  bool count_every_dag = false;
   /// Apply exact symbolic identities when building nodes: the squared length of a normalised
   /// (and possibly scaled) vector, |v/|v| s|^2 = s^2, and sqrt(s s) = |s| (docs/level-c.md,
   /// "Deep ties"). Off: the DAG is the reference's operations as written.
@@ -76,10 +81,10 @@ struct Decision {
   bool tie = false;               ///< an exact zero, proven
   int precision_bits = 53;        ///< precision of the enclosure that decided (or the last tried)
   double lo = 0, hi = 0;          ///< the best enclosure of the compared quantity (outward rounded)
-  /// Distinct DAG nodes: 0 when not counted (the filter decided, or the rational pass settled a
-  /// DAG without square roots before any stage needed its size).
+  /// Distinct DAG nodes and square roots: 0 when not counted (the filter decided, or a stage
+  /// settled it before any needed its size; Options::count_every_dag counts them all).
   std::size_t dag_nodes = 0;
-  int sqrt_nodes = 0;             ///< distinct square-root nodes in the DAG
+  int sqrt_nodes = 0;
   std::string where;              ///< the Session's location label when it was taken
   std::string reason;             ///< undecided: why (budget, error)
   bool proven() const { return method != Method::undecided; }

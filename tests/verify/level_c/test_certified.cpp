@@ -316,7 +316,7 @@ BOOST_AUTO_TEST_CASE(the_tree_size_bounds_the_dag_and_saturates) {
   BOOST_TEST(x.node().tree_size == 11u);  // 1/3 is 3 nodes, the sum 5, shared twice
   BOOST_TEST(certified::dag_size(x).first == 6u);
   Certified y = third;
-  for (int i = 0; i < 40; ++i) y = y + y;  // 1/3 2^40, 42 distinct nodes, a tree of 2^41 + ...
+  for (int i = 0; i < 40; ++i) y = y + y;  // 1/3 2^40: 43 distinct nodes, a tree of over 2^41
   BOOST_TEST(y.node().tree_size == std::numeric_limits<std::uint32_t>::max());
   BOOST_TEST((y - Certified(std::ldexp(1.0 / 3.0, 40))).sign() == 1);
   const certified::Decision& d = session.decisions().back();

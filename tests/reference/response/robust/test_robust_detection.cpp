@@ -131,8 +131,8 @@ RC_BOOST_PROP(double_contacts_come_no_earlier_than_the_box_entry, ()) {
 namespace {
 
 /// A sweep among triangles strewn along its path (several contacts, the visiting order
-/// matters), a quarter duplicated (ties: the index decides), moves in a plane a quarter of the
-/// time (ties and grazing contacts).
+/// matters), a quarter copies of an earlier one or its neighbours across an edge (ties: the
+/// index decides), moves in a plane a quarter of the time (ties and grazing contacts).
 struct PathScene {
   Vec3<double> center, move;
   double radius = 0;
@@ -205,7 +205,7 @@ RC_BOOST_PROP(by_entry_is_the_index_order_contact, ()) {
 // What robust runs for exact types, first_blocking_contact_by_entry_bound (the triangles in order
 // of a lower bound of their box entry, stopped past the best time), against the definition in
 // index order, in CORE::Expr: the same contact, exactly. Stopping at half the best time's
-// enclosure, or taking an equal time from a higher index, fails it.
+// enclosure fails it; the index rule for equal times is an_equal_time_found_later_wins_with_a_lower_index's.
 RC_BOOST_PROP(exact_by_entry_bound_is_the_index_order_contact, ()) {
   const PathScene s = path_scene(16);
   auto real = [](const Vec3<double>& v) { return Vec3<Real>(Real(v.x), Real(v.y), Real(v.z)); };

@@ -262,6 +262,7 @@ BOOST_AUTO_TEST_CASE(perfect_squares_fold_to_rationals) {
   const Certified n = sqrt(Certified(1) / Certified(9));  // 1/3, not a binary number
   BOOST_TEST((n * Certified(3) - Certified(1)).sign() == 0);
   BOOST_TEST(session.decisions().back().method == Method::rational);
+  BOOST_TEST(session.decisions().back().precision_bits == 53);  // before any MPFR rung
   bool proven = false;
   BOOST_TEST(certified::round_to_double(n, proven) == 1.0 / 3.0);
   BOOST_TEST(proven);
@@ -308,20 +309,48 @@ BOOST_AUTO_TEST_CASE(a_rational_value_is_settled_by_the_rational_pass_first) {
 }
 
 // The tree size bounds the DAG's distinct nodes without a walk, saturating; past the exact stages'
-// size limit the nodes are counted, and a DAG within it still goes exact.
+// size limit the nodes are counted, and a DAG within it still goes exact (here a tie in Q(sqrt 2),
+// which the rational pass leaves to the field stage).
 BOOST_AUTO_TEST_CASE(the_tree_size_bounds_the_dag_and_saturates) {
   certified::Session session;
   const Certified third = Certified(1) / Certified(3);
   const Certified x = (third + Certified(1)) * (third + Certified(1));
   BOOST_TEST(x.node().tree_size == 11u);  // 1/3 is 3 nodes, the sum 5, shared twice
   BOOST_TEST(certified::dag_size(x).first == 6u);
-  Certified y = third;
-  for (int i = 0; i < 40; ++i) y = y + y;  // 1/3 2^40: 43 distinct nodes, a tree of over 2^41
+  const Certified root2 = sqrt(Certified(2));
+  Certified y = third * root2;
+  for (int i = 0; i < 40; ++i) y = y + y;  // sqrt(2)/3 2^40: 46 distinct nodes, a tree of over 2^41
   BOOST_TEST(y.node().tree_size == std::numeric_limits<std::uint32_t>::max());
-  BOOST_TEST((y - Certified(std::ldexp(1.0 / 3.0, 40))).sign() == 1);
+  BOOST_TEST((y - Certified(std::ldexp(1.0, 40)) / Certified(3) * root2).sign() == 0);
   const certified::Decision& d = session.decisions().back();
-  BOOST_TEST(d.method == Method::rational);
-  BOOST_TEST(d.dag_nodes == 45u);  // counted: the tree size is over max_exact_nodes
+  BOOST_TEST(d.method == Method::field);
+  BOOST_TEST(d.dag_nodes == 50u);  // counted: the tree size is over max_exact_nodes
+}
+
+// The rational pass is held to max_exact_nodes nodes newly evaluated, not to the DAG's distinct
+// nodes: what earlier decisions evaluated is reused. Forty ties, each a few new nodes over the one
+// before, are all settled in a DAG four times the limit; the same DAG built fresh is over it.
+BOOST_AUTO_TEST_CASE(the_rational_pass_is_held_to_the_nodes_it_newly_evaluates) {
+  certified::Options small;
+  small.max_exact_nodes = 10;
+  certified::Session session(small);
+  const Certified third = Certified(1) / Certified(3);
+  Certified y = third;
+  for (int i = 1; i <= 40; ++i) {
+    y = y + y;  // 2^i / 3
+    BOOST_TEST((y * Certified(3) - Certified(std::ldexp(1.0, i))).sign() == 0);
+    BOOST_TEST(session.decisions().back().method == Method::rational);
+  }
+  BOOST_TEST(certified::dag_size(y).first > 4 * small.max_exact_nodes);
+  BOOST_TEST(session.summary().undecided() == 0u);
+
+  Certified fresh = Certified(1) / Certified(3);
+  for (int i = 1; i <= 40; ++i) fresh = fresh + fresh;
+  (void)(fresh * Certified(3) - Certified(std::ldexp(1.0, 40))).sign();  // a guess: no stage may take it
+  const certified::Decision& d = session.decisions().back();
+  BOOST_TEST(!d.proven());
+  BOOST_TEST_INFO("reason: " << d.reason);
+  BOOST_TEST(d.reason.find("exceeds max_exact_nodes") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_inputs_are_refused) {

@@ -74,15 +74,17 @@ class Decider {
  public:
   Decider(Node& n, certified::Session& session) : n_(n), session_(session), opt_(session.options()) {}
 
-  /// 2. The MPFR ladder. After the first rung, an enclosure that still straddles zero is
-  ///    most often an exact zero: the rational pass runs (cheap), and if the value is
-  ///    rational (no square root, or only of perfect squares) it decides. A DAG without square
-  ///    roots goes to the rational pass first: its value is rational, and what reaches this
-  ///    stage there is mostly an exact zero (a tie), which no rung of MPFR can settle.
+  /// 2. The MPFR ladder, after the rational pass: what the filter leaves open is mostly an exact
+  ///    zero (a tie), which no rung of MPFR settles and the rational pass does whenever the
+  ///    value is rational (no square root, or only of perfect squares, which fold); an irrational
+  ///    square root marks itself and the nodes above it, for later decisions too. The
+  ///    pass is held to max_exact_nodes nodes newly evaluated rather than to the DAG's distinct
+  ///    nodes: most of a decision's DAG was evaluated for earlier ones, and counting it cost more
+  ///    than the few new nodes it evaluates (a walk of the whole DAG, which grows over a frame).
+  ///    After the first rung, the field and identity stages run (first_rung_exact_stages).
   std::optional<int> climb_the_ladder() {
-    if (!n_.has_sqrt && may_go_exact()) try {
-        eval_rational(n_);
-        if (n_.cache->q) return finish(n_.cache->q->sign(), certified::Method::rational);
+    if (opt_.exact_adjudication) try {
+        if (rational_within_budget() && n_.cache->q) return finish(n_.cache->q->sign(), certified::Method::rational);
       } catch (const ExactFailure& e) {
         d_.reason = e.what();
         return std::nullopt;
@@ -92,7 +94,7 @@ class Decider {
       eval_fine(n_, prec);
       d_.precision_bits = static_cast<int>(prec);
       if (const std::optional<int> s = mp_sign(*n_.cache)) return finish(*s, certified::Method::escalation);
-      if (prec == opt_.first_precision_bits && may_go_exact()) {
+      if (prec == opt_.first_precision_bits && opt_.exact_adjudication) {
         try {
           if (const std::optional<int> s = first_rung_exact_stages()) return s;
         } catch (const ExactFailure& e) {
@@ -158,7 +160,9 @@ class Decider {
   }
 
  private:
-  bool may_go_exact() { return opt_.exact_adjudication && within_exact_limit(); }
+  /// The rational pass held to max_exact_nodes nodes newly evaluated over the decision's stages
+  /// (climb_the_ladder says why): false when that budget runs out first.
+  bool rational_within_budget() { return eval_rational(n_, rational_budget_); }
 
   /// At most max_exact_nodes distinct nodes: known from the tree size when it is small enough,
   /// else counted.
@@ -179,12 +183,13 @@ class Decider {
     return *size_;
   }
 
-  /// At the first rung: the rational pass, then the field stage (exact in the quadratic tower,
-  /// unless it outgrows its budget) and the identity stage (zeros only), the latter first for
-  /// DAGs of many square roots. What the two report when they do not decide is kept for an
-  /// undecided's reason. Throws ExactFailure.
+  /// At the first rung, within the size limit: the rational pass (done already unless its budget
+  /// ran out), then the field stage (exact in the quadratic tower, unless it outgrows its budget)
+  /// and the identity stage (zeros only), the latter first for DAGs of many square roots. What the
+  /// two report when they do not decide is kept for an undecided's reason. Throws ExactFailure.
   std::optional<int> first_rung_exact_stages() {
     using certified::Method;
+    if (!within_exact_limit()) return std::nullopt;
     eval_rational(n_);
     if (n_.cache->q) return finish(n_.cache->q->sign(), Method::rational);
     const bool identity_first = opt_.identity_stage && size().sqrts >= opt_.identity_first_sqrts;
@@ -237,6 +242,7 @@ class Decider {
   const certified::Options& opt_;
   certified::Decision d_;
   std::optional<DagCount> size_;  // size()
+  std::size_t rational_budget_ = opt_.max_exact_nodes;  // rational_within_budget()
   std::string stage_failures_;  // why the field and identity stages did not decide, for an undecided's reason
 };
 

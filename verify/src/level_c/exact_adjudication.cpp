@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <set>
@@ -81,21 +82,22 @@ bool proven_nonnegative(Node& n, const CORE::Expr& e, const Options& budget) {
 
 }  // namespace
 
-void eval_rational(Node& n) {
+bool eval_rational(Node& n, std::size_t& budget) {
+  if (n.cache && (n.cache->q || n.cache->irrational)) return true;
+  if (budget == 0) return false;
+  --budget;
   NodeCache& c = cache_of(n);
-  if (c.q || c.irrational) return;
   if (n.op == Op::leaf) {
     c.q = Rational(n.value);
     c.exact_done = true;
-    return;
+    return true;
   }
-  eval_rational(*n.a);
-  if (n.b) eval_rational(*n.b);
+  if (!eval_rational(*n.a, budget) || (n.b && !eval_rational(*n.b, budget))) return false;
   const NodeCache& a = *n.a->cache;
   const NodeCache* b = n.b ? n.b->cache.get() : nullptr;
   if (!a.q || (b != nullptr && !b->q)) {
     c.irrational = true;
-    return;
+    return true;
   }
   switch (n.op) {
     case Op::leaf: break;
@@ -112,12 +114,18 @@ void eval_rational(Node& n) {
       if (a.q->sign() < 0) throw ExactFailure("square root of a negative number");
       if (!is_perfect_square(*a.q)) {
         c.irrational = true;
-        return;
+        return true;
       }
       c.q = rational_sqrt(*a.q);
       break;
   }
   c.exact_done = true;
+  return true;
+}
+
+void eval_rational(Node& n) {
+  std::size_t unlimited = std::numeric_limits<std::size_t>::max();
+  eval_rational(n, unlimited);
 }
 
 /// Exact value of n: a Rational wherever no irrational square root is involved (square roots

@@ -43,6 +43,10 @@ struct ExactFailure : std::runtime_error {
 /// building a CORE::Expr already decides signs of its subexpressions (CORE computes its
 /// "exact flags" eagerly, a zero test for a tie), so all of CORE runs under the time budget.
 void eval_rational(Node& n);
+/// The rational pass within a budget of nodes to evaluate (nodes evaluated before, for an
+/// earlier decision, cost nothing): false, and n left unevaluated, when the budget runs out
+/// first; each node it evaluates takes one from `budget`.
+bool eval_rational(Node& n, std::size_t& budget);
 
 /// Exact value of n: a Rational wherever no irrational square root is involved (square roots
 /// of perfect squares fold), a CORE::Expr otherwise. Memoised in the nodes. Throws

@@ -37,7 +37,8 @@ struct Options {
   int max_precision_bits = 1024;
   /// Try exact adjudication at all (off: the ladder is the last resort).
   bool exact_adjudication = true;
-  /// Largest DAG (distinct nodes) an exact adjudication may evaluate.
+  /// Largest DAG (distinct nodes) an exact adjudication may evaluate; for the rational pass,
+  /// the most nodes it newly evaluates for one decision (nodes evaluated before are reused).
   std::size_t max_exact_nodes = 200000;
   /// Largest number of distinct square-root nodes in a DAG sent to CORE (its root bounds,
   /// and so its cost, grow as 2 to this power).

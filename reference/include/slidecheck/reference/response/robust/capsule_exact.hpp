@@ -103,8 +103,11 @@ template <Number Q>
 bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Vec3<Q>& b, const Vec3<Q>& h,
                                                       const Triangle<Q>& tri, const Q& r2) {
   const Vec3<Q> a0 = a - h, a1 = a + h, b0 = b - h, b1 = b + h;
-  if (!segment_triangle_squared_distance_at_least(a0, a1, tri, r2)) return false;
+  // The axis at b first: in a write-back b is the rounded candidate and a a position certified
+  // before, so a refusal is most often found there, before a's terms (in rationals, each a
+  // closest-feature computation) are taken.
   if (!segment_triangle_squared_distance_at_least(b0, b1, tri, r2)) return false;
+  if (!segment_triangle_squared_distance_at_least(a0, a1, tri, r2)) return false;
   if (!segment_triangle_squared_distance_at_least(a0, b0, tri, r2)) return false;
   if (!segment_triangle_squared_distance_at_least(a1, b1, tri, r2)) return false;
   if (num::sign(length_squared(cross(Vec3<Q>(b - a), h))) == 0) return true;  // flat: its edges

@@ -77,14 +77,15 @@ class Decider {
   /// 2. The MPFR ladder, after the rational pass: what the filter leaves open is mostly an exact
   ///    zero (a tie), which no rung of MPFR settles and the rational pass does whenever the
   ///    value is rational (no square root, or only of perfect squares, which fold); an irrational
-  ///    square root marks itself and the nodes above it, for later decisions too. The
-  ///    pass is held to max_exact_nodes nodes newly evaluated rather than to the DAG's distinct
-  ///    nodes: most of a decision's DAG was evaluated for earlier ones, and counting it cost more
-  ///    than the few new nodes it evaluates (a walk of the whole DAG, which grows over a frame).
+  ///    square root marks itself and the nodes above it, for later decisions too. The pass is
+  ///    held to max_exact_nodes nodes newly evaluated rather than to the DAG's distinct nodes:
+  ///    most of a decision's DAG was evaluated for earlier ones, and counting it cost more than
+  ///    the few new nodes it evaluates (a walk of the whole DAG, which grows over a frame).
   ///    After the first rung, the field and identity stages run (first_rung_exact_stages).
   std::optional<int> climb_the_ladder() {
     if (opt_.exact_adjudication) try {
-        if (rational_within_budget() && n_.cache->q) return finish(n_.cache->q->sign(), certified::Method::rational);
+        std::size_t budget = opt_.max_exact_nodes;
+        if (eval_rational(n_, budget) && n_.cache->q) return finish(n_.cache->q->sign(), certified::Method::rational);
       } catch (const ExactFailure& e) {
         d_.reason = e.what();
         return std::nullopt;
@@ -160,10 +161,6 @@ class Decider {
   }
 
  private:
-  /// The rational pass held to max_exact_nodes nodes newly evaluated over the decision's stages
-  /// (climb_the_ladder says why): false when that budget runs out first.
-  bool rational_within_budget() { return eval_rational(n_, rational_budget_); }
-
   /// At most max_exact_nodes distinct nodes: known from the tree size when it is small enough,
   /// else counted.
   bool within_exact_limit() {
@@ -242,7 +239,6 @@ class Decider {
   const certified::Options& opt_;
   certified::Decision d_;
   std::optional<DagCount> size_;  // size()
-  std::size_t rational_budget_ = opt_.max_exact_nodes;  // rational_within_budget()
   std::string stage_failures_;  // why the field and identity stages did not decide, for an undecided's reason
 };
 

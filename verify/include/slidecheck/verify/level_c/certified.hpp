@@ -10,7 +10,7 @@
 ///   2. escalation: the DAG is re-evaluated as MPFR intervals (directed rounding) at
 ///      first_precision_bits, doubling up to max_precision_bits, memoised per node (the exact
 ///      rational evaluation of 3 goes first: what the filter leaves open is mostly an exact
-///      zero, which no rung settles, and most of these DAGs are rational);
+///      zero, which no rung settles, often of a rational value);
 ///   3. exact adjudication: the DAG is evaluated exactly, as a GMP rational when it holds no
 ///      irrational square root (square roots of perfect squares fold), else as a CORE::Expr
 ///      in CORE's exact mode (formats/convert.hpp, CoreExactMode), within a size budget. An

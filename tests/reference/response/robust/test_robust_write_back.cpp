@@ -4,11 +4,14 @@
 // - the certified write-back: the nearest rounding a sweep (or the exact test) shows clear, the
 //   exact segment test (segment_keeps_radius_exactly, axis_separated) against rationals alone,
 //   and as a property, the segment from the last written point kept clear;
+// - in exact types, the point itself (its checks are ties there) unless an axis is fixed;
 // - a point none of whose roundings keeps its start contacts: the second ring;
 // - a point no rounding can write back holds the pass where the last one was;
 // - the cases `slidecheck search` found where a written-back point left a start contact
 //   (corpora/regressions/search-robust-float-any-seed11 and -seed13).
 #include "robust_fixtures.hpp"
+
+#include <slidecheck/reference/numbers/real.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
@@ -110,6 +113,32 @@ BOOST_AUTO_TEST_CASE(write_back_keeps_every_start_contact_or_refuses) {
   // The same point computed in double (a float query's working type) written back to float.
   const std::vector<robust::Constraint<double>> below_d{{{0, 0, -1}, -0x1p-24}};
   BOOST_TEST(robust::write_back(Vec3<double>(0, 0, 0x1p-25), origin, unit, up, below_d, 1.0)->z == 2.0f);
+}
+
+RC_BOOST_PROP(an_exact_write_back_is_the_point_itself_unless_an_axis_is_fixed, ()) {
+  // In exact types write_back takes origin + p (in R3) without its checks, each an exact tie
+  // there: the point's local coordinates are p itself, at distance 0 and with p's own margins.
+  using Q = Real;
+  auto q = [] { return Q(*rc::gen::inRange(-4096, 4096)) / Q(*rc::gen::inRange(1, 64)); };
+  auto radius = [] { return Q(*rc::gen::inRange(1, 16)) / Q(4); };
+  const Vec3<Q> origin(q(), q(), q()), p(q(), q(), q());
+  const EllipsoidRadii<Q> radii{Vec3<Q>(radius(), radius(), radius())};
+  std::vector<robust::Constraint<Q>> contacts(static_cast<std::size_t>(*rc::gen::inRange(0, 4)));
+  for (robust::Constraint<Q>& c : contacts) c = {Vec3<Q>(q(), q(), q()), q()};
+  const std::array<int, 3> side{*rc::gen::inRange(-1, 2), *rc::gen::inRange(-1, 2), *rc::gen::inRange(-1, 2)};
+  const Q max_deviation = Q(*rc::gen::inRange(0, 16)) / Q(8);
+  const std::optional<Vec3<Q>> w = robust::write_back(p, origin, radii, side, contacts, max_deviation);
+  RC_ASSERT(w.has_value());
+  const Vec3<Q> exact = origin + from_espace(p, radii);
+  RC_ASSERT((w->x == exact.x && w->y == exact.y && w->z == exact.z));
+  // What the checks would have compared: the same local point, so every margin is p's.
+  const Vec3<Q> local = robust::to_local_espace(*w, origin, radii);
+  RC_ASSERT((local.x == p.x && local.y == p.y && local.z == p.z));
+  // A fixed component (an axis the pass locked) is the pass start's, not the sum: the checks
+  // run, and a start farther from the sum than the allowance is refused.
+  std::array<std::optional<Q>, 3> fixed;
+  fixed[2] = exact.z + max_deviation * radii.radii.z + Q(1);
+  RC_ASSERT(!robust::write_back(p, origin, radii, side, contacts, max_deviation, true, fixed).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(certified_write_back_takes_the_nearest_rounding_a_sweep_shows_clear) {

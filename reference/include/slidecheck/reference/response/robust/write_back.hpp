@@ -218,6 +218,13 @@ std::optional<Vec3<T>> write_back(const Vec3<W>& p, const Vec3<T>& origin, const
     return fixed[k] ? *fixed[k] : add_rounded_towards(o, offset, side[k]);
   };
   const Vec3<T> preferred(component(0, origin.x, r3.x), component(1, origin.y, r3.y), component(2, origin.z, r3.z));
+  // In exact types preferred is origin + r3 itself, whose local coordinates are p: it is covered
+  // (at distance 0) and keeps p's own margins, so the checks below would take it. They are
+  // skipped there because each would be an exact tie, which level C's ideal run (robust on
+  // Certified) proves in the quadratic tower, at its greatest cost in a corner, or leaves open.
+  // A fixed component is the pass start's rather than the sum, so with one the checks run.
+  if constexpr (num::is_exact_v<T> && num::is_exact_v<W>)
+    if (!fixed[0] && !fixed[1] && !fixed[2]) return preferred;
   const Vec3<W> preferred_local = local(preferred);
   const W zero(0);
   W needed = zero;

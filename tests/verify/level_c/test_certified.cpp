@@ -4,6 +4,7 @@
 #include <slidecheck/verify/level_c/certified.hpp>
 #include <slidecheck/reference/numbers/real.hpp>
 #include <slidecheck/formats/convert.hpp>
+#include <slidecheck/reference/response/robust/constraints.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
@@ -141,6 +142,39 @@ RC_BOOST_PROP(round_to_double_is_correctly_rounded, (double a, double b)) {
   RC_ASSERT(certified::round_to_double(x / y, proven) == a / b);
   RC_ASSERT(certified::round_to_double(sqrt(abs(x)), proven) == std::sqrt(std::fabs(a)));
   RC_ASSERT(proven);
+}
+
+// known_same: one node is one value without a decision; equal values built apart are not known.
+BOOST_AUTO_TEST_CASE(a_copy_is_known_to_be_the_same_value_an_equal_one_built_apart_is_not) {
+  certified::Session session;
+  const Certified two(2);
+  const Certified r = sqrt(two);
+  const Certified copy = r;
+  BOOST_TEST(num::known_same(r, copy));
+  BOOST_TEST(!num::known_same(r, sqrt(two)));
+  BOOST_TEST(!num::known_same(1.5, 1.5));  // types without nodes never know
+  BOOST_TEST(session.decisions().empty());
+}
+
+// robust's holds_all skips a constraint known to be an active one's plane (the pass shares a
+// plane met twice): d solves it exactly, and testing it would be a tie for the field stage.
+BOOST_AUTO_TEST_CASE(a_plane_known_to_be_an_active_ones_is_not_tested_again) {
+  certified::Session session;
+  const Certified zero(0), one(1);
+  const Vec3<Certified> n = normalized(Vec3<Certified>(one, one, Certified(3)));  // a surd normal
+  const robust::Constraint<Certified> c{n, one, 0};
+  const robust::Constraint<Certified> shared{c.normal, c.offset, 1};  // the same nodes
+  const robust::Constraint<Certified> rebuilt{normalized(Vec3<Certified>(one, one, Certified(3))), one, 1};
+  const Vec3<Certified> position(zero, zero, zero);
+  auto g = [&](const robust::Constraint<Certified>& k) { return Certified(k.offset - dot(k.normal, position)); };
+  const Vec3<Certified> d = c.normal * (g(c) / dot(c.normal, c.normal));  // on c's plane, exactly
+  const std::size_t before = session.decisions().size();
+  BOOST_TEST(robust::constraints_detail::holds_all(d, {c, shared}, {g(c), g(shared)}, zero, {0}));
+  BOOST_TEST(session.decisions().size() == before);  // nothing decided past the filter
+  // The same plane built apart is tested: an exact tie, proven.
+  BOOST_TEST(robust::constraints_detail::holds_all(d, {c, rebuilt}, {g(c), g(rebuilt)}, zero, {0}));
+  BOOST_REQUIRE(session.decisions().size() == before + 1);
+  BOOST_TEST(session.decisions().back().tie);
 }
 
 BOOST_AUTO_TEST_CASE(sqrt2_squared_minus_2_is_a_proven_tie) {

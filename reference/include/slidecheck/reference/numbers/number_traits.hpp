@@ -76,6 +76,15 @@ constexpr double unit_roundoff() {
 template <class T>
 concept WithSqrt = Number<T> && NumberTraits<T>::has_sqrt;
 
+/// Whether a and b are known to be one value without deciding anything: the same node of an
+/// expression DAG (Certified's NumberTraits::known_same). false wherever a type cannot tell, which
+/// is every other type: equal values need not be known to be equal.
+template <Number T>
+bool known_same(const T& a, const T& b) {
+  if constexpr (requires { NumberTraits<T>::known_same(a, b); }) return NumberTraits<T>::known_same(a, b);
+  else return false;
+}
+
 template <WithSqrt T> T sqrt(const T& x) { return NumberTraits<T>::sqrt(x); }
 template <Number T> T abs(const T& x) { return NumberTraits<T>::abs(x); }
 /// -1, 0 or +1; exact for the exact types (a proven sign).

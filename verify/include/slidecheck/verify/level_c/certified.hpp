@@ -164,6 +164,8 @@ struct NumberTraits<Certified> {
   static int sign(const T& x) { return x.sign(); }
   static T from_double(double x) { return T(x); }
   static bool is_finite(const T&) { return true; }
+  /// One node: the same value, known without a decision (num::known_same).
+  static bool known_same(const T& a, const T& b) { return &a.node() == &b.node(); }
   /// Parameters (bisection times) are Certified too: they are dyadic, their DAGs shallow.
   using Parameter = T;
   static T from_parameter(const T& t) { return t; }

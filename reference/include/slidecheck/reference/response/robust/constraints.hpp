@@ -57,17 +57,28 @@ struct ConstrainedMove {
 
 namespace constraints_detail {
 
+/// Whether two constraints are known to be one half-space without deciding anything: the same
+/// normal and offset values (num::known_same; robust's pass shares a plane met twice from one
+/// position, slide_pass's shared_plane).
+template <Number T>
+bool same_plane(const Constraint<T>& a, const Constraint<T>& b) {
+  return num::known_same(a.offset, b.offset) && num::known_same(a.normal.x, b.normal.x) &&
+         num::known_same(a.normal.y, b.normal.y) && num::known_same(a.normal.z, b.normal.z);
+}
+
 /// Whether d keeps every constraint within the slack. In exact types the active ones are not
 /// tested: d solves their equalities exactly (n . d = g by construction, the slack >= 0), so the
 /// answer is the same, and each test would be an exact tie for level C's ideal run to prove
-/// (docs/level-c.md). Rounded types test them: their d is off the planes by round-off, which the
+/// (docs/level-c.md); nor a constraint known to be an active one's plane (same_plane), which d
+/// solves as well. Rounded types test them: their d is off the planes by round-off, which the
 /// slack covers.
 template <Number T>
 bool holds_all(const Vec3<T>& d, const std::vector<Constraint<T>>& cs, const std::vector<T>& g, const T& slack,
                const std::vector<std::size_t>& active) {
   for (std::size_t i = 0; i < cs.size(); ++i) {
     if constexpr (num::is_exact_v<T>)
-      if (std::find(active.begin(), active.end(), i) != active.end()) continue;
+      if (std::any_of(active.begin(), active.end(), [&](std::size_t j) { return j == i || same_plane(cs[i], cs[j]); }))
+        continue;
     if (dot(cs[i].normal, d) < g[i] - slack) return false;
   }
   return true;

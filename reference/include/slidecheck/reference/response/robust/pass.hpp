@@ -36,7 +36,9 @@
 #include <slidecheck/reference/trace/response_trace.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -111,8 +113,8 @@ class SlidePassSteps {
       if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
       if (!(cp.squared_distance <= band)) continue;
       if (!cell_planes()) {
-        const SupportPlane<T> sp = support_plane(pos_, tri);
-        add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal});
+        const auto [sp, c] = shared_plane(i, tri, cp);
+        add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal}, c);
       } else if (cells_near.empty() || cells_near.back().triangle / frame_.cell_size != i / frame_.cell_size) {
         cells_near.push_back({i, cp.feature, cp.index, cp.point, Vec3<T>()});
         cell_nearest_d2 = cp.squared_distance;
@@ -138,8 +140,9 @@ class SlidePassSteps {
   /// A start contact of the supporting plane `sp` (of `plane`'s triangle, or of its cell): its
   /// constraint (target clearance s, plane_constraint's), its start half-space (clearance 0,
   /// the write-back's) and its sliding plane.
-  void add_start_contact(const SupportPlane<T>& sp, const SlidingPlaneHit<T>& plane) {
-    const Constraint<T> c = plane_constraint(sp, plane.triangle, skin_.skin);
+  void add_start_contact(const SupportPlane<T>& sp, const SlidingPlaneHit<T>& plane,
+                         const std::optional<Constraint<T>>& constraint = std::nullopt) {
+    const Constraint<T> c = constraint ? *constraint : plane_constraint(sp, plane.triangle, skin_.skin);
     constraints_.push_back(c);
     frame_.contacts.push_back(c);
     frame_.start_contacts.push_back({sp.normal, T(sp.support + T(1)), plane.triangle});
@@ -379,10 +382,9 @@ class SlidePassSteps {
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
     // On a mesh of cells the contact's constraint is its cell's (check_start's).
-    const SupportPlane<T> sp = cell_planes()
-                                   ? cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_)
-                                   : support_plane(pos_, tri);
-    const Constraint<T> c = plane_constraint(sp, hit.triangle, skin_.skin);
+    const auto [sp, c] = cell_planes()
+                             ? cell_constraint(hit.triangle)
+                             : shared_plane(hit.triangle, tri, cp);
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);
@@ -407,6 +409,52 @@ class SlidePassSteps {
   bool cell_planes() const {
     if constexpr (num::is_exact_v<T>) return false;
     else return frame_.cell_size != 0;
+  }
+
+  /// Triangle i's cell's supporting plane at the current position and its constraint.
+  std::pair<SupportPlane<T>, Constraint<T>> cell_constraint(std::size_t i) const {
+    const SupportPlane<T> sp = cell_support_plane(mesh_, i / frame_.cell_size, frame_.cell_size, pos_);
+    return {sp, plane_constraint(sp, i, skin_.skin)};
+  }
+
+  /// Triangle i's supporting plane at the current position and its constraint, where cp is its
+  /// closest point. In exact types a plane known to be one built before in this pass is taken
+  /// from it, so that the two are one value, which holds_all need not compare with itself
+  /// (same_plane), where comparing two equal values is an exact tie for level C's ideal run:
+  /// - an edge or vertex (the same mesh vertices) met again from the same position
+  ///   (num::known_same per coordinate): it has one closest point there, at a distance > 0, so
+  ///   one supporting plane, whose normal and support (n . v for any vertex of the feature, n
+  ///   being normal to it) are the same values;
+  /// - the same triangle's face met again from the same side of its plane, from any position:
+  ///   the normal is its unit normal towards that side, and the support n . p0.
+  std::pair<SupportPlane<T>, Constraint<T>> shared_plane(std::size_t i, const Triangle<T>& tri,
+                                                         const exact::ClosestPoint<T>& cp) {
+    if constexpr (num::is_exact_v<T>) {
+      std::optional<std::array<std::uint32_t, 3>> key;  // {0, vertices} or {side 1 or 2, i, i}
+      if (cp.feature == Feature::edge || cp.feature == Feature::vertex) {
+        const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
+        const int k = cp.index;
+        key = {0, t[k], cp.feature == Feature::edge ? t[(k + 1) % 3] : t[k]};
+        if ((*key)[2] < (*key)[1]) std::swap((*key)[1], (*key)[2]);
+      } else if (cp.feature == Feature::face) {
+        const int side = num::sign(dot(tri.normal_unnormalized(), Vec3<T>(pos_ - tri.p0)));
+        if (side != 0) key = {side > 0 ? 1u : 2u, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)};
+      }
+      if (key) {
+        const bool anywhere = (*key)[0] != 0;
+        for (const SharedPlane& shared : shared_planes_)
+          if (shared.key == *key &&
+              (anywhere || (num::known_same(shared.at.x, pos_.x) && num::known_same(shared.at.y, pos_.y) &&
+                            num::known_same(shared.at.z, pos_.z))))
+            return {shared.plane, Constraint<T>{shared.constraint.normal, shared.constraint.offset, i}};
+      }
+      const SupportPlane<T> sp = support_plane(pos_, tri);
+      const Constraint<T> c = plane_constraint(sp, i, skin_.skin);
+      if (key && ((*key)[0] != 0 || !is_zero(Vec3<T>(pos_ - cp.point)))) shared_planes_.push_back({*key, pos_, sp, c});
+      return {sp, c};
+    }
+    const SupportPlane<T> sp = support_plane(pos_, tri);
+    return {sp, plane_constraint(sp, i, skin_.skin)};
   }
 
   bool lockable_on(std::size_t i, int axes) const { return axes != 0 && (frame_.lockable_axes(i) & axes) != 0; }
@@ -441,6 +489,15 @@ class SlidePassSteps {
   Vec3<T> pos_;
   Vec3<T> destination_;
   std::vector<Constraint<T>> constraints_;
+  /// shared_plane's planes (exact types): the feature (an edge's or vertex's mesh vertices, or a
+  /// face and its side), the position it was met from, its supporting plane and constraint.
+  struct SharedPlane {
+    std::array<std::uint32_t, 3> key;
+    Vec3<T> at;
+    SupportPlane<T> plane;
+    Constraint<T> constraint;
+  };
+  std::vector<SharedPlane> shared_planes_;
   /// Where the pass started: an axis the centre has moved along can no longer be locked.
   Vec3<T> pass_start_ = pos_;
   /// What the locks took away (the locked contacts' constraints and start contacts), given back

@@ -58,8 +58,8 @@ struct ConstrainedMove {
 namespace constraints_detail {
 
 /// Whether two constraints are known to be one half-space without deciding anything: the same
-/// normal and offset values (num::known_same; robust's pass shares a plane met twice from one
-/// position, slide_pass's shared_plane).
+/// normal and offset values (num::known_same; robust's pass shares a plane it meets twice,
+/// SlidePassSteps::shared_plane in pass.hpp).
 template <Number T>
 bool same_plane(const Constraint<T>& a, const Constraint<T>& b) {
   return num::known_same(a.offset, b.offset) && num::known_same(a.normal.x, b.normal.x) &&

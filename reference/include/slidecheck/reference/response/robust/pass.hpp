@@ -382,9 +382,11 @@ class SlidePassSteps {
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
     // On a mesh of cells the contact's constraint is its cell's (check_start's).
-    const auto [sp, c] = cell_planes()
-                             ? cell_constraint(hit.triangle)
-                             : shared_plane(hit.triangle, tri, cp);
+    const Constraint<T> c =
+        cell_planes()
+            ? plane_constraint(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
+                               hit.triangle, skin_.skin)
+            : shared_plane(hit.triangle, tri, cp).second;
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);
@@ -409,12 +411,6 @@ class SlidePassSteps {
   bool cell_planes() const {
     if constexpr (num::is_exact_v<T>) return false;
     else return frame_.cell_size != 0;
-  }
-
-  /// Triangle i's cell's supporting plane at the current position and its constraint.
-  std::pair<SupportPlane<T>, Constraint<T>> cell_constraint(std::size_t i) const {
-    const SupportPlane<T> sp = cell_support_plane(mesh_, i / frame_.cell_size, frame_.cell_size, pos_);
-    return {sp, plane_constraint(sp, i, skin_.skin)};
   }
 
   /// Triangle i's supporting plane at the current position and its constraint, where cp is its
@@ -445,8 +441,12 @@ class SlidePassSteps {
         for (const SharedPlane& shared : shared_planes_)
           if (shared.key == *key &&
               (anywhere || (num::known_same(shared.at.x, pos_.x) && num::known_same(shared.at.y, pos_.y) &&
-                            num::known_same(shared.at.z, pos_.z))))
-            return {shared.plane, Constraint<T>{shared.constraint.normal, shared.constraint.offset, i}};
+                            num::known_same(shared.at.z, pos_.z)))) {
+            // The plane's distance is the current position's (a face's plane is shared from any).
+            SupportPlane<T> sp = shared.plane;
+            sp.plane_distance = dot(sp.normal, pos_) - sp.support;
+            return {sp, Constraint<T>{shared.constraint.normal, shared.constraint.offset, i}};
+          }
       }
       const SupportPlane<T> sp = support_plane(pos_, tri);
       const Constraint<T> c = plane_constraint(sp, i, skin_.skin);

@@ -191,8 +191,16 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(pushed_into_a_crease_it_slides_along_it, T, IeeeAn
 // and sliding planes name the mesh's triangles, not the prism's.
 BOOST_AUTO_TEST_CASE(sliding_planes_name_the_mesh_triangles) {
   const IndexedMesh<double> m = corner_mesh();
-  const IndexedMesh<double> prism = robust::prism_mesh(m, Vec3<double>{0, 0, 0.5});
+  const Vec3<double> h{0.25, -0.125, 0.5};
+  const IndexedMesh<double> prism = robust::prism_mesh(m, h);
   BOOST_TEST(prism.triangle_count() == m.triangle_count() * robust::prism_triangles);
+  BOOST_TEST(prism.vertices.size() == prism.triangle_count() * 3);  // each with vertices of its own
+  for (std::size_t i = 0; i < m.triangle_count(); ++i)
+    for (int k = 0; k < int(robust::prism_triangles); ++k) {
+      const Triangle<double> want = exact::capsule_detail::prism_triangle(m.triangle(i), h, k);
+      const Triangle<double> got = prism.triangle(i * robust::prism_triangles + std::size_t(k));
+      BOOST_TEST((got.p0 == want.p0 && got.p1 == want.p1 && got.p2 == want.p2), "triangle " << i << " prism " << k);
+    }
   const Run<double> r = run<double>(m, {-1, -1.5, 1.125}, {3, 4, -0.5}, {0, 0, 0.5});
   bool any = false;
   for (const auto& pass : r.result.passes)

@@ -60,19 +60,27 @@ inline constexpr std::size_t prism_triangles = 8;
 
 /// The prism mesh of `mesh` for the half axis `h` (the same space): for every triangle, in
 /// order, its eight prism triangles (exact::capsule_detail::prism_triangle's order), each with
-/// vertices of its own.
+/// vertices of its own. The six points v +- h of a triangle are computed once and copied into
+/// its eight (prism_triangle computes each where it uses it: the same values), since fast/
+/// builds a prism mesh for every update.
 template <Number T>
 IndexedMesh<T> prism_mesh(const IndexedMesh<T>& mesh, const Vec3<T>& h) {
   IndexedMesh<T> out;
-  out.vertices.reserve(mesh.triangle_count() * prism_triangles * 3);
-  out.triangles.reserve(mesh.triangle_count() * prism_triangles);
-  for (std::size_t i = 0; i < mesh.triangle_count(); ++i) {
+  const std::size_t n = mesh.triangle_count();
+  out.vertices.reserve(n * prism_triangles * 3);
+  out.triangles.resize(n * prism_triangles);
+  for (std::size_t i = 0; i < n; ++i) {
     const Triangle<T> tri = mesh.triangle(i);
+    const Vec3<T> up[3] = {tri.p0 + h, tri.p1 + h, tri.p2 + h};
+    const Vec3<T> down[3] = {tri.p0 - h, tri.p1 - h, tri.p2 - h};
+    out.vertices.insert(out.vertices.end(), {up[0], up[1], up[2], down[0], down[1], down[2]});
+    for (int e = 0; e < 3; ++e) {  // edge e = (a, b): (a - h, b - h, b + h) and (a - h, b + h, a + h)
+      const int f = (e + 1) % 3;
+      out.vertices.insert(out.vertices.end(), {down[e], down[f], up[f], down[e], up[f], up[e]});
+    }
     for (std::size_t k = 0; k < prism_triangles; ++k) {
-      const Triangle<T> p = exact::capsule_detail::prism_triangle(tri, h, static_cast<int>(k));
-      const auto first = static_cast<std::uint32_t>(out.vertices.size());
-      out.vertices.insert(out.vertices.end(), {p.p0, p.p1, p.p2});
-      out.triangles.push_back({first, first + 1, first + 2});
+      const auto first = static_cast<std::uint32_t>((i * prism_triangles + k) * 3);
+      out.triangles[i * prism_triangles + k] = {first, first + 1, first + 2};
     }
   }
   return out;

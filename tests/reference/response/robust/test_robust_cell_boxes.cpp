@@ -1,13 +1,16 @@
 // robust/cell_boxes.hpp: a cell's box holds each of its triangles' boxes (a prism's, from its
 // caps, is the box of all eight), so a swept box that
 // misses the cell misses every triangle of it (exact::may_touch false), NaN coordinates included;
-// and the mesh loops that skip missed cells find what they find without them: the first blocking
-// contact and the skin over random prism meshes (random triangles, half axes and moves, near
-// and far from the origin), in float and double, as RapidCheck properties.
+// its magnitude bounds each triangle's, so a cell the slab filter rejects has each triangle
+// rejected (slab_filter.hpp, skip_passed_cell); and the mesh loops that skip cells find what
+// they find without them and what the sweep's definition finds (index order, no filter): the
+// first blocking contact and the skin over random prism meshes (random triangles, half axes and
+// moves, near and far from the origin), in float and double, as RapidCheck properties.
 #include <slidecheck/reference/response/robust/capsule.hpp>
 #include <slidecheck/reference/response/robust/cell_boxes.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
 #include <slidecheck/reference/response/robust/skin.hpp>
+#include <slidecheck/reference/response/robust/slab_filter.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
@@ -65,6 +68,34 @@ void misses_mean_each_triangle_missed() {
 }
 
 template <class T>
+void a_passed_cell_has_every_triangle_rejected() {
+  const double offset = *rc::gen::element(0.0, 100.0, 1e4);
+  const IndexedMesh<T> mesh = robust::prism_mesh(random_mesh<T>(4, offset), point<T>(2, 0));
+  const robust::CellBoxes cells = robust::prism_cell_boxes(mesh);
+  RC_ASSERT(cells.magnitudes.size() == cells.boxes.size());
+  // A long move across the mesh: its box meets cells its sphere passes far from.
+  const Vec3<T> c = point<T>(8, offset), m = point<T>(16, 0);
+  const T r = T(*rc::gen::inRange(1, 16) / 16.0);
+  const robust::SlabFilter<T> slabs(c, m, r);
+  int passed = 0;
+  for (std::size_t j = 0; j < cells.boxes.size(); ++j) {
+    for (std::size_t k = 0; k < robust::prism_triangles; ++k)
+      RC_ASSERT(T(cells.magnitudes[j]) >= robust::SlabFilter<T>::vertex_magnitude(mesh.triangle(j * robust::prism_triangles + k)));
+    std::size_t i = j * robust::prism_triangles;
+    if (!robust::skip_passed_cell(&cells, i, slabs)) continue;
+    RC_ASSERT(i == (j + 1) * robust::prism_triangles - 1);
+    ++passed;
+    for (std::size_t k = 0; k < robust::prism_triangles; ++k) {
+      const Triangle<T> tri = mesh.triangle(j * robust::prism_triangles + k);
+      T lo[3], hi[3];
+      robust::detection_detail::triangle_box(tri, lo, hi);
+      RC_ASSERT(!slabs.may_block(lo, hi, robust::SlabFilter<T>::vertex_magnitude(tri)));
+    }
+  }
+  RC_CLASSIFY(passed > 0, "some cell passed by");
+}
+
+template <class T>
 void loops_find_the_same_with_cells() {
   const double offset = *rc::gen::element(0.0, 100.0, 1e4);
   const IndexedMesh<T> mesh = robust::prism_mesh(random_mesh<T>(4, offset), point<T>(1, 0));
@@ -79,6 +110,13 @@ void loops_find_the_same_with_cells() {
     RC_ASSERT(with->triangle == without->triangle);
     RC_ASSERT(with->time == without->time);
     RC_ASSERT(with->contact_point == without->contact_point);
+  }
+  // The definition: every triangle in index order, no filter, no cells, no early stop.
+  const auto defined = robust::first_blocking_contact_in_index_order(c, m, r, mesh);
+  RC_ASSERT(with.has_value() == defined.has_value());
+  if (with) {
+    RC_ASSERT(with->triangle == defined->triangle);
+    RC_ASSERT(with->time == defined->time);
   }
   RC_CLASSIFY(with.has_value(), "a contact");
   const robust::Tolerances tol;
@@ -116,10 +154,23 @@ BOOST_AUTO_TEST_CASE(a_cell_box_holds_its_triangles_and_skips_nan_as_they_do) {
   i = 0;
   BOOST_TEST(!robust::skip_missed_cell(&cells, i, near));
   BOOST_TEST(!robust::skip_missed_cell(nullptr, i, far));
+  // The magnitude: NaN when a coordinate is, so the slab filter never skips the cell.
+  BOOST_TEST(std::isnan(cells.magnitudes[0]));
+  mesh.vertices[2].z = -7;
+  BOOST_TEST(robust::cell_boxes(mesh, 2, 2).magnitudes[0] == 7.0);
+  const robust::SlabFilter<double> slabs({-100, -90, 0}, {200, 200, 0}, 1);
+  const robust::CellBoxes nan_cells = robust::cell_boxes(IndexedMesh<double>{{{0, 0, 0}, {1, 0, 0}, {0, 1, nan}}, {{0, 1, 2}}}, 1, 1);
+  i = 0;
+  BOOST_TEST(!robust::skip_passed_cell(&nan_cells, i, slabs));
+  const robust::CellBoxes far_cells = robust::cell_boxes(IndexedMesh<double>{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}}}, 1, 1);
+  BOOST_TEST(robust::skip_passed_cell(&far_cells, i, slabs));  // x and y near it at different times
 }
 
 RC_BOOST_PROP(a_missed_cell_has_every_triangle_missed_float, ()) { misses_mean_each_triangle_missed<float>(); }
 RC_BOOST_PROP(a_missed_cell_has_every_triangle_missed_double, ()) { misses_mean_each_triangle_missed<double>(); }
+// Double only: float's margin, 2^-1 (1 + 2M)^2, exceeds every distance in a mesh of magnitude
+// M, so it rejects no cell (robust computes float queries in double).
+RC_BOOST_PROP(a_passed_by_cell_has_every_triangle_rejected_double, ()) { a_passed_cell_has_every_triangle_rejected<double>(); }
 RC_BOOST_PROP(the_sweep_and_the_skin_are_the_same_with_cells_float, ()) { loops_find_the_same_with_cells<float>(); }
 RC_BOOST_PROP(the_sweep_and_the_skin_are_the_same_with_cells_double, ()) { loops_find_the_same_with_cells<double>(); }
 

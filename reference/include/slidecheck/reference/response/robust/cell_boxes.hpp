@@ -9,13 +9,20 @@
 /// same triangles are skipped, so every result is the same, bit for bit. Why: on a capsule's
 /// prism mesh most cells lie outside a step's box, and fast/'s capsule update spent a quarter of
 /// its instructions on those boxes (docs/fast.md).
+/// Each cell also keeps the largest |coordinate| of its vertices, by which the sweep's slab
+/// filter skips a cell (slab_filter.hpp, SlabFilter::may_block is monotone in the box and the
+/// magnitude) and the skin's reach skips one that cannot raise its magnitude (skin.hpp).
 
 #include <slidecheck/reference/detection/boxes.hpp>
 #include <slidecheck/reference/detection/mesh.hpp>
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/numbers/number_traits.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -24,6 +31,10 @@ namespace slidecheck::robust {
 struct CellBoxes {
   std::size_t size = 0;            ///< triangles per cell
   std::vector<exact::Box> boxes;   ///< cell j: triangles j * size ... (j + 1) * size - 1
+  /// Cell j's largest |coordinate| of a vertex (NaN if a coordinate is NaN, and possibly if
+  /// one is infinite): at least each of its triangles' SlabFilter::vertex_magnitude, NaN
+  /// wherever one of those is.
+  std::vector<double> magnitudes;
 
   /// Whether `swept` misses cell j's box (then it misses each of its triangles' boxes).
   bool misses(std::size_t j, const exact::Box& swept) const { return !boxes[j].overlaps(swept); }
@@ -31,21 +42,26 @@ struct CellBoxes {
 
 /// The double box of cell `cell` (triangles cell * size ...) from its first `spanning`
 /// triangles: enclosures of their coordinates (IEEE types: the coordinates themselves), a NaN
-/// skipped as exact::may_touch skips it.
+/// skipped as exact::may_touch skips it. `nan`, when given, is set if a coordinate is NaN (or
+/// where infinite coordinates of both signs meet: then too, as if one were).
 template <Number T>
-exact::Box cell_box(const IndexedMesh<T>& mesh, std::size_t cell, std::size_t size, std::size_t spanning) {
+exact::Box cell_box(const IndexedMesh<T>& mesh, std::size_t cell, std::size_t size, std::size_t spanning,
+                    bool* nan = nullptr) {
   exact::Box b;
   b.lo.fill(std::numeric_limits<double>::infinity());
   b.hi.fill(-std::numeric_limits<double>::infinity());
+  double sum = 0;  // NaN if a coordinate is (or if infinities of both signs cancel)
   for (std::size_t k = 0; k < spanning; ++k) {
-    const Triangle<T> tri = mesh.triangle(cell * size + k);
-    for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
+    const std::array<std::uint32_t, 3>& t = mesh.triangles[cell * size + k];
+    for (const std::uint32_t v : t)
       for (int a = 0; a < 3; ++a) {
-        const Interval e = num::enclose((*v)[a]);
+        const Interval e = num::enclose(mesh.vertices[v][a]);
+        sum += e.lo;
         if (e.lo < b.lo[a]) b.lo[a] = e.lo;
         if (e.hi > b.hi[a]) b.hi[a] = e.hi;
       }
   }
+  if (nan) *nan = sum != sum;
   return b;
 }
 
@@ -60,7 +76,17 @@ CellBoxes cell_boxes(const IndexedMesh<T>& mesh, std::size_t size, std::size_t s
   out.size = size;
   const std::size_t cells = size == 0 ? 0 : mesh.triangle_count() / size;
   out.boxes.reserve(cells);
-  for (std::size_t j = 0; j < cells; ++j) out.boxes.push_back(cell_box(mesh, j, size, spanning));
+  out.magnitudes.reserve(cells);
+  for (std::size_t j = 0; j < cells; ++j) {
+    bool nan = false;
+    const exact::Box& b = out.boxes.emplace_back(cell_box(mesh, j, size, spanning, &nan));
+    // The box's ends are the extreme coordinates, so the largest of their magnitudes is the
+    // vertices' (0 for an empty box, where no vertex is read).
+    double m = 0;
+    for (int a = 0; a < 3; ++a)
+      if (b.lo[a] <= b.hi[a]) m = std::max({m, std::fabs(b.lo[a]), std::fabs(b.hi[a])});
+    out.magnitudes.push_back(nan ? std::numeric_limits<double>::quiet_NaN() : m);
+  }
   return out;
 }
 

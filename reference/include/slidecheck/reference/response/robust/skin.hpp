@@ -143,6 +143,13 @@ Skin<T> derive_skin(const Vec3<T>& start, const Vec3<T>& move, const Tolerances&
       };
       for (std::size_t i = 0; i < mesh->triangle_count(); ++i) {
         if (skip_missed_cell(cells, i, reach)) continue;
+        // A cell none of whose vertices exceeds M cannot raise it (nor, without the quadratic
+        // term, anything else): the same M, without its triangles' box tests.
+        if (!quadratic && cells && cells->size != 0 && i % cells->size == 0 && i / cells->size < cells->magnitudes.size() &&
+            num::from_double<T>(cells->magnitudes[i / cells->size]) <= m) {
+          i += cells->size - 1;
+          continue;
+        }
         const Triangle<T> tri = mesh->triangle(i);
         if (!exact::may_touch(reach, tri)) continue;
         const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};

@@ -32,12 +32,20 @@
 ///    test comparing first_blocking_contact with its definition (in index order, no filter) and
 ///    fast/ with the reference checks it on their cases.
 /// Axes without motion are not tested: the caller's box test has decided them.
+///
+/// A mesh of cells (cell_boxes.hpp: a capsule's prisms) is filtered a cell at a time first
+/// (skip_passed_cell): may_block is monotone, a larger box and a larger magnitude never turn a
+/// meeting into a rejection (each interval end is a rounded expression monotone in lo_k, hi_k
+/// and the reach, and the reach in the magnitude), so a cell's box with its magnitude rejected
+/// means each of its triangles is rejected, and skipping the cell skips the same triangles.
 
 #include <slidecheck/reference/numbers/number_traits.hpp>
+#include <slidecheck/reference/response/robust/cell_boxes.hpp>
 #include <slidecheck/reference/geometry/shapes.hpp>
 #include <slidecheck/reference/geometry/vec3.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace slidecheck::robust {
@@ -70,7 +78,7 @@ class SlabFilter {
 
   /// The largest |coordinate| of the triangle's vertices; NaN if one is NaN (then nothing is
   /// rejected: the formulation's decisions on NaN are not distances).
-  static T vertex_magnitude(const Triangle<T>& tri) {
+  [[gnu::always_inline]] static T vertex_magnitude(const Triangle<T>& tri) {
     T m(0);
     for (const Vec3<T>* v : {&tri.p0, &tri.p1, &tri.p2})
       for (const T x : {v->x, v->y, v->z}) {
@@ -120,5 +128,28 @@ class SlabFilter {
   T radius_;
   T move_magnitude_;
 };
+
+/// Whether `slabs` rejects cell j's box with its magnitude (skip_passed_cell).
+template <Number T>
+  requires num::is_ieee_binary_v<T>
+[[gnu::noinline]] bool cell_passed_by(const CellBoxes& cells, std::size_t j, const SlabFilter<T>& slabs) {
+  if (j >= cells.magnitudes.size()) return false;
+  // The box's ends are coordinates of T's vertices (cell_box), so T holds them exactly.
+  const exact::Box& b = cells.boxes[j];
+  const T lo[3] = {T(b.lo[0]), T(b.lo[1]), T(b.lo[2])}, hi[3] = {T(b.hi[0]), T(b.hi[1]), T(b.hi[2])};
+  return !slabs.may_block(lo, hi, T(cells.magnitudes[j]));
+}
+
+/// In a loop over a mesh's triangles at triangle i: when i starts a cell whose box and magnitude
+/// `slabs` rejects (each of its triangles then is, file comment), advances i to that cell's last
+/// triangle and returns true (the caller continues).
+template <Number T>
+  requires num::is_ieee_binary_v<T>
+[[gnu::always_inline]] inline bool skip_passed_cell(const CellBoxes* cells, std::size_t& i, const SlabFilter<T>& slabs) {
+  if (cells == nullptr || cells->size == 0 || i % cells->size != 0 || !cell_passed_by(*cells, i / cells->size, slabs))
+    return false;
+  i += cells->size - 1;
+  return true;
+}
 
 }  // namespace slidecheck::robust

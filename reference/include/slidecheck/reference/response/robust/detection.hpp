@@ -427,12 +427,12 @@ struct IndexRank {
 
 /// The search of first_blocking_contact_by_entry once the entries are known: `by_entry` holds
 /// (box_entry_time, i) for every triangle that passes the box test (visited here in order of
-/// entry, then rank; the buffer is left in heap order), `triangle_of(i)` gives triangle i (fast/
+/// entry, then rank; the buffer is left reordered), `triangle_of(i)` gives triangle i (fast/
 /// maps it to its local frame only when it is evaluated), `rank(i)` the index ties are decided
 /// by, `start_plane` blocking_contact's. Many candidates (a capsule's prisms) come from a heap
 /// popped only as far as the search goes: it stops early (robust's sweeps on oa_dm1 evaluate
-/// about half of their candidates), and sorting a capsule's 60 cost its update a fourth of what
-/// its evaluations did; a few (a sphere's 8) are sorted, which costs less for so few.
+/// about half of their candidates), and sorting a capsule's 60 cost its update over a third of
+/// what its evaluations did; a few (a sphere's 8) are sorted, which costs less for so few.
 template <num::WithSqrt T, class TriangleOf, class Rank, class StartPlane = TriangleStartPlane>
 std::optional<BlockingContact<T>> blocking_contact_in_entry_order(const SweptSphere<T>& sphere,
                                                                   std::vector<std::pair<T, std::uint32_t>>& by_entry,

@@ -390,6 +390,39 @@ BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_allows_touching_and_no
   BOOST_TEST(!keeps_tilted({-3, 0, 3}, {0, 0, 0}));
 }
 
+// The exact test with a radius that is not a power of two (5/8), so that the eSpace's division by
+// it is not exact and the rationals decide in R3, against r^2 (capsule_exact.hpp). The axis's
+// lower end touches the vertex (0, 0, 0) of a sloping triangle along (3, 0, 4) / 5, a touch no
+// axis plane separates and no enclosure decides: kept exactly touching, refused an ulp closer.
+BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_with_a_radius_not_a_power_of_two) {
+  IndexedMesh<float> stored;
+  stored.vertices = {{0, 0, 0}, {-4, -2, 1}, {-4, 2, 1}};
+  stored.triangles = {{0, 1, 2}};
+  const float r = 0.625f;
+  const Capsule<float> capsule{r, {0, 0, 0.5f}};
+  const Vec3<float> touching(0.375f, 0, 1);  // its axis's lower end (0.375, 0, 0.5): 5/8 from the vertex
+  const Vec3<float> origin(0, 0, 2);
+  const EllipsoidRadii<float> radii{Vec3<float>(r, r, r)};
+  IndexedMesh<double> local;
+  for (const Vec3<float>& v : stored.vertices)
+    local.vertices.push_back(robust::to_local_espace(robust::convert_to<double>(v), robust::convert_to<double>(origin),
+                                                     robust::convert_to<double>(radii)));
+  local.triangles = stored.triangles;
+  const IndexedMesh<double> prism = robust::prism_mesh(local, Vec3<double>(0, 0, 0.8));
+  const exact::Box everything = exact::swept_box(Vec3<double>(0, 0, 0), Vec3<double>(0, 0, 0), Vec3<double>(64, 64, 64));
+  const robust::ExactLocalESpace<float> space(origin, radii);
+  auto keeps = [&](Vec3<float> a, Vec3<float> b) {
+    std::optional<Vec3<Rational>> exact_a;
+    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, stored, capsule, prism,
+                                                        robust::prism_triangles, everything);
+  };
+  const Vec3<float> closer(std::nextafter(touching.x, 0.0f), 0, touching.z);
+  BOOST_TEST(keeps({0.375f, 0, 3}, touching));  // ends touching
+  BOOST_TEST(!keeps({0.375f, 0, 3}, closer));   // an ulp closer
+  BOOST_TEST(keeps({1, 0, 1}, touching));       // along (-1, 0, 0), ends touching
+  BOOST_TEST(!keeps({1, 0, 1}, {-1, 0, 1}));    // through it
+}
+
 // Which axes a capsule may be locked on is decided exactly on its axis's ends (capsule_exact.hpp).
 BOOST_AUTO_TEST_CASE(capsule_lockable_axes_are_decided_exactly) {
   const Triangle<float> wall{{1, -4, -4}, {1, 4, -4}, {1, 0, 4}};

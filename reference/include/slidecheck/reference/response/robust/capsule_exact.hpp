@@ -121,12 +121,19 @@ bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Ve
 /// segment_keeps_radius_exactly for a capsule of half axis `half_axis` (R3, in T): whether the
 /// capsule moving from `a` to `b` (R3) keeps at least its radius from every triangle of `stored`
 /// (R3), or, for a triangle the axis at `a` already comes closer to (an invalid start being
-/// pushed out), at least a's own distance: never deeper. Decided in the local eSpace `space`
+/// pushed out), at least a's own distance: never deeper. Tested in the local eSpace `space`
 /// (the capsule's radius on every axis: radius 1). Only triangles i one of whose prism
 /// triangles (i * cell_size ... in `pass_mesh`, the pass's prism mesh, capsule.hpp) meets
 /// `reach` are tested: a segment that comes within 1 of a triangle's prism either crosses the
 /// prism's boundary within 1 or starts inside the prism, where the start's distance is 0 and
-/// nothing is deeper. Interval first, rationals where the enclosures cannot decide.
+/// nothing is deeper. Interval first, rationals where the enclosures cannot decide; `exact_a`
+/// caches a's rational (ExactLocalESpace::translated).
+/// The rationals decide in R3 relative to the origin, a - origin without the division by r, and
+/// compare with r^2 where the eSpace compares with 1: the capsule's eSpace is R3 / r, so every
+/// squared distance is r^2 times the eSpace's and each comparison the same decision. Why: the
+/// differences of IEEE numbers are dyadic, their products' denominators powers of two, where a
+/// division by r (not a power of two) grows every denominator and GMP's normalising gcds; the
+/// rational stage was most of a verify run's time on the capsule pushes at offsets 10^4 and 10^6.
 /// `clear_end`: the axis at b must also keep the radius from the triangles a overlaps
 /// (escape_held_overlap's test: a move that leaves the mesh).
 template <Number T, Number W>
@@ -140,6 +147,7 @@ bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<R
     const Vec3<Interval> ia = space.enclosure(a), ib = space.enclosure(b);
     const Vec3<Interval> ih = space.direction_enclosure(capsule.half_axis);
     std::optional<Vec3<Rational>> exact_b, exact_h;
+    std::optional<Rational> exact_r2;
     for (std::size_t i = 0; i < stored.triangle_count(); ++i) {
       bool near = false;
       for (std::size_t k = 0; k < cell_size && !near; ++k)
@@ -155,18 +163,23 @@ bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<R
           return false;
       } catch (const UncertainDecision&) {
       }
-      if (!exact_a) exact_a = space(a);
-      if (!exact_b) exact_b = space(b);
-      if (!exact_h) exact_h = space.direction(capsule.half_axis);
-      const Triangle<Rational> rt{space(t.p0), space(t.p1), space(t.p2)};
-      if (parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, Rational(1))) continue;
+      if (!exact_a) exact_a = space.translated(a);
+      if (!exact_b) exact_b = space.translated(b);
+      if (!exact_h) exact_h = Vec3<Rational>(Rational(double(capsule.half_axis.x)), Rational(double(capsule.half_axis.y)),
+                                             Rational(double(capsule.half_axis.z)));
+      if (!exact_r2) {
+        const Rational r(double(capsule.radius));
+        exact_r2 = Rational(r * r);
+      }
+      const Triangle<Rational> rt{space.translated(t.p0), space.translated(t.p1), space.translated(t.p2)};
+      if (parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, *exact_r2)) continue;
       const Rational start_d2 =
           segment_triangle_squared_distance(Vec3<Rational>(*exact_a - *exact_h), Vec3<Rational>(*exact_a + *exact_h), rt);
-      if (!(start_d2 < Rational(1)) ||
+      if (!(start_d2 < *exact_r2) ||
           !parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, start_d2))
         return false;
       if (clear_end && segment_triangle_squared_distance(Vec3<Rational>(*exact_b - *exact_h),
-                                                         Vec3<Rational>(*exact_b + *exact_h), rt) < Rational(1))
+                                                         Vec3<Rational>(*exact_b + *exact_h), rt) < *exact_r2)
         return false;
     }
     return true;

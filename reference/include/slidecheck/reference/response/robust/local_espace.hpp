@@ -56,6 +56,14 @@ class ExactLocalESpace {
                           Rational(Rational(double(v.z)) - origin_.z) / radii_.z);
   }
 
+  /// v - origin, exactly: the local frame before its division by the radii (a difference of
+  /// IEEE numbers: dyadic). A capsule's exact test decides there, with every length in R3
+  /// (capsule_exact.hpp).
+  Vec3<Rational> translated(const Vec3<T>& v) const {
+    return Vec3<Rational>(Rational(Rational(double(v.x)) - origin_.x), Rational(Rational(double(v.y)) - origin_.y),
+                          Rational(Rational(double(v.z)) - origin_.z));
+  }
+
   Vec3<Interval> enclosure(const Vec3<T>& v) const {
     return Vec3<Interval>((Interval::point(double(v.x)) - origin_enclosure_.x) / radii_enclosure_.x,
                           (Interval::point(double(v.y)) - origin_enclosure_.y) / radii_enclosure_.y,

@@ -5,7 +5,10 @@
 // its planes name the scene's triangles, its decisions say where they were taken; robust in
 // double ends there too, up to its skin along the contact normals and exactly along the rest.
 // Over several frames, continuous and anchored, the corner push stays proven and at rest. The
-// grid allowance of a capsule's end searches positions clear for the capsule, not a sphere.
+// grid allowance of a capsule's end searches positions clear for the capsule, not a sphere. A
+// frame run again with iteration cuts has its iteration starts cut, as a sphere's.
+#include "rotated_scripted_move.hpp"
+
 #include <slidecheck/verify/level_c/grid_allowance.hpp>
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
 #include <slidecheck/verify/run/algorithms.hpp>
@@ -198,6 +201,41 @@ BOOST_AUTO_TEST_CASE(continuous_and_anchored_frames_of_a_corner_push_stay_proven
     BOOST_TEST((a.frame_ends[k].rounded == one.final_position.rounded));
     BOOST_TEST((a.frame_ends[k].rounded == c.frame_ends[k].rounded));
   }
+}
+
+// A capsule's pass hands its iteration starts to level C's cut through the tracer that names the
+// prisms' triangles by the scene's (PrismIndexTracer): a short capsule sliding into the rotated
+// room corner, 3 continuous frames with every frame forced to run again with cuts, has values
+// cut (within about 2^-159 of them) and the exact run's verdicts and ends.
+BOOST_AUTO_TEST_CASE(a_capsule_frame_run_again_with_cuts_has_its_iteration_starts_cut) {
+  const test::RotatedMove c = test::rotated_scripted_move("room_corner", 1, "slide-into-corner", 1, 0);
+  const double r = c.input.radii.radii.x;
+  const SlideInput<double> in = capsule_input(Capsule<double>{r, {0, 0, r / 8}}, c.input.start, c.input.velocity);
+  const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
+  IdealOptions exactly = in_process(3);
+  exactly.frame_start_doubles = 0;
+  exactly.iteration_cuts = false;
+  IdealOptions forced = exactly;  // frames from the exact ends: later frames start deep
+  forced.iteration_cuts = true;
+  forced.cut_sqrt_nodes = 1;  // every frame whose decisions pass the filter with a square root
+  IdealOptions trusting = forced;
+  trusting.cut_ties_exact = false;  // the cuts kept where ties read them: the cut values stay
+  const IdealTrajectory exact = ideal_trajectory(tol, in, c.mesh, exactly);
+  const IdealTrajectory cut = ideal_trajectory(tol, in, c.mesh, forced);
+  const IdealTrajectory kept = ideal_trajectory(tol, in, c.mesh, trusting);
+  check_proven(exact, c.mesh);
+  check_proven(cut, c.mesh);
+  check_proven(kept, c.mesh);
+  BOOST_TEST(exact.iteration_cut_gap == 0.0);
+  BOOST_TEST(kept.cut_frames >= 1);
+  BOOST_TEST(kept.iteration_cut_gap > 0.0);
+  BOOST_TEST(kept.iteration_cut_gap < std::ldexp(1.0, -140));
+  BOOST_TEST(cut.cut_frames >= 1);
+  BOOST_TEST(test::verdict_difference(cut, exact) == "");
+  BOOST_TEST_MESSAGE("capsule room corner slide, 3 frames: exact " << exact.seconds * 1e3 << " ms, cut "
+                     << cut.seconds * 1e3 << " ms (" << cut.cut_tie_reruns << " runs again at a tie, "
+                     << cut.cut_tie_uncut_frames << " frames uncut at last), cuts kept " << kept.seconds * 1e3
+                     << " ms");
 }
 
 BOOST_AUTO_TEST_CASE(the_grid_allowance_of_a_capsule_end_is_the_step_up_clear_for_the_capsule) {

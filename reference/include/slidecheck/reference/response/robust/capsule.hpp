@@ -113,6 +113,14 @@ struct PrismIndexTracer {
       (*inner)(e);
     }
   }
+  /// The values an iteration starts from go to the inner tracer's cut unchanged (level C's
+  /// iteration cuts, trace/iteration_start.hpp): they name no triangle. Without it a capsule's
+  /// ideal run, escalated to run a frame again with cuts, would run it again uncut.
+  template <class... Points>
+    requires requires(Inner& t, int pass, int iteration, Points&... p) { t.cut_iteration_start(pass, iteration, p...); }
+  void cut_iteration_start(int pass, int iteration, Points&... points) const {
+    inner->cut_iteration_start(pass, iteration, points...);
+  }
 };
 
 /// The sliding planes of a pass on the prism mesh, named by the mesh's triangles: the triangle

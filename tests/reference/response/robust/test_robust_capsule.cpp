@@ -261,6 +261,34 @@ std::vector<InsideStart> inside_starts() {
           {"lying, through a wall", wall_mesh(), {1.25, 0, 0}, {0, 1, 0.5}, {0.5, 0, 0}}};
 }
 
+/// capsule_segment_keeps_radius_exactly (capsule_exact.hpp) for `capsule` over `stored`, in the
+/// local eSpace at `origin` (the capsule's radius on every axis), with the prism mesh of the
+/// stored triangles' local copy and a reach box holding everything.
+struct ExactKeeps {
+  IndexedMesh<float> stored;
+  Capsule<float> capsule;
+  robust::ExactLocalESpace<float> space;
+  IndexedMesh<double> prism;
+
+  ExactKeeps(IndexedMesh<float> mesh, const Capsule<float>& c, const Vec3<float>& origin)
+      : stored(std::move(mesh)), capsule(c), space(origin, radii(c)) {
+    IndexedMesh<double> local;
+    for (const Vec3<float>& v : stored.vertices)
+      local.vertices.push_back(robust::to_local_espace(robust::convert_to<double>(v), robust::convert_to<double>(origin),
+                                                       robust::convert_to<double>(radii(c))));
+    local.triangles = stored.triangles;
+    const double r = c.radius;
+    prism = robust::prism_mesh(local, Vec3<double>(c.half_axis.x / r, c.half_axis.y / r, c.half_axis.z / r));
+  }
+  static EllipsoidRadii<float> radii(const Capsule<float>& c) { return {Vec3<float>(c.radius, c.radius, c.radius)}; }
+  bool operator()(const Vec3<float>& a, const Vec3<float>& b) const {
+    const exact::Box everything = exact::swept_box(Vec3<double>(0, 0, 0), Vec3<double>(0, 0, 0), Vec3<double>(64, 64, 64));
+    std::optional<Vec3<Rational>> exact_a;
+    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, stored, capsule, prism,
+                                                        robust::prism_triangles, everything);
+  }
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(robust_capsule_inside)
@@ -347,20 +375,7 @@ BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_allows_touching_and_no
   stored.triangles = floor_mesh().triangles;
   const Capsule<float> capsule{0.5f, {0, 0, 0.5f}};
   const Vec3<float> origin(0, 0, 1);
-  const EllipsoidRadii<float> radii{Vec3<float>(0.5f, 0.5f, 0.5f)};
-  IndexedMesh<double> local;
-  for (const Vec3<float>& v : stored.vertices)
-    local.vertices.push_back(robust::to_local_espace(robust::convert_to<double>(v), robust::convert_to<double>(origin),
-                                                     robust::convert_to<double>(radii)));
-  local.triangles = stored.triangles;
-  const IndexedMesh<double> prism = robust::prism_mesh(local, Vec3<double>(0, 0, 1));
-  const exact::Box everything = exact::swept_box(Vec3<double>(0, 0, 0), Vec3<double>(0, 0, 0), Vec3<double>(64, 64, 64));
-  const robust::ExactLocalESpace<float> space(origin, radii);
-  auto keeps = [&](Vec3<float> a, Vec3<float> b) {
-    std::optional<Vec3<Rational>> exact_a;
-    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, stored, capsule, prism,
-                                                        robust::prism_triangles, everything);
-  };
+  const ExactKeeps keeps(stored, capsule, origin);
   BOOST_TEST(keeps({0, 0, 2}, {0, 0, 1}));                                 // ends touching
   BOOST_TEST(keeps({-1, 0, 1}, {1, 0.5f, 1}));                             // slides touching
   BOOST_TEST(!keeps({0, 0, 2}, {0, 0, std::nextafter(1.0f, 0.0f)}));       // an ulp inside
@@ -375,17 +390,7 @@ BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_allows_touching_and_no
   IndexedMesh<float> tilted;
   tilted.vertices = {{-4, -4, -4}, {4, -4, 4}, {0, 4, 0}};
   tilted.triangles = {{0, 1, 2}};
-  IndexedMesh<double> tilted_local;
-  for (const Vec3<float>& v : tilted.vertices)
-    tilted_local.vertices.push_back(robust::to_local_espace(
-        robust::convert_to<double>(v), robust::convert_to<double>(origin), robust::convert_to<double>(radii)));
-  tilted_local.triangles = tilted.triangles;
-  const IndexedMesh<double> tilted_prism = robust::prism_mesh(tilted_local, Vec3<double>(0, 0, 1));
-  auto keeps_tilted = [&](Vec3<float> a, Vec3<float> b) {
-    std::optional<Vec3<Rational>> exact_a;
-    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, tilted, capsule, tilted_prism,
-                                                        robust::prism_triangles, everything);
-  };
+  const ExactKeeps keeps_tilted(tilted, capsule, origin);
   BOOST_TEST(keeps_tilted({-3, 0, 3}, {-2, 0, 3}));
   BOOST_TEST(!keeps_tilted({-3, 0, 3}, {0, 0, 0}));
 }
@@ -398,24 +403,9 @@ BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_with_a_radius_not_a_po
   IndexedMesh<float> stored;
   stored.vertices = {{0, 0, 0}, {-4, -2, 1}, {-4, 2, 1}};
   stored.triangles = {{0, 1, 2}};
-  const float r = 0.625f;
-  const Capsule<float> capsule{r, {0, 0, 0.5f}};
+  const Capsule<float> capsule{0.625f, {0, 0, 0.5f}};
   const Vec3<float> touching(0.375f, 0, 1);  // its axis's lower end (0.375, 0, 0.5): 5/8 from the vertex
-  const Vec3<float> origin(0, 0, 2);
-  const EllipsoidRadii<float> radii{Vec3<float>(r, r, r)};
-  IndexedMesh<double> local;
-  for (const Vec3<float>& v : stored.vertices)
-    local.vertices.push_back(robust::to_local_espace(robust::convert_to<double>(v), robust::convert_to<double>(origin),
-                                                     robust::convert_to<double>(radii)));
-  local.triangles = stored.triangles;
-  const IndexedMesh<double> prism = robust::prism_mesh(local, Vec3<double>(0, 0, 0.8));
-  const exact::Box everything = exact::swept_box(Vec3<double>(0, 0, 0), Vec3<double>(0, 0, 0), Vec3<double>(64, 64, 64));
-  const robust::ExactLocalESpace<float> space(origin, radii);
-  auto keeps = [&](Vec3<float> a, Vec3<float> b) {
-    std::optional<Vec3<Rational>> exact_a;
-    return robust::capsule_segment_keeps_radius_exactly(a, exact_a, b, space, stored, capsule, prism,
-                                                        robust::prism_triangles, everything);
-  };
+  const ExactKeeps keeps(stored, capsule, Vec3<float>(0, 0, 2));
   const Vec3<float> closer(std::nextafter(touching.x, 0.0f), 0, touching.z);
   BOOST_TEST(keeps({0.375f, 0, 3}, touching));  // ends touching
   BOOST_TEST(!keeps({0.375f, 0, 3}, closer));   // an ulp closer

@@ -81,6 +81,9 @@ EngineList parse_engines(const std::string& json_text, const std::string& source
     g.program = text_field(e, "program", g.client == Engine::Client::native, at, source);
     g.args = text_list(e, "args", at, source);
     g.needs = text_field(e, "needs", false, at, source);
+    g.check = text_list(e, "check", at, source);
+    if (!g.check.empty() && g.client != Engine::Client::native)
+      throw formats::InputError(source, 0, at + ": \"check\" is for native clients only");
     for (const std::string& p : text_list(e, "precisions", at, source)) {
       try {
         g.precisions.push_back(formats::parse_precision(p));

@@ -23,6 +23,9 @@ struct Engine {
   std::string program;                          ///< native: the executable; {precision} is float or double
   std::vector<std::string> args;                ///< native: the arguments after it
   std::string needs;                            ///< native: what a build without it lacks (a package)
+  /// native: arguments (after `args`) that make its client say whether it can run here: exit 0,
+  /// else a line saying why (Godot's client and godot3-server); empty: nothing to ask
+  std::vector<std::string> check;
   std::vector<formats::Precision> precisions;   ///< the precisions its client answers in
   std::vector<std::string> shapes;              ///< the character shapes it runs (names of Shape's list)
   std::string description;                      ///< one line for messages and --help

@@ -5,9 +5,12 @@
 
 #include <slidecheck/verify/usage_error.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace slidecheck::cli {
@@ -68,7 +71,28 @@ std::string node_peer(const Engine& engine, const EngineList& engines) {
   return "node " + shell_quote(client.string());
 }
 
+/// What a native client's own check says (`command`: the client with its entry's `check`
+/// arguments): empty when it exits 0, else the last line it printed, or its exit status.
+std::string client_check_problem(const std::string& command) {
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return "its check (" + command + ") could not be started";
+  std::string out;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+  const int status = ::pclose(pipe);
+  if (status == 0) return {};
+  std::string last;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  if (!last.empty()) return last;
+  return "its check (" + command + ") failed with status " +
+         std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : status);
+}
+
 /// A native client's command: its program built for `p` (beside slidecheck) and its arguments.
+/// A client whose entry has `check` arguments is asked first whether it can run here (Godot's
+/// client needs godot3-server, which can be removed after the build).
 std::string native_peer(const Engine& engine, formats::Precision p) {
   std::string name = engine.program;
   const std::string slot = "{precision}";
@@ -82,6 +106,12 @@ std::string native_peer(const Engine& engine, formats::Precision p) {
     if (fs::is_regular_file(f)) {
       std::string command = shell_quote(f.string());
       for (const std::string& a : engine.args) command += " " + shell_word(a);
+      if (!engine.check.empty()) {
+        std::string check = command;
+        for (const std::string& a : engine.check) check += " " + shell_word(a);
+        if (const std::string problem = client_check_problem(check); !problem.empty())
+          throw verify::UsageError("--implementation", "peer:" + engine.name + " is not usable: " + problem);
+      }
       return command;
     }
   throw verify::UsageError("--implementation",

@@ -31,8 +31,9 @@ std::optional<std::string> external_command(const std::string& spec, formats::Pr
                                             const EngineList& engines);
 
 /// Why peer:NAME of `engine` cannot run in this build (its Node client not installed or its npm
-/// install failed, a native client not built: the message verify would give; a native client's
-/// missing builds joined by "; "), empty when it can run. For `slidecheck version`.
+/// install failed, a native client not built or saying through its check that it cannot run
+/// here: the message verify would give; a native client's problems joined by "; "), empty when
+/// it can run. For `slidecheck version`.
 std::string peer_problem(const Engine& engine);
 
 /// `s` as one word of a shell command line (quoted when it must be), for the commands that

@@ -117,6 +117,37 @@ BOOST_AUTO_TEST_CASE(a_test_only_engine_reaches_the_resolver_and_its_messages) {
                  .find(engine_names(list)) != std::string::npos);
 }
 
+// A native client whose entry has `check` arguments is asked first whether it can run here; its
+// last line is the reason peer:NAME (and `slidecheck version`) gives when it says no.
+BOOST_AUTO_TEST_CASE(a_native_client_that_says_it_cannot_run_here_is_not_usable) {
+  const fs::path dir = fs::temp_directory_path() / ("slidecheck-check-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path client = dir / "toy_client";
+  const auto write_client = [&](const std::string& check_body) {
+    std::ofstream(client) << "#!/bin/sh\n"
+                             "# answers --check as told; otherwise never run here\n"
+                             "if [ \"$3\" = --check ]; then " << check_body << "; fi\n"
+                             "exit 9\n";
+    fs::permissions(client, fs::perms::owner_all);
+  };
+  nlohmann::json doc = nlohmann::json::parse(source_list());
+  doc["engines"].push_back({{"name", "toy_checked"}, {"client", "native"}, {"folder", "toy"},
+                            {"program", client.string()}, {"args", {"--mode", "a"}}, {"check", {"--check"}},
+                            {"precisions", {"float"}}, {"description", "a native test engine that checks"}});
+  const EngineList list = parse_engines(doc.dump(), "test list");
+  write_client("echo 'starting up'; echo 'toy peer: cannot run /nowhere/toy: no such file' >&2; exit 1");
+  BOOST_TEST(usage_error([&] { external_command("peer:toy_checked", formats::Precision::single_float, list); })
+                 .find("peer:toy_checked is not usable: toy peer: cannot run /nowhere/toy: no such file") !=
+             std::string::npos);
+  write_client("exit 3");  // no line: its status
+  BOOST_TEST(usage_error([&] { external_command("peer:toy_checked", formats::Precision::single_float, list); })
+                 .find("failed with status 3") != std::string::npos);
+  write_client("exit 0");
+  BOOST_TEST(*external_command("peer:toy_checked", formats::Precision::single_float, list) ==
+             "'" + client.string() + "' --mode a");
+  fs::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_CASE(malformed_lists_are_input_errors) {
   const auto problem = [](const std::string& text) { return input_error([&] { parse_engines(text, "l.json"); }); };
   BOOST_TEST(problem("[").find("l.json: is not valid JSON") == 0);
@@ -134,6 +165,8 @@ BOOST_AUTO_TEST_CASE(malformed_lists_are_input_errors) {
                  .find("precision 'half'") != std::string::npos);
   BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "node", "folder": "a", "precisions": ["float"], "shapes": ["sphere", "cube"], "description": "d"}]})")
                  .find("engine 'a': shape 'cube' is none of sphere, ellipsoid, capsule") != std::string::npos);
+  BOOST_TEST(problem(R"({"engines": [{"name": "a", "client": "node", "folder": "a", "precisions": ["float"], "check": ["--check"], "description": "d"}]})")
+                 .find("engine 'a': \"check\" is for native clients only") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(every_engine_lists_the_sphere_or_the_capsule_first_and_only_those) {

@@ -23,6 +23,16 @@ namespace slidecheck::peers {
 
 namespace fs = std::filesystem;
 
+std::string godot_problem(const std::string& godot) {
+  const std::string install = " (install godot3-server)";
+  if (!fs::path(godot).is_absolute()) return "godot peer: Godot's executable must be an absolute path, not '" + godot + "'";
+  std::error_code ec;
+  if (!fs::is_regular_file(godot, ec)) return "godot peer: cannot run " + godot + ": no such file" + install;
+  if (::access(godot.c_str(), X_OK) != 0)
+    return "godot peer: cannot run " + godot + ": " + std::strerror(errno) + install;
+  return {};
+}
+
 namespace {
 
 std::runtime_error system_error(const std::string& what) {

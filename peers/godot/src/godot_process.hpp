@@ -19,6 +19,11 @@ namespace slidecheck::peers {
 /// peer.gd's text, compiled in (godot_script.cpp, generated from peers/godot/peer.gd).
 extern const std::string_view godot_script;
 
+/// Why `godot` cannot be run as GodotProcess runs it (an absolute path to an executable file:
+/// it is run from the process's private folder), or empty. godot3-server can be removed after
+/// slidecheck_godot was built with its path; `slidecheck version` and peer:godot ask this first.
+std::string godot_problem(const std::string& godot);
+
 class GodotProcess {
  public:
   /// `godot`: the godot3-server executable; `physics_engine`: the project setting

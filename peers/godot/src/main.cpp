@@ -3,6 +3,7 @@
 // peer:godot_sw). Requests on stdin, one answer line per request on stdout; Godot's own output
 // goes to stderr.
 #include "godot_exec.hpp"
+#include "godot_process.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -24,13 +25,18 @@ int main(int argc, char** argv) {
                "and its tolerances; a query request is answered with the sphere's centre after every pass and each "
                "pass's single sweep (move_and_collide). Run it under slidecheck, e.g.\n"
                "  slidecheck verify --corpus DIR --implementation peer:godot\n\nExit codes: 0 at the end of the "
-               "input (or when the reader has gone); 2 bad command line; 3 stdout could not be set up."};
+               "input (or when the reader has gone), or with --check when Godot can be run; 1 with --check when it "
+               "cannot; 2 bad command line; 3 stdout could not be set up."};
   std::string physics;
   std::string godot = SLIDECHECK_GODOT_PROGRAM;
   app.add_option("--physics", physics,
                  "bullet: Godot's Bullet backend (peer:godot); godotphysics: GodotPhysics (peer:godot_sw)")
       ->required();
   app.add_option("--godot", godot, "The godot3-server executable")->capture_default_str();
+  bool check = false;
+  app.add_flag("--check", check,
+               "Only say whether the Godot executable can be run here: exit 0, or 1 with the reason on stderr "
+               "(slidecheck version and peer:godot ask this first)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -41,6 +47,13 @@ int main(int argc, char** argv) {
   if (!backend) {
     std::cerr << "slidecheck-godot: error: --physics must be bullet or godotphysics, not '" << physics << "'\n";
     return 2;
+  }
+  if (check) {
+    if (const std::string problem = peers::godot_problem(godot); !problem.empty()) {
+      std::cerr << problem << '\n';
+      return 1;
+    }
+    return 0;
   }
 
   // stdout carries answers only: the answers go to a copy of it, and anything else written to

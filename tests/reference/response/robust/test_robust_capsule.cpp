@@ -413,6 +413,54 @@ BOOST_AUTO_TEST_CASE(capsule_segment_keeps_radius_exactly_with_a_radius_not_a_po
   BOOST_TEST(!keeps({1, 0, 1}, {-1, 0, 1}));    // through it
 }
 
+// The exact test decides most triangles by the axis separation or term by term in Interval
+// (filtered_exact_test.hpp): its answers must be those of the rational distances alone (the
+// parallelogram at least r, or from an overlapping start at least the start's), above all where
+// an end rests exactly on an aligned floor (the case the filters exist for) and a float ulp off,
+// for radii that are and are not powers of two, near the origin and far from it.
+RC_BOOST_PROP(capsule_segment_keeps_radius_exactly_answers_as_rationals_alone, ()) {
+  const std::array<float, 3> radii{1.0f, 0.5f, 0.625f};
+  const float r = radii[static_cast<std::size_t>(*rc::gen::inRange(0, 3))];
+  auto small = [] { return *rc::gen::inRange(-32, 33) / 8.0f; };
+  const int axis_kind = *rc::gen::inRange(0, 3);
+  const Vec3<float> h = axis_kind == 0 ? Vec3<float>(0, 0, 0.5f)
+                        : axis_kind == 1 ? Vec3<float>(0.75f, 0, 0)
+                                         : Vec3<float>(small() / 4, small() / 4, small() / 4);
+  const Capsule<float> capsule{r, h};
+  const Vec3<float> origin = *rc::gen::arbitrary<bool>() ? Vec3<float>(0, 0, 0) : Vec3<float>(1024.5f, -3, 4096);
+  const bool aligned = *rc::gen::arbitrary<bool>();
+  const float height = small();
+  auto at = [&](float x, float y, float z) { return Vec3<float>(origin.x + x, origin.y + y, origin.z + z); };
+  auto vertex = [&] { return at(small(), small(), aligned ? height : small()); };
+  IndexedMesh<float> stored;
+  stored.vertices = {vertex(), vertex(), vertex()};
+  stored.triangles = {{0, 1, 2}};
+  RC_PRE(!stored.triangle(0).is_degenerate());
+  auto end = [&] {
+    const int kind = *rc::gen::inRange(0, 4);
+    const float rest = origin.z + height + r + std::fabs(h.z);  // the axis's lower end r above the floor
+    float z = origin.z + small();
+    if (kind == 0) z = rest;                           // touching an aligned floor
+    if (kind == 1) z = std::nextafter(rest, -1e9f);    // an ulp inside it
+    if (kind == 2) z = std::nextafter(rest, 1e9f);     // an ulp above it
+    return Vec3<float>(origin.x + small(), origin.y + small(), z);
+  };
+  const Vec3<float> a = end(), b = *rc::gen::arbitrary<bool>() ? end() : Vec3<float>(a.x + small(), a.y, a.z);
+  const ExactKeeps keeps(stored, capsule, origin);
+  const bool filtered = keeps(a, b);
+  auto q = [](const Vec3<float>& v) { return Vec3<Rational>(Rational(double(v.x)), Rational(double(v.y)), Rational(double(v.z))); };
+  const Triangle<float> t = stored.triangle(0);
+  const Triangle<Rational> rt{q(t.p0), q(t.p1), q(t.p2)};
+  const Vec3<Rational> qh = q(h);
+  const Rational r2 = Rational(double(r)) * Rational(double(r));
+  const Rational d2 = parallelogram_triangle_squared_distance(q(a), q(b), qh, rt);
+  const Rational start_d2 = segment_triangle_squared_distance(Vec3<Rational>(q(a) - qh), Vec3<Rational>(q(a) + qh), rt);
+  const bool overlapping = start_d2 < r2;
+  RC_TAG(aligned ? "aligned" : "tilted", d2 == r2 ? "touching" : (d2 < r2 ? "closer" : "clear"),
+         overlapping ? "from inside" : "from outside");
+  RC_ASSERT(filtered == (!(d2 < r2) || (overlapping && !(d2 < start_d2))));
+}
+
 // Which axes a capsule may be locked on is decided exactly on its axis's ends (capsule_exact.hpp).
 BOOST_AUTO_TEST_CASE(capsule_lockable_axes_are_decided_exactly) {
   const Triangle<float> wall{{1, -4, -4}, {1, 4, -4}, {1, 0, 4}};

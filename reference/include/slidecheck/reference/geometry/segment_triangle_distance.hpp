@@ -87,20 +87,35 @@ T segment_triangle_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const 
   return best;
 }
 
-/// segment_triangle_squared_distance(p0, p1, tri) >= r2, decided one term at a time: no
-/// crossing, and each endpoint's and each edge's squared distance at least r2. The same answer
-/// for every exact type; for Interval it never compares two of the terms with each other (a
-/// slide parallel to a face has both endpoints at the same distance, which no enclosure can
-/// order), only each with r2.
+/// The terms of segment_triangle_squared_distance(p0, p1, tri) >= r2, one decision each: term 0,
+/// the segment does not cross the triangle (or r2 <= 0); 1 and 2, each endpoint's squared
+/// distance at least r2; 3 to 5, each edge's. The test holds iff every term does. Why terms: a
+/// caller may decide each in a cheaper type first and take only the undecided ones exactly
+/// (robust/filtered_exact_test.hpp).
+inline constexpr int segment_triangle_terms = 6;
+
+template <Number T>
+bool segment_triangle_term_at_least(int k, const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri, const T& r2) {
+  switch (k) {
+    case 0: return tri.is_degenerate() || !segment_crosses_triangle(p0, p1, tri) || !(T(0) < r2);
+    case 1: return !(point_triangle_squared_distance(p0, tri) < r2);
+    case 2: return !(point_triangle_squared_distance(p1, tri) < r2);
+    case 3: return !(segment_segment_squared_distance(p0, p1, tri.p0, tri.p1) < r2);
+    case 4: return !(segment_segment_squared_distance(p0, p1, tri.p1, tri.p2) < r2);
+    default: return !(segment_segment_squared_distance(p0, p1, tri.p2, tri.p0) < r2);
+  }
+}
+
+/// segment_triangle_squared_distance(p0, p1, tri) >= r2, decided one term at a time
+/// (segment_triangle_term_at_least, in order). The same answer for every exact type; for
+/// Interval it never compares two of the terms with each other (a slide parallel to a face has
+/// both endpoints at the same distance, which no enclosure can order), only each with r2.
 template <Number T>
 bool segment_triangle_squared_distance_at_least(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri,
                                                 const T& r2) {
-  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return !(T(0) < r2);
-  if (point_triangle_squared_distance(p0, tri) < r2) return false;
-  if (point_triangle_squared_distance(p1, tri) < r2) return false;
-  if (segment_segment_squared_distance(p0, p1, tri.p0, tri.p1) < r2) return false;
-  if (segment_segment_squared_distance(p0, p1, tri.p1, tri.p2) < r2) return false;
-  return !(segment_segment_squared_distance(p0, p1, tri.p2, tri.p0) < r2);
+  for (int k = 0; k < segment_triangle_terms; ++k)
+    if (!segment_triangle_term_at_least(k, p0, p1, tri, r2)) return false;
+  return true;
 }
 
 }  // namespace slidecheck

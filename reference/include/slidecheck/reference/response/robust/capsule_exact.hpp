@@ -22,12 +22,15 @@
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/numbers/mp.hpp>
 #include <slidecheck/reference/response/robust/axis_locks.hpp>
+#include <slidecheck/reference/response/robust/filtered_exact_test.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
+#include <utility>
 
 namespace slidecheck::robust {
 
@@ -96,26 +99,45 @@ bool capsule_axis_separated(const Triangle<T>& tri, const Vec3<T>& a, const Vec3
   return false;
 }
 
-/// dist(Q, tri)^2 >= r2 for the parallelogram Q = {p + u h : p in [a, b], u in [-1, 1]} (the file
-/// comment), decided one term at a time (segment_triangle_squared_distance_at_least), so an
-/// Interval never compares two terms with each other.
+/// dist(Q, tri)^2 >= r2 for the parallelogram Q = {p + u h : p in [a, b], u in [-1, 1]} of the
+/// inputs (the file comment), each term (segment_triangle_term_at_least) decided by `decide`
+/// (filtered_exact_test.hpp), so an Interval never compares two terms with each other.
+template <class Decide>
+bool parallelogram_terms_hold(Decide& decide) {
+  // The axis at b first: in a write-back b is the rounded candidate and a a position certified
+  // before, so a refusal is most often found there, before a's terms.
+  const auto b_axis = [](const auto& in) { return std::pair(in.b - in.h, in.b + in.h); };
+  const auto a_axis = [](const auto& in) { return std::pair(in.a - in.h, in.a + in.h); };
+  const auto low_edge = [](const auto& in) { return std::pair(in.a - in.h, in.b - in.h); };
+  const auto high_edge = [](const auto& in) { return std::pair(in.a + in.h, in.b + in.h); };
+  if (!segment_terms_hold(decide, b_axis, inputs_triangle) || !segment_terms_hold(decide, a_axis, inputs_triangle) ||
+      !segment_terms_hold(decide, low_edge, inputs_triangle) || !segment_terms_hold(decide, high_edge, inputs_triangle))
+    return false;
+  const bool flat = decide([](const auto& in) {  // b - a parallel to h: the union of its edges
+    using V = std::remove_cvref_t<decltype(in.a)>;
+    return num::sign(length_squared(cross(V(in.b - in.a), in.h))) == 0;
+  });
+  if (flat) return true;
+  for (int half = 0; half < 2; ++half)
+    for (int i = 0; i < 3; ++i) {
+      const auto edge = [i](const auto& in) { return std::pair(in.tri.vertex(i), in.tri.vertex((i + 1) % 3)); };
+      const auto half_of = [half](const auto& in) {
+        using Q = std::remove_cvref_t<decltype(in.r2)>;
+        const Vec3<Q> a0 = in.a - in.h, a1 = in.a + in.h, b0 = in.b - in.h, b1 = in.b + in.h;
+        return half == 0 ? Triangle<Q>{a0, b0, b1} : Triangle<Q>{a0, b1, a1};
+      };
+      if (!segment_terms_hold(decide, edge, half_of)) return false;
+    }
+  return true;
+}
+
+/// parallelogram_terms_hold on inputs of one type Q.
 template <Number Q>
 bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Vec3<Q>& b, const Vec3<Q>& h,
                                                       const Triangle<Q>& tri, const Q& r2) {
-  const Vec3<Q> a0 = a - h, a1 = a + h, b0 = b - h, b1 = b + h;
-  // The axis at b first: in a write-back b is the rounded candidate and a a position certified
-  // before, so a refusal is most often found there, before a's terms (in rationals, each a
-  // closest-feature computation) are taken.
-  if (!segment_triangle_squared_distance_at_least(b0, b1, tri, r2)) return false;
-  if (!segment_triangle_squared_distance_at_least(a0, a1, tri, r2)) return false;
-  if (!segment_triangle_squared_distance_at_least(a0, b0, tri, r2)) return false;
-  if (!segment_triangle_squared_distance_at_least(a1, b1, tri, r2)) return false;
-  if (num::sign(length_squared(cross(Vec3<Q>(b - a), h))) == 0) return true;  // flat: its edges
-  const Triangle<Q> halves[2] = {{a0, b0, b1}, {a0, b1, a1}};
-  for (const Triangle<Q>& half : halves)
-    for (int i = 0; i < 3; ++i)
-      if (!segment_triangle_squared_distance_at_least(tri.vertex(i), tri.vertex((i + 1) % 3), half, r2)) return false;
-  return true;
+  const ExactTestInputs<Q> in{a, b, h, tri, r2};
+  auto decide = [&in](const auto& term) { return term(in); };
+  return parallelogram_terms_hold(decide);
 }
 
 /// segment_keeps_radius_exactly for a capsule of half axis `half_axis` (R3, in T): whether the
@@ -126,8 +148,8 @@ bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Ve
 /// triangles (i * cell_size ... in `pass_mesh`, the pass's prism mesh, capsule.hpp) meets
 /// `reach` are tested: a segment that comes within 1 of a triangle's prism either crosses the
 /// prism's boundary within 1 or starts inside the prism, where the start's distance is 0 and
-/// nothing is deeper. Interval first, rationals where the enclosures cannot decide; `exact_a`
-/// caches a's rational (ExactLocalESpace::translated).
+/// nothing is deeper. Each term in Interval first, in rationals where its enclosure cannot
+/// decide (filtered_exact_test.hpp); `exact_a` caches a's rational (ExactLocalESpace::translated).
 /// The rationals decide in R3 relative to the origin, a - origin without the division by r, and
 /// compare with r^2 where the eSpace compares with 1: the capsule's eSpace is R3 / r, so every
 /// squared distance is r^2 times the eSpace's and each comparison the same decision. Why: the
@@ -155,32 +177,35 @@ bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<R
       if (!near) continue;
       const Triangle<T> t = stored.triangle(i);
       if (capsule_axis_separated(t, a, b, capsule)) continue;
+      std::optional<ExactTestInputs<Interval>> enclosed;
       try {
-        const Triangle<Interval> it{space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)};
-        if (parallelogram_triangle_squared_distance_at_least(ia, ib, ih, it, Interval(1))) continue;
-        // Closer than 1 somewhere: refused, unless the axis at a itself may be (an overlapping start).
-        if (!(segment_triangle_squared_distance(Vec3<Interval>(ia - ih), Vec3<Interval>(ia + ih), it) < Interval(1)))
-          return false;
+        enclosed = ExactTestInputs<Interval>{
+            ia, ib, ih, {space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)}, Interval(1)};
       } catch (const UncertainDecision&) {
       }
-      if (!exact_a) exact_a = space.translated(a);
-      if (!exact_b) exact_b = space.translated(b);
-      if (!exact_h) exact_h = Vec3<Rational>(Rational(double(capsule.half_axis.x)), Rational(double(capsule.half_axis.y)),
-                                             Rational(double(capsule.half_axis.z)));
-      if (!exact_r2) {
-        const Rational r(double(capsule.radius));
-        exact_r2 = Rational(r * r);
-      }
-      const Triangle<Rational> rt{space.translated(t.p0), space.translated(t.p1), space.translated(t.p2)};
-      if (parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, *exact_r2)) continue;
-      const Rational start_d2 =
-          segment_triangle_squared_distance(Vec3<Rational>(*exact_a - *exact_h), Vec3<Rational>(*exact_a + *exact_h), rt);
-      if (!(start_d2 < *exact_r2) ||
-          !parallelogram_triangle_squared_distance_at_least(*exact_a, *exact_b, *exact_h, rt, start_d2))
-        return false;
-      if (clear_end && segment_triangle_squared_distance(Vec3<Rational>(*exact_b - *exact_h),
-                                                         Vec3<Rational>(*exact_b + *exact_h), rt) < *exact_r2)
-        return false;
+      FilteredExactTest decide(std::move(enclosed), [&] {
+        if (!exact_a) exact_a = space.translated(a);
+        if (!exact_b) exact_b = space.translated(b);
+        if (!exact_h) exact_h = Vec3<Rational>(Rational(double(capsule.half_axis.x)), Rational(double(capsule.half_axis.y)),
+                                               Rational(double(capsule.half_axis.z)));
+        if (!exact_r2) {
+          const Rational r(double(capsule.radius));
+          exact_r2 = Rational(r * r);
+        }
+        return ExactTestInputs<Rational>{
+            *exact_a, *exact_b, *exact_h, {space.translated(t.p0), space.translated(t.p1), space.translated(t.p2)}, *exact_r2};
+      });
+      if (parallelogram_terms_hold(decide)) continue;
+      // Closer than r somewhere: refused, unless the axis at a itself is (an overlapping start).
+      const auto a_axis = [](const auto& in) { return std::pair(in.a - in.h, in.a + in.h); };
+      if (segment_terms_hold(decide, a_axis, inputs_triangle)) return false;
+      // From a start whose axis overlaps the triangle: a push out, never deeper (level A's
+      // recovery), decided in rationals.
+      const ExactTestInputs<Rational>& q = decide.exact();
+      const Rational start_d2 = segment_triangle_squared_distance(Vec3<Rational>(q.a - q.h), Vec3<Rational>(q.a + q.h), q.tri);
+      if (!parallelogram_triangle_squared_distance_at_least(q.a, q.b, q.h, q.tri, start_d2)) return false;
+      const auto b_axis = [](const auto& in) { return std::pair(in.b - in.h, in.b + in.h); };
+      if (clear_end && !segment_terms_hold(decide, b_axis, inputs_triangle)) return false;
     }
     return true;
   }

@@ -1,0 +1,129 @@
+// The exact write-back test decided a term at a time (robust/filtered_exact_test.hpp): each term
+// in Interval where its enclosure decides, in rationals where it does not, with the answers of
+// rationals alone; and the terms of segment_triangle_squared_distance_at_least
+// (geometry/segment_triangle_distance.hpp) are together the distance's comparison.
+#include <slidecheck/reference/response/robust/capsule_exact.hpp>
+#include <slidecheck/reference/response/robust/filtered_exact_test.hpp>
+
+#include <boost/test/unit_test.hpp>
+#include <rapidcheck/boost_test.h>
+
+#include <optional>
+#include <type_traits>
+
+using namespace slidecheck;
+
+namespace {
+
+Vec3<Rational> exact(const Vec3<double>& v) { return {Rational(v.x), Rational(v.y), Rational(v.z)}; }
+Vec3<Interval> enclosed(const Vec3<double>& v) {
+  return {Interval::point(v.x), Interval::point(v.y), Interval::point(v.z)};
+}
+
+/// A test's inputs in doubles (dyadic: exact as rationals and as point enclosures).
+struct Inputs {
+  Vec3<double> a, b, h;
+  Triangle<double> tri;
+  double r2;
+};
+
+/// The exact inputs of `in`, for FilteredExactTest.
+struct MakeExact {
+  Inputs in;
+  robust::ExactTestInputs<Rational> operator()() const {
+    return {exact(in.a), exact(in.b), exact(in.h), {exact(in.tri.p0), exact(in.tri.p1), exact(in.tri.p2)}, Rational(in.r2)};
+  }
+};
+
+/// The FilteredExactTest of `in`, counting the terms it decides and those it takes to rationals.
+struct CountingTest {
+  explicit CountingTest(const Inputs& in)
+      : test(robust::ExactTestInputs<Interval>{enclosed(in.a), enclosed(in.b), enclosed(in.h),
+                                               {enclosed(in.tri.p0), enclosed(in.tri.p1), enclosed(in.tri.p2)},
+                                               Interval::point(in.r2)},
+             MakeExact{in}) {}
+  template <class Term>
+  bool operator()(const Term& term) {
+    ++terms;
+    return test([&](const auto& in) {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(in.r2)>, Rational>) ++exact_terms;
+      return term(in);
+    });
+  }
+  robust::FilteredExactTest<MakeExact> test;
+  int terms = 0, exact_terms = 0;
+};
+
+bool rationals_alone(const Inputs& in) {
+  return robust::parallelogram_triangle_squared_distance_at_least(
+      exact(in.a), exact(in.b), exact(in.h), Triangle<Rational>{exact(in.tri.p0), exact(in.tri.p1), exact(in.tri.p2)},
+      Rational(in.r2));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(robust_filtered_exact_test)
+
+// A capsule (r = 1, half axis 1/2 up) resting exactly on the floor z = 0, its centre at height
+// 3/2, sliding sideways along it: every term of its start's axis and of the slide's lower edge
+// touches (a tie no enclosure decides), the others are clear by a margin. The test holds, and
+// only the ties go to rationals: the whole test in rationals is what this saves.
+BOOST_AUTO_TEST_CASE(a_capsule_resting_on_a_floor_takes_only_its_ties_to_rationals) {
+  const Inputs resting{{0, 0, 1.5}, {1, 0.5, 1.5}, {0, 0, 0.5}, {{-4, -4, 0}, {4, -4, 0}, {0, 4, 0}}, 1};
+  CountingTest decide(resting);
+  BOOST_TEST(robust::parallelogram_terms_hold(decide));
+  BOOST_TEST(decide.exact_terms > 0);
+  BOOST_TEST(decide.exact_terms * 4 < decide.terms);
+  BOOST_TEST(rationals_alone(resting));
+  // An ulp lower at the end: refused, by a term an enclosure decides.
+  Inputs lower = resting;
+  lower.b.z = std::nextafter(1.5, 0.0);
+  CountingTest refuse(lower);
+  BOOST_TEST(!robust::parallelogram_terms_hold(refuse));
+  BOOST_TEST(!rationals_alone(lower));
+}
+
+// On random inputs, ties included (ends resting exactly r above an aligned floor, axes parallel
+// to it or to the move), the filtered test answers as rationals alone.
+RC_BOOST_PROP(the_filtered_test_answers_as_rationals_alone, ()) {
+  auto small = [] { return *rc::gen::inRange(-24, 25) / 8.0; };
+  const bool aligned = *rc::gen::arbitrary<bool>();
+  const double height = small();
+  auto vertex = [&] { return Vec3<double>(small(), small(), aligned ? height : small()); };
+  Inputs in;
+  in.tri = {vertex(), vertex(), vertex()};
+  RC_PRE(!in.tri.is_degenerate());
+  const int axis = *rc::gen::inRange(0, 3);
+  in.h = axis == 0 ? Vec3<double>(0, 0, 0.5) : (axis == 1 ? Vec3<double>(0.5, 0, 0) : Vec3<double>(small(), small(), small()));
+  const double r = *rc::gen::inRange(1, 9) / 4.0;
+  in.r2 = r * r;
+  auto end = [&] {
+    const double z = *rc::gen::arbitrary<bool>() ? height + r + std::fabs(in.h.z) : small();
+    return Vec3<double>(small(), small(), z);
+  };
+  in.a = end();
+  in.b = *rc::gen::arbitrary<bool>() ? end() : Vec3<double>(in.a.x + small(), in.a.y, in.a.z);
+  CountingTest decide(in);
+  const bool filtered = robust::parallelogram_terms_hold(decide);
+  RC_TAG(decide.exact_terms > 0 ? "some terms exact" : "enclosures alone");
+  RC_ASSERT(filtered == rationals_alone(in));
+}
+
+// The terms of segment_triangle_squared_distance_at_least hold together exactly when the
+// squared distance is at least r2 (ties included: r2 drawn among the distance itself).
+RC_BOOST_PROP(the_segment_terms_together_are_the_distance_comparison, ()) {
+  auto small = [] { return Rational(*rc::gen::inRange(-16, 17)) / Rational(4); };
+  auto point = [&] { return Vec3<Rational>(small(), small(), small()); };
+  const Vec3<Rational> p0 = point(), p1 = *rc::gen::arbitrary<bool>() ? point() : p0;
+  const Triangle<Rational> tri{point(), point(), point()};
+  RC_PRE(!tri.is_degenerate());
+  const Rational d2 = segment_triangle_squared_distance(p0, p1, tri);
+  const int pick = *rc::gen::inRange(0, 3);
+  const Rational r2 = pick == 0 ? d2 : (pick == 1 ? Rational(d2 + Rational(1, 64)) : Rational(d2 - Rational(1, 64)));
+  bool all = true;
+  for (int k = 0; k < segment_triangle_terms; ++k) all = all && segment_triangle_term_at_least(k, p0, p1, tri, r2);
+  RC_ASSERT(all == !(d2 < r2));
+  RC_ASSERT(segment_triangle_squared_distance_at_least(p0, p1, tri, r2) == all);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -18,6 +18,7 @@
 #include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 #include <slidecheck/reference/response/robust/detection.hpp>
+#include <slidecheck/reference/response/robust/filtered_exact_test.hpp>
 #include <slidecheck/reference/response/robust/local_espace.hpp>
 #include <slidecheck/reference/response/robust/working_type.hpp>
 #include <slidecheck/reference/response/robust/write_back.hpp>
@@ -28,6 +29,7 @@
 #include <limits>
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace slidecheck::robust {
@@ -40,9 +42,9 @@ namespace slidecheck::robust {
 /// segment never goes deeper. Without that, no push out of an overlapping start could be
 /// certified, and a pass that certifies its roundings stayed where it started
 /// (`recovery` on rotated floors at small scales, in float). Each triangle
-/// is decided in Interval first, in rationals only where the enclosures cannot (a touching, a
-/// branch too close to call): the same answers, without GMP for most (rationals for every
-/// triangle dominated a float query's cost far from the origin). `exact_a` caches a's rational
+/// is decided a term at a time, in Interval first, in rationals only where the enclosures cannot
+/// (a touching, a branch too close to call; filtered_exact_test.hpp): the same answers, without
+/// GMP for most (rationals for every triangle dominated a float query's cost far from the origin). `exact_a` caches a's rational
 /// coordinates. `clear_end`: the end b must also keep the radius from the triangles a overlaps
 /// (escape_held_overlap's test: a move that leaves the mesh, not only one that goes no deeper).
 /// certified_write_back's last resort for a rounding its sweep refused: a sphere at rest on a
@@ -61,23 +63,28 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
       if (!exact::may_touch(reach, local.triangle(i))) continue;
       const Triangle<T> t = stored.triangle(i);
       if (axis_separated(t, a, b, space.radii())) continue;
+      std::optional<ExactTestInputs<Interval>> enclosed;
       try {
-        const Triangle<Interval> it{space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)};
-        if (segment_triangle_squared_distance_at_least(ia, ib, it, Interval(1))) continue;  // certified at least 1
-        // Closer than 1 somewhere: refused, unless a itself may be (an overlapping start).
-        if (!(point_triangle_squared_distance(ia, it) < Interval(1))) return false;
+        enclosed = ExactTestInputs<Interval>{
+            ia, ib, {}, {space.enclosure(t.p0), space.enclosure(t.p1), space.enclosure(t.p2)}, Interval(1)};
       } catch (const UncertainDecision&) {
       }
-      if (!exact_a) exact_a = space(a);
-      if (!exact_b) exact_b = space(b);
-      const Triangle<Rational> rt{space(t.p0), space(t.p1), space(t.p2)};
-      if (segment_triangle_squared_distance_at_least(*exact_a, *exact_b, rt, Rational(1))) continue;
+      FilteredExactTest decide(std::move(enclosed), [&] {
+        if (!exact_a) exact_a = space(a);
+        if (!exact_b) exact_b = space(b);
+        return ExactTestInputs<Rational>{*exact_a, *exact_b, {}, {space(t.p0), space(t.p1), space(t.p2)}, Rational(1)};
+      });
+      const auto segment = [](const auto& in) { return std::pair(in.a, in.b); };
+      if (segment_terms_hold(decide, segment, inputs_triangle)) continue;  // at least 1
+      // Closer than 1 somewhere: refused, unless a itself is (an overlapping start).
+      if (decide([](const auto& in) { return !(point_triangle_squared_distance(in.a, in.tri) < in.r2); })) return false;
       // From a start that overlaps the triangle, a segment that comes no closer to it than its
-      // start: a push out, never deeper (level A's recovery).
-      const Rational start_d2 = point_triangle_squared_distance(*exact_a, rt);
-      if (!(start_d2 < Rational(1)) || !segment_triangle_squared_distance_at_least(*exact_a, *exact_b, rt, start_d2))
+      // start: a push out, never deeper (level A's recovery), decided in rationals.
+      const ExactTestInputs<Rational>& q = decide.exact();
+      const Rational start_d2 = point_triangle_squared_distance(q.a, q.tri);
+      if (!segment_triangle_squared_distance_at_least(q.a, q.b, q.tri, start_d2)) return false;
+      if (clear_end && !decide([](const auto& in) { return !(point_triangle_squared_distance(in.b, in.tri) < in.r2); }))
         return false;
-      if (clear_end && point_triangle_squared_distance(*exact_b, rt) < Rational(1)) return false;
     }
     return true;
   }

@@ -7,14 +7,65 @@
 #include <slidecheck/verify/level_a/surd_rounding.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 namespace slidecheck::verify::level_a {
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
+
+/// Whether some segment/triangle pair of `pairs` (segment_triangle_within's pairs: a pair count,
+/// and start(s), end(s), triangle(s)) comes within r, decided atom by atom
+/// (segment_triangle_atom): each in Interval, and only the atoms their enclosures leave unknown
+/// in rationals, on `exact()`'s pairs (made on first need). The test is the OR of the atoms, so
+/// this is the answer of rationals alone. Why: a capsule resting on a floor touches it exactly,
+/// and the atom of its axis's end is a tie no enclosure decides; taking the whole test to
+/// rationals recomputed every other atom there too. `exact_evaluations` counts the tests that
+/// needed rationals.
+template <class Pairs, class MakeExact>
+bool within_by_atoms(const Pairs& pairs, const Interval& r2_i, MakeExact&& exact, const Rational& r2_q,
+                     std::size_t& exact_evaluations) {
+  std::array<int, segment_triangle_atom_count> order;
+  const int n = segment_triangle_atom_order(nullptr, order);
+  std::vector<std::pair<int, int>> open;  // (pair, atom) left unknown
+  for (int s = 0; s < pairs.count; ++s)
+    for (int j = 0; j < n; ++j) {
+      const Tri r = segment_triangle_atom(order[j], pairs.start(s), pairs.end(s), pairs.triangle(s), r2_i);
+      if (r == Tri::yes) return true;
+      if (r == Tri::unknown) open.emplace_back(s, order[j]);
+    }
+  if (open.empty()) return false;
+  ++exact_evaluations;
+  const auto& q = exact();
+  for (const auto& [s, atom] : open)
+    if (segment_triangle_atom(atom, q.start(s), q.end(s), q.triangle(s), r2_q) == Tri::yes) return true;
+  return false;
+}
+
+/// The axis [c - h, c + h] against T as one pair, for within_by_atoms.
+template <class T>
+struct AxisPair {
+  static constexpr int count = 1;
+  Vec3<T> a, b;
+  const Tri3<T>* t;
+  AxisPair(const Vec3<T>& c, const Vec3<T>& h, const Tri3<T>& tri) : a(c - h), b(c + h), t(&tri) {}
+  const Vec3<T>& start(int) const { return a; }
+  const Vec3<T>& end(int) const { return b; }
+  const Tri3<T>& triangle(int) const { return *t; }
+};
+
+/// Pairs in rationals with the triangle they point at, made together on first need.
+template <template <class> class Pairs>
+struct ExactPairs {
+  Tri3<Rational> t;
+  std::optional<Pairs<Rational>> pairs;
+};
 
 }  // namespace
 
@@ -40,16 +91,18 @@ Vec3<Interval> CapsuleChecker::iv(const Vec3<double>& p) const {
 
 Vec3<Rational> CapsuleChecker::rv(const Vec3<double>& p) const { return {Rational(p.x), Rational(p.y), Rational(p.z)}; }
 
-Triangle<Rational> CapsuleChecker::rtri(std::size_t i) const {
-  const Triangle<double> t = mesh_.triangle(i);
-  return {rv(t.p0), rv(t.p1), rv(t.p2)};
-}
+Triangle<Rational> CapsuleChecker::rtri(std::size_t i) const { return rtri_of(mesh_.triangle(i)); }
+
+Triangle<Rational> CapsuleChecker::rtri_of(const Triangle<double>& t) const { return {rv(t.p0), rv(t.p1), rv(t.p2)}; }
 
 bool CapsuleChecker::position_within(const Vec3<double>& p, const Triangle<double>& tri) {
   if (options_.filter) {
     const Tri3<Interval> t(Triangle<Interval>{iv(tri.p0), iv(tri.p1), iv(tri.p2)});
-    const Tri r = capsule_triangle_within(iv(p), h_i_, t, r2_i_);
-    if (r != Tri::unknown) return r == Tri::yes;
+    std::optional<ExactPairs<AxisPair>> q;
+    return within_by_atoms(AxisPair<Interval>(iv(p), h_i_, t), r2_i_, [&]() -> const AxisPair<Rational>& {
+      q.emplace(ExactPairs<AxisPair>{Tri3<Rational>(rtri_of(tri)), std::nullopt});
+      return q->pairs.emplace(rv(p), h_q_, q->t);
+    }, r2_q_, exact_evaluations);
   }
   ++exact_evaluations;
   const Tri3<Rational> t(Triangle<Rational>{rv(tri.p0), rv(tri.p1), rv(tri.p2)});
@@ -79,8 +132,13 @@ bool CapsuleChecker::segment_within(const Vec3<double>& p0, const Vec3<double>& 
     }
     if (gap.lo >= r2_i_.hi) return false;
     const Tri3<Interval> t(Triangle<Interval>{iv(tri.p0), iv(tri.p1), iv(tri.p2)});
-    const Tri r = swept_capsule_triangle_within(iv(p0), iv(p1), h_i_, t, r2_i_);
-    if (r != Tri::unknown) return r == Tri::yes;
+    std::optional<ExactPairs<SweptAxisPairs>> q;
+    return within_by_atoms(SweptAxisPairs<Interval>(iv(p0), iv(p1), h_i_, t), r2_i_,
+                           [&]() -> const SweptAxisPairs<Rational>& {
+                             q.emplace(ExactPairs<SweptAxisPairs>{Tri3<Rational>(rtri_of(tri)), std::nullopt});
+                             return q->pairs.emplace(rv(p0), rv(p1), h_q_, q->t);
+                           },
+                           r2_q_, exact_evaluations);
   }
   ++exact_evaluations;
   const Tri3<Rational> t(Triangle<Rational>{rv(tri.p0), rv(tri.p1), rv(tri.p2)});

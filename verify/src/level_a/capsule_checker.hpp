@@ -53,6 +53,7 @@ class CapsuleChecker {
   Vec3<Interval> iv(const Vec3<double>& p) const;
   Vec3<Rational> rv(const Vec3<double>& p) const;
   Triangle<Rational> rtri(std::size_t i) const;
+  Triangle<Rational> rtri_of(const Triangle<double>& t) const;
 
   const TriangleIndex& index_;
   const IndexedMesh<double>& mesh_;

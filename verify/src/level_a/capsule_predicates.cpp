@@ -16,24 +16,12 @@ Tri capsule_triangle_within(const Vec3<T>& c, const Vec3<T>& h, const Tri3<T>& t
 template <class T>
 Tri swept_capsule_triangle_within(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& h, const Tri3<T>& t,
                                   const T& r2) {
-  const std::array<Vec3<T>, 4> q = swept_axis_corners(p0, p1, h);
-  // The axis at both ends first: the resting positions' own test, the likeliest to decide.
-  Tri acc = segment_triangle_within(q[0], q[1], t, r2);
-  if (acc == Tri::yes) return acc;
-  acc = t_or(acc, segment_triangle_within(q[3], q[2], t, r2));
-  if (acc == Tri::yes) return acc;
-  // The paths of the axis's ends.
-  acc = t_or(acc, segment_triangle_within(q[1], q[2], t, r2));
-  if (acc == Tri::yes) return acc;
-  acc = t_or(acc, segment_triangle_within(q[0], q[3], t, r2));
-  if (acc == Tri::yes) return acc;
-  // T's edges against the parallelogram's two triangles.
-  const Tri3<T> half[2] = {Tri3<T>(Triangle<T>{q[0], q[1], q[2]}), Tri3<T>(Triangle<T>{q[0], q[2], q[3]})};
-  for (int i = 0; i < 3; ++i)
-    for (const Tri3<T>& p : half) {
-      acc = t_or(acc, segment_triangle_within(t.v[i], t.v[(i + 1) % 3], p, r2));
-      if (acc == Tri::yes) return acc;
-    }
+  // The axis at both ends first (the resting positions' own test, the likeliest to decide),
+  // then the paths of the axis's ends, then T's edges against the parallelogram's triangles.
+  const SweptAxisPairs<T> pairs(p0, p1, h, t);
+  Tri acc = Tri::no;
+  for (int s = 0; s < SweptAxisPairs<T>::count && acc != Tri::yes; ++s)
+    acc = t_or(acc, segment_triangle_within(pairs.start(s), pairs.end(s), pairs.triangle(s), r2));
   return acc;
 }
 

@@ -29,6 +29,32 @@ std::array<Vec3<T>, 4> swept_axis_corners(const Vec3<T>& p0, const Vec3<T>& p1, 
   return {p0 - h, p0 + h, p1 + h, p1 - h};
 }
 
+/// The segment/triangle pairs whose within tests together are swept_capsule_triangle_within's
+/// (the file comment), in its order: the parallelogram's edges (a0 b0, a1 b1, b0 b1, a0 a1)
+/// against T, then T's edges against the parallelogram's two triangles. Built once per test:
+/// the halves' normals are computed here.
+template <class T>
+struct SweptAxisPairs {
+  static constexpr int count = 10;
+  std::array<Vec3<T>, 4> q;
+  const Tri3<T>* t;
+  std::array<Tri3<T>, 2> half;
+
+  SweptAxisPairs(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& h, const Tri3<T>& tri)
+      : q(swept_axis_corners(p0, p1, h)), t(&tri),
+        half{Tri3<T>(Triangle<T>{q[0], q[1], q[2]}), Tri3<T>(Triangle<T>{q[0], q[2], q[3]})} {}
+
+  const Vec3<T>& start(int s) const {
+    static constexpr int corner[4] = {0, 3, 1, 0};
+    return s < 4 ? q[corner[s]] : t->v[(s - 4) / 2];
+  }
+  const Vec3<T>& end(int s) const {
+    static constexpr int corner[4] = {1, 2, 2, 3};
+    return s < 4 ? q[corner[s]] : t->v[((s - 4) / 2 + 1) % 3];
+  }
+  const Tri3<T>& triangle(int s) const { return s < 4 ? *t : half[(s - 4) % 2]; }
+};
+
 /// dist([c - h, c + h], T)^2 < r2: the capsule at centre c overlaps T.
 template <class T>
 Tri capsule_triangle_within(const Vec3<T>& c, const Vec3<T>& h, const Tri3<T>& t, const T& r2);

@@ -2,7 +2,7 @@
 // interval filter and for exact rationals.
 #include "level_a/overlap_predicates.hpp"
 
-#include <optional>
+#include <array>
 
 namespace slidecheck::verify::level_a {
 namespace {
@@ -88,32 +88,48 @@ Tri point_triangle_within(const Vec3<T>& p, const Tri3<T>& t, const T& r2) {
 }
 
 template <class T>
-Tri segment_triangle_within(const Vec3<T>& p0, const Vec3<T>& p1, const Tri3<T>& t, const T& r2,
-                            const bool skip_edge[3]) {
-  Tri acc = crosses_strictly(p0, p1, t);
-  if (acc == Tri::yes) return acc;
-  acc = t_or(acc, face_within(p0, t, r2));
-  if (acc == Tri::yes) return acc;
-  acc = t_or(acc, face_within(p1, t, r2));
-  if (acc == Tri::yes) return acc;
-  std::optional<Tri> vertex[3];  // dist(v_i, segment) < r, shared by two edges
+Tri segment_triangle_atom(int k, const Vec3<T>& p0, const Vec3<T>& p1, const Tri3<T>& t, const T& r2) {
+  if (k == 0) return crosses_strictly(p0, p1, t);
+  if (k == 1) return face_within(p0, t, r2);
+  if (k == 2) return face_within(p1, t, r2);
+  if (k >= 12) return point_segment_within(t.v[k - 12], p0, p1, r2);
+  const int i = (k - 3) / 3;
+  const Vec3<T>& a = t.v[i];
+  const Vec3<T>& b = t.v[(i + 1) % 3];
+  switch ((k - 3) % 3) {
+    case 0: return point_segment_within(p0, a, b, r2);
+    case 1: return point_segment_within(p1, a, b, r2);
+    default: return segment_segment_interior_within(p0, p1, a, b, r2);
+  }
+}
+
+int segment_triangle_atom_order(const bool skip_edge[3], std::array<int, segment_triangle_atom_count>& order) {
+  int n = 0;
+  order[n++] = 0;
+  order[n++] = 1;
+  order[n++] = 2;
+  bool vertex_listed[3] = {false, false, false};  // dist(v_i, segment) < r, shared by two edges
   for (int i = 0; i < 3; ++i) {
     if (skip_edge && skip_edge[i]) continue;
-    const int j = (i + 1) % 3;
-    const Vec3<T>& a = t.v[i];
-    const Vec3<T>& b = t.v[j];
-    acc = t_or(acc, point_segment_within(p0, a, b, r2));
-    if (acc == Tri::yes) return acc;
-    acc = t_or(acc, point_segment_within(p1, a, b, r2));
-    if (acc == Tri::yes) return acc;
-    for (int k : {i, j}) {
-      if (!vertex[k]) vertex[k] = point_segment_within(t.v[k], p0, p1, r2);
-      acc = t_or(acc, *vertex[k]);
-    }
-    if (acc == Tri::yes) return acc;
-    acc = t_or(acc, segment_segment_interior_within(p0, p1, a, b, r2));
-    if (acc == Tri::yes) return acc;
+    order[n++] = 3 * i + 3;
+    order[n++] = 3 * i + 4;
+    for (int k : {i, (i + 1) % 3})
+      if (!vertex_listed[k]) {
+        vertex_listed[k] = true;
+        order[n++] = 12 + k;
+      }
+    order[n++] = 3 * i + 5;
   }
+  return n;
+}
+
+template <class T>
+Tri segment_triangle_within(const Vec3<T>& p0, const Vec3<T>& p1, const Tri3<T>& t, const T& r2,
+                            const bool skip_edge[3]) {
+  std::array<int, segment_triangle_atom_count> order;
+  const int n = segment_triangle_atom_order(skip_edge, order);
+  Tri acc = Tri::no;
+  for (int j = 0; j < n && acc != Tri::yes; ++j) acc = t_or(acc, segment_triangle_atom(order[j], p0, p1, t, r2));
   return acc;
 }
 
@@ -125,5 +141,9 @@ template Tri segment_triangle_within<Interval>(const Vec3<Interval>&, const Vec3
                                                const Interval&, const bool[3]);
 template Tri segment_triangle_within<Rational>(const Vec3<Rational>&, const Vec3<Rational>&, const Tri3<Rational>&,
                                                const Rational&, const bool[3]);
+template Tri segment_triangle_atom<Interval>(int, const Vec3<Interval>&, const Vec3<Interval>&, const Tri3<Interval>&,
+                                             const Interval&);
+template Tri segment_triangle_atom<Rational>(int, const Vec3<Rational>&, const Vec3<Rational>&, const Tri3<Rational>&,
+                                             const Rational&);
 
 }  // namespace slidecheck::verify::level_a

@@ -59,9 +59,24 @@ template <class T>
 Tri point_triangle_within(const Vec3<T>& p, const Tri3<T>& t, const T& r2);
 
 /// dist([p0, p1], T)^2 < r2. `skip_edge[i]` may mark edges (v_i, v_i+1) proven farther than
-/// r from the segment (the filter's box test); the exact run passes none.
+/// r from the segment (the filter's box test); the exact run passes none. The OR of the atoms
+/// segment_triangle_atom_order lists.
 template <class T>
 Tri segment_triangle_within(const Vec3<T>& p0, const Vec3<T>& p1, const Tri3<T>& t, const T& r2,
                             const bool skip_edge[3] = nullptr);
+
+/// One atom of segment_triangle_within, k in [0, segment_triangle_atom_count): 0, the segment
+/// crosses T strictly; 1 and 2, p0 and p1 within r of the face; 3 i + 3 and 3 i + 4, p0 and p1
+/// within r of edge i; 3 i + 5, the common perpendicular of the segment and edge i interior to
+/// both and shorter than r; 12 + k, vertex k within r of the segment. Why atoms: the test is
+/// their OR, so a caller may decide each in Interval and take only the undecided ones to
+/// rationals (capsule_checker.cpp), with the answer of rationals alone.
+inline constexpr int segment_triangle_atom_count = 15;
+template <class T>
+Tri segment_triangle_atom(int k, const Vec3<T>& p0, const Vec3<T>& p1, const Tri3<T>& t, const T& r2);
+
+/// The atoms segment_triangle_within evaluates, in its order (those of a skipped edge left out,
+/// a vertex at the first edge not skipped that holds it); returns how many of `order` it filled.
+int segment_triangle_atom_order(const bool skip_edge[3], std::array<int, segment_triangle_atom_count>& order);
 
 }  // namespace slidecheck::verify::level_a

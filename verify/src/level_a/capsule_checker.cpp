@@ -60,6 +60,28 @@ struct AxisPair {
   const Tri3<T>& triangle(int) const { return *t; }
 };
 
+/// An enclosure of dist([a, b], T)^2 in intervals: the segment crossing T (0), else the least of
+/// its ends' and its three edge distances (segment_triangle_squared_distance's terms), the
+/// least of enclosures taken end by end, so that no two terms are compared; nothing when an
+/// interval cannot decide a branch of one of them.
+std::optional<Bounds> axis_triangle_bounds(const Vec3<Interval>& a, const Vec3<Interval>& b, const Triangle<Interval>& t) {
+  try {
+    if (!t.is_degenerate() && segment_crosses_triangle(a, b, t)) return Bounds{0, 0};
+    const Interval terms[5] = {point_triangle_squared_distance(a, t), point_triangle_squared_distance(b, t),
+                               segment_segment_squared_distance(a, b, t.p0, t.p1),
+                               segment_segment_squared_distance(a, b, t.p1, t.p2),
+                               segment_segment_squared_distance(a, b, t.p2, t.p0)};
+    Bounds out{inf, inf};
+    for (const Interval& d : terms) {
+      out.lo = std::min(out.lo, std::max(0.0, d.lo));
+      out.hi = std::min(out.hi, d.hi);
+    }
+    return out;
+  } catch (const UncertainDecision&) {
+    return std::nullopt;
+  }
+}
+
 /// Pairs in rationals with the triangle they point at, made together on first need.
 template <template <class> class Pairs>
 struct ExactPairs {
@@ -202,10 +224,22 @@ std::vector<Near> CapsuleChecker::nearest(const Vec3<double>& p, double& best_hi
     }
     return std::max(0.0, sum * (1 - 0x1p-49) - 0x1p-1060);
   };
+  const Vec3<Interval> axis_lo = iv(p) - h_i_, axis_hi = iv(p) + h_i_;
   visit_nearest_first(index_, near_stack_, best_hi, box_lo, [&](std::uint32_t ti) {
-    Near n{ti, {0, inf}, exact_point_distance(p, ti)};
-    const Interval e = num::enclose(*n.exact);
-    n.b = {e.lo, e.hi};
+    Near n{ti, {0, inf}, std::nullopt};
+    std::optional<Bounds> bounds;
+    if (options_.filter) {
+      const Triangle<double> t = mesh_.triangle(ti);
+      bounds = axis_triangle_bounds(axis_lo, axis_hi, Triangle<Interval>{iv(t.p0), iv(t.p1), iv(t.p2)});
+    }
+    if (bounds) {
+      n.b = *bounds;
+    } else {
+      n.exact = exact_point_distance(p, ti);
+      const Interval e = num::enclose(*n.exact);
+      n.b = {e.lo, e.hi};
+    }
+    if (n.b.lo > best_hi) return;
     best_hi = std::min(best_hi, n.b.hi);
     out.push_back(std::move(n));
   });
@@ -213,9 +247,14 @@ std::vector<Near> CapsuleChecker::nearest(const Vec3<double>& p, double& best_hi
   return out;
 }
 
-bool CapsuleChecker::penetrates(const Vec3<double>&, std::vector<Near>& near, double) {
-  for (const Near& n : near)
+bool CapsuleChecker::penetrates(const Vec3<double>& p, std::vector<Near>& near, double best_hi) {
+  // Some triangle certainly within r; else only those whose enclosure may be are decided exactly.
+  if (best_hi < r2_i_.lo) return true;
+  for (Near& n : near) {
+    if (n.b.lo >= r2_i_.hi) continue;
+    if (!n.exact) n.exact = exact_point_distance(p, n.tri);
     if (*n.exact < r2_q_) return true;
+  }
   return false;
 }
 

@@ -40,9 +40,9 @@ class CapsuleChecker {
   /// The box of every point the capsule covers moving from p0 to p1, rounded outward.
   exact::Box reach_box(const Vec3<double>& p0, const Vec3<double>& p1) const;
 
-  /// The triangles whose distance to the axis at p may be the least, each with its exact
-  /// squared distance (bounds: its enclosure); the least is among those whose lower bound is
-  /// <= `best_hi`.
+  /// The triangles whose distance to the axis at p may be the least, each with an enclosure of
+  /// its squared distance (in intervals; its exact value where they cannot decide, else made on
+  /// need); the least is among those whose lower bound is <= `best_hi`.
   std::vector<Near> nearest(const Vec3<double>& p, double& best_hi);
   /// Whether the capsule at p overlaps anything, from nearest()'s survivors.
   bool penetrates(const Vec3<double>& p, std::vector<Near>& near, double best_hi);

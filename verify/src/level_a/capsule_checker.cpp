@@ -11,9 +11,9 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
-#include <stdexcept>
 
 namespace slidecheck::verify::level_a {
 namespace {

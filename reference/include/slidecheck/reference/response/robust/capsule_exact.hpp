@@ -102,15 +102,17 @@ bool capsule_axis_separated(const Triangle<T>& tri, const Vec3<T>& a, const Vec3
 /// dist(Q, tri)^2 >= r2 for the parallelogram Q = {p + u h : p in [a, b], u in [-1, 1]} of the
 /// inputs (the file comment), each term (segment_triangle_term_at_least) decided by `decide`
 /// (filtered_exact_test.hpp), so an Interval never compares two terms with each other.
+/// The axis at the inputs' a and at their b, for segment_terms_hold.
+inline constexpr auto axis_at_a = [](const auto& in) { return std::pair(in.a - in.h, in.a + in.h); };
+inline constexpr auto axis_at_b = [](const auto& in) { return std::pair(in.b - in.h, in.b + in.h); };
+
 template <class Decide>
 bool parallelogram_terms_hold(Decide& decide) {
   // The axis at b first: in a write-back b is the rounded candidate and a a position certified
   // before, so a refusal is most often found there, before a's terms.
-  const auto b_axis = [](const auto& in) { return std::pair(in.b - in.h, in.b + in.h); };
-  const auto a_axis = [](const auto& in) { return std::pair(in.a - in.h, in.a + in.h); };
   const auto low_edge = [](const auto& in) { return std::pair(in.a - in.h, in.b - in.h); };
   const auto high_edge = [](const auto& in) { return std::pair(in.a + in.h, in.b + in.h); };
-  if (!segment_terms_hold(decide, b_axis, inputs_triangle) || !segment_terms_hold(decide, a_axis, inputs_triangle) ||
+  if (!segment_terms_hold(decide, axis_at_b, inputs_triangle) || !segment_terms_hold(decide, axis_at_a, inputs_triangle) ||
       !segment_terms_hold(decide, low_edge, inputs_triangle) || !segment_terms_hold(decide, high_edge, inputs_triangle))
     return false;
   const bool flat = decide([](const auto& in) {  // b - a parallel to h: the union of its edges
@@ -197,15 +199,13 @@ bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<R
       });
       if (parallelogram_terms_hold(decide)) continue;
       // Closer than r somewhere: refused, unless the axis at a itself is (an overlapping start).
-      const auto a_axis = [](const auto& in) { return std::pair(in.a - in.h, in.a + in.h); };
-      if (segment_terms_hold(decide, a_axis, inputs_triangle)) return false;
+      if (segment_terms_hold(decide, axis_at_a, inputs_triangle)) return false;
       // From a start whose axis overlaps the triangle: a push out, never deeper (level A's
       // recovery), decided in rationals.
       const ExactTestInputs<Rational>& q = decide.exact();
       const Rational start_d2 = segment_triangle_squared_distance(Vec3<Rational>(q.a - q.h), Vec3<Rational>(q.a + q.h), q.tri);
       if (!parallelogram_triangle_squared_distance_at_least(q.a, q.b, q.h, q.tri, start_d2)) return false;
-      const auto b_axis = [](const auto& in) { return std::pair(in.b - in.h, in.b + in.h); };
-      if (clear_end && !segment_terms_hold(decide, b_axis, inputs_triangle)) return false;
+      if (clear_end && !segment_terms_hold(decide, axis_at_b, inputs_triangle)) return false;
     }
     return true;
   }

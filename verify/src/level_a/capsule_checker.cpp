@@ -20,6 +20,16 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
+/// segment_triangle_within's atoms in its order, no edge skipped (and how many), made once.
+const std::pair<std::array<int, segment_triangle_atom_count>, int>& every_atom_in_order() {
+  static const auto order = [] {
+    std::pair<std::array<int, segment_triangle_atom_count>, int> o{};
+    o.second = segment_triangle_atom_order(nullptr, o.first);
+    return o;
+  }();
+  return order;
+}
+
 /// Whether some segment/triangle pair of `pairs` (segment_triangle_within's pairs: a pair count,
 /// and start(s), end(s), triangle(s)) comes within r, decided atom by atom
 /// (segment_triangle_atom): each in Interval, and only the atoms their enclosures leave unknown
@@ -31,20 +41,22 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 template <class Pairs, class MakeExact>
 bool within_by_atoms(const Pairs& pairs, const Interval& r2_i, MakeExact&& exact, const Rational& r2_q,
                      std::size_t& exact_evaluations) {
-  std::array<int, segment_triangle_atom_count> order;
-  const int n = segment_triangle_atom_order(nullptr, order);
-  std::vector<std::pair<int, int>> open;  // (pair, atom) left unknown
-  for (int s = 0; s < pairs.count; ++s)
+  const auto& [order, n] = every_atom_in_order();
+  std::array<std::pair<int, int>, Pairs::count * segment_triangle_atom_count> open;  // (pair, atom) left unknown
+  std::size_t open_count = 0;
+  for (int s = 0; s < Pairs::count; ++s)
     for (int j = 0; j < n; ++j) {
       const Tri r = segment_triangle_atom(order[j], pairs.start(s), pairs.end(s), pairs.triangle(s), r2_i);
       if (r == Tri::yes) return true;
-      if (r == Tri::unknown) open.emplace_back(s, order[j]);
+      if (r == Tri::unknown) open[open_count++] = {s, order[j]};
     }
-  if (open.empty()) return false;
+  if (open_count == 0) return false;
   ++exact_evaluations;
   const auto& q = exact();
-  for (const auto& [s, atom] : open)
-    if (segment_triangle_atom(atom, q.start(s), q.end(s), q.triangle(s), r2_q) == Tri::yes) return true;
+  for (std::size_t k = 0; k < open_count; ++k)
+    if (segment_triangle_atom(open[k].second, q.start(open[k].first), q.end(open[k].first), q.triangle(open[k].first),
+                              r2_q) == Tri::yes)
+      return true;
   return false;
 }
 

@@ -44,9 +44,10 @@ namespace slidecheck::robust {
 /// (`recovery` on rotated floors at small scales, in float). Each triangle
 /// is decided a term at a time, in Interval first, in rationals only where the enclosures cannot
 /// (a touching, a branch too close to call; filtered_exact_test.hpp): the same answers, without
-/// GMP for most (rationals for every triangle dominated a float query's cost far from the origin). `exact_a` caches a's rational
-/// coordinates. `clear_end`: the end b must also keep the radius from the triangles a overlaps
-/// (escape_held_overlap's test: a move that leaves the mesh, not only one that goes no deeper).
+/// GMP for most (rationals for every triangle dominated a float query's cost far from the
+/// origin). `exact_a` caches a's rational coordinates. `clear_end`: the end b must also keep the
+/// radius from the triangles a overlaps (escape_held_overlap's test: a move that leaves the mesh,
+/// not only one that goes no deeper).
 /// certified_write_back's last resort for a rounding its sweep refused: a sphere at rest on a
 /// floor whose height and radius are floats touches it exactly, and no positive clearance
 /// reaches that position. Always false for types other than IEEE ones (they round nothing).

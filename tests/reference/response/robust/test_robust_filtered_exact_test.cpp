@@ -1,7 +1,8 @@
 // The exact write-back test decided a term at a time (robust/filtered_exact_test.hpp): each term
 // in Interval where its enclosure decides, in rationals where it does not, with the answers of
 // rationals alone; and the terms of segment_triangle_squared_distance_at_least
-// (geometry/segment_triangle_distance.hpp) are together the distance's comparison.
+// (geometry/segment_triangle_distance.hpp) are together the distance's comparison; a push out of
+// an overlapping start is decided by one sign (capsule_move_no_closer), as by the distances.
 #include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/filtered_exact_test.hpp>
 
@@ -124,6 +125,44 @@ RC_BOOST_PROP(the_segment_terms_together_are_the_distance_comparison, ()) {
   for (int k = 0; k < segment_triangle_terms; ++k) all = all && segment_triangle_term_at_least(k, p0, p1, tri, r2);
   RC_ASSERT(all == !(d2 < r2));
   RC_ASSERT(segment_triangle_squared_distance_at_least(p0, p1, tri, r2) == all);
+}
+
+// segment_triangle_separation is a closest pair's difference: its squared length is the
+// distance's square (zero where the segment meets the triangle), degenerate triangles included.
+RC_BOOST_PROP(the_separation_is_as_long_as_the_distance, ()) {
+  auto small = [] { return Rational(*rc::gen::inRange(-12, 13)) / Rational(4); };
+  auto point = [&] { return Vec3<Rational>(small(), small(), small()); };
+  const Vec3<Rational> p0 = point(), p1 = *rc::gen::arbitrary<bool>() ? point() : p0;
+  const Vec3<Rational> q0 = point(), q1 = point();
+  const Triangle<Rational> tri{q0, q1, *rc::gen::arbitrary<bool>() ? point() : Vec3<Rational>(q1 + q1 - q0)};
+  RC_TAG(tri.is_degenerate() ? "degenerate" : "triangle");
+  RC_ASSERT(length_squared(segment_triangle_separation(p0, p1, tri)) == segment_triangle_squared_distance(p0, p1, tri));
+}
+
+// A move from a start whose axis lies within reach of a triangle comes no closer to it exactly
+// when the parallelogram it sweeps keeps the start axis's own distance: the one sign of
+// capsule_move_no_closer against the distances' comparison, on a grid where moves along a face
+// or an edge (w . (b - a) = 0, ties), axes parallel to the face and axes meeting it are common.
+RC_BOOST_PROP(a_push_out_is_no_closer_by_one_sign_as_by_the_distances, ()) {
+  auto small = [] { return Rational(*rc::gen::inRange(-8, 9)) / Rational(4); };
+  auto point = [&] { return Vec3<Rational>(small(), small(), small()); };
+  const bool floor = *rc::gen::arbitrary<bool>();
+  auto vertex = [&] { return Vec3<Rational>(small(), small(), floor ? Rational(0) : small()); };
+  const Triangle<Rational> tri{vertex(), vertex(), vertex()};
+  const Vec3<Rational> a = point();
+  const int kind = *rc::gen::inRange(0, 3);
+  const Vec3<Rational> h = kind == 0 ? Vec3<Rational>(Rational(0), Rational(0), Rational(1, 2))
+                                     : (kind == 1 ? Vec3<Rational>(Rational(1, 2), Rational(0), Rational(0)) : point());
+  const int move = *rc::gen::inRange(0, 3);
+  const Vec3<Rational> b = move == 0 ? point() : (move == 1 ? Vec3<Rational>(a.x + small(), a.y + small(), a.z) : Vec3<Rational>(a + h));
+  const Rational start_d2 = segment_triangle_squared_distance(Vec3<Rational>(a - h), Vec3<Rational>(a + h), tri);
+  const bool by_distances = robust::parallelogram_triangle_squared_distance_at_least(a, b, h, tri, start_d2);
+  const bool by_sign = robust::capsule_move_no_closer(a, b, h, tri);
+  RC_TAG(by_distances ? "no closer" : "closer");
+  RC_TAG(num::sign(dot(segment_triangle_separation(Vec3<Rational>(a - h), Vec3<Rational>(a + h), tri), Vec3<Rational>(b - a))) == 0
+             ? "tie"
+             : "no tie");
+  RC_ASSERT(by_sign == by_distances);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

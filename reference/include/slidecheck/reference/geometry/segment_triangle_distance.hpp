@@ -9,6 +9,7 @@
 #include <slidecheck/reference/geometry/closest_point.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace slidecheck {
 
@@ -18,14 +19,16 @@ T point_triangle_squared_distance(const Vec3<T>& p, const Triangle<T>& tri) {
   return length_squared(p - closest_point_on_triangle(p, tri).point);
 }
 
-/// dist([p0, p1], [q0, q1])^2 (Ericson 5.1.9, with the clamping done by exact comparisons).
+/// A closest pair of points of the segments [p0, p1] and [q0, q1], first on [p0, p1] (Ericson
+/// 5.1.9, with the clamping done by exact comparisons).
 template <Number T>
-T segment_segment_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& q0, const Vec3<T>& q1) {
+std::pair<Vec3<T>, Vec3<T>> segment_segment_closest_points(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& q0,
+                                                            const Vec3<T>& q1) {
   const Vec3<T> d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
   const T a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
   auto clamp01 = [](const T& x) { return num::sign(x) < 0 ? T(0) : (x > T(1) ? T(1) : x); };
   T s(0), t(0);
-  if (num::sign(a) == 0 && num::sign(e) == 0) return dot(r, r);
+  if (num::sign(a) == 0 && num::sign(e) == 0) return {p0, q0};
   if (num::sign(a) == 0) {
     t = clamp01(f / e);
   } else {
@@ -46,7 +49,14 @@ T segment_segment_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const V
       }
     }
   }
-  return length_squared((p0 + d1 * s) - (q0 + d2 * t));
+  return {p0 + d1 * s, q0 + d2 * t};
+}
+
+/// dist([p0, p1], [q0, q1])^2.
+template <Number T>
+T segment_segment_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& q0, const Vec3<T>& q1) {
+  const auto [x, y] = segment_segment_closest_points(p0, p1, q0, q1);
+  return length_squared(x - y);
 }
 
 /// True when the segment [p0, p1] meets the closed triangle at a point where it crosses the
@@ -84,6 +94,30 @@ T segment_triangle_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const 
   best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p0, tri.p1));
   best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p1, tri.p2));
   best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p2, tri.p0));
+  return best;
+}
+
+/// x - y for a closest pair x on [p0, p1], y on `tri`: the same vector for every closest pair
+/// (the element of least norm of the convex set [p0, p1] - tri is unique), zero where they meet.
+/// Found as segment_triangle_squared_distance finds the distance: the least of the endpoints'
+/// and the edges' pairs, any of them where several tie.
+template <Number T>
+Vec3<T> segment_triangle_separation(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
+  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return Vec3<T>(T(0), T(0), T(0));
+  Vec3<T> best = p0 - closest_point_on_triangle(p0, tri).point;
+  T best_d = length_squared(best);
+  const auto offer = [&](const Vec3<T>& w) {
+    T d = length_squared(w);
+    if (d < best_d) {
+      best = w;
+      best_d = std::move(d);
+    }
+  };
+  offer(p1 - closest_point_on_triangle(p1, tri).point);
+  for (int i = 0; i < 3; ++i) {
+    const auto [x, y] = segment_segment_closest_points(p0, p1, tri.vertex(i), tri.vertex((i + 1) % 3));
+    offer(x - y);
+  }
   return best;
 }
 

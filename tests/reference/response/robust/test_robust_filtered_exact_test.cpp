@@ -2,7 +2,7 @@
 // in Interval where its enclosure decides, in rationals where it does not, with the answers of
 // rationals alone; and the terms of segment_triangle_squared_distance_at_least
 // (geometry/segment_triangle_distance.hpp) are together the distance's comparison; a push out of
-// an overlapping start is decided by one sign (capsule_move_no_closer), as by the distances.
+// an overlapping start is decided by one sign (swept_segment_no_closer), as by the distances.
 #include <slidecheck/reference/response/robust/capsule_exact.hpp>
 #include <slidecheck/reference/response/robust/filtered_exact_test.hpp>
 
@@ -139,10 +139,11 @@ RC_BOOST_PROP(the_separation_is_as_long_as_the_distance, ()) {
   RC_ASSERT(length_squared(segment_triangle_separation(p0, p1, tri)) == segment_triangle_squared_distance(p0, p1, tri));
 }
 
-// A move from a start whose axis lies within reach of a triangle comes no closer to it exactly
-// when the parallelogram it sweeps keeps the start axis's own distance: the one sign of
-// capsule_move_no_closer against the distances' comparison, on a grid where moves along a face
-// or an edge (w . (b - a) = 0, ties), axes parallel to the face and axes meeting it are common.
+// A move of a capsule's axis, or of a sphere's centre (h = 0), comes no closer to a triangle
+// exactly when the parallelogram (segment) it sweeps keeps the start's own distance: the one sign
+// of swept_segment_no_closer against the distances' comparison, on a grid where moves along a
+// face or an edge (w . (b - a) = 0, ties), axes parallel to the face and axes meeting it are
+// common.
 RC_BOOST_PROP(a_push_out_is_no_closer_by_one_sign_as_by_the_distances, ()) {
   auto small = [] { return Rational(*rc::gen::inRange(-8, 9)) / Rational(4); };
   auto point = [&] { return Vec3<Rational>(small(), small(), small()); };
@@ -150,18 +151,23 @@ RC_BOOST_PROP(a_push_out_is_no_closer_by_one_sign_as_by_the_distances, ()) {
   auto vertex = [&] { return Vec3<Rational>(small(), small(), floor ? Rational(0) : small()); };
   const Triangle<Rational> tri{vertex(), vertex(), vertex()};
   const Vec3<Rational> a = point();
+  const bool sphere = *rc::gen::arbitrary<bool>();
   const int kind = *rc::gen::inRange(0, 3);
-  const Vec3<Rational> h = kind == 0 ? Vec3<Rational>(Rational(0), Rational(0), Rational(1, 2))
-                                     : (kind == 1 ? Vec3<Rational>(Rational(1, 2), Rational(0), Rational(0)) : point());
+  const Rational zero(0), half(1, 2);
+  const Vec3<Rational> h = sphere      ? Vec3<Rational>(zero, zero, zero)
+                           : kind == 0 ? Vec3<Rational>(zero, zero, half)
+                           : kind == 1 ? Vec3<Rational>(half, zero, zero)
+                                       : point();
   const int move = *rc::gen::inRange(0, 3);
   const Vec3<Rational> b = move == 0 ? point() : (move == 1 ? Vec3<Rational>(a.x + small(), a.y + small(), a.z) : Vec3<Rational>(a + h));
-  const Rational start_d2 = segment_triangle_squared_distance(Vec3<Rational>(a - h), Vec3<Rational>(a + h), tri);
-  const bool by_distances = robust::parallelogram_triangle_squared_distance_at_least(a, b, h, tri, start_d2);
-  const bool by_sign = robust::capsule_move_no_closer(a, b, h, tri);
+  const Vec3<Rational> a0(a - h), a1(a + h);
+  const Rational start_d2 = segment_triangle_squared_distance(a0, a1, tri);
+  const bool by_distances = sphere ? segment_triangle_squared_distance_at_least(a, b, tri, start_d2)
+                                      : robust::parallelogram_triangle_squared_distance_at_least(a, b, h, tri, start_d2);
+  const bool by_sign = swept_segment_no_closer(a0, a1, Vec3<Rational>(b - a), tri);
+  RC_TAG(sphere ? "sphere" : "capsule");
   RC_TAG(by_distances ? "no closer" : "closer");
-  RC_TAG(num::sign(dot(segment_triangle_separation(Vec3<Rational>(a - h), Vec3<Rational>(a + h), tri), Vec3<Rational>(b - a))) == 0
-             ? "tie"
-             : "no tie");
+  RC_TAG(num::sign(dot(segment_triangle_separation(a0, a1, tri), Vec3<Rational>(b - a))) == 0 ? "tie" : "no tie");
   RC_ASSERT(by_sign == by_distances);
 }
 

@@ -121,6 +121,22 @@ Vec3<T> segment_triangle_separation(const Vec3<T>& p0, const Vec3<T>& p1, const 
   return best;
 }
 
+/// Whether the segment [p0, p1] translated by s d, s from 0 to 1, comes no closer to `tri` than
+/// it is at s = 0: dist(Q, tri) >= dist([p0, p1], tri) for Q = {p + s d : p in [p0, p1]}, a
+/// parallelogram (a segment where p0 = p1: a sphere's centre moving by d). Q holds [p0, p1], so
+/// this holds iff a closest point x* of [p0, p1] is also closest in Q. g = dist(., tri)^2 is
+/// convex and differentiable with gradient 2 w at x*, w = segment_triangle_separation, and Q is
+/// convex, so x* is closest in Q iff w . (y - x*) >= 0 for every y in Q (first-order optimality;
+/// Boyd and Vandenberghe, Convex Optimization, 2004, sec. 4.2.3). y - x* = s d + (t - t*) (p1 - p0)
+/// and x* is already closest along [p0, p1] (w . (t - t*) (p1 - p0) >= 0), so the test is the one
+/// sign w . d >= 0: the move goes along or away from the separation. Why one sign: the distance
+/// comparison's own terms tie wherever they share the start's closest point (the start itself,
+/// an edge of the parallelogram through it), so no enclosure decides them.
+template <Number T>
+bool swept_segment_no_closer(const Vec3<T>& p0, const Vec3<T>& p1, const Vec3<T>& d, const Triangle<T>& tri) {
+  return num::sign(dot(segment_triangle_separation(p0, p1, tri), d)) >= 0;
+}
+
 /// The terms of segment_triangle_squared_distance(p0, p1, tri) >= r2, one decision each: term 0,
 /// the segment does not cross the triangle (or r2 <= 0); 1 and 2, each endpoint's squared
 /// distance at least r2; 3 to 5, each edge's. The test holds iff every term does. Why terms: a

@@ -142,22 +142,6 @@ bool parallelogram_triangle_squared_distance_at_least(const Vec3<Q>& a, const Ve
   return parallelogram_terms_hold(decide);
 }
 
-/// Whether the capsule moving from a to b (half axis h) comes no closer to `tri` than its axis at
-/// a is: dist(Q, tri) >= dist([a - h, a + h], tri) for the parallelogram Q of the file comment.
-/// Q holds the axis at a, so this holds iff a closest point x* = a + u* h of that axis is also
-/// closest in Q. g = dist(., tri)^2 is convex and differentiable with gradient 2 w at x*, w the
-/// separation of the axis from the triangle (segment_triangle_separation), and Q is convex, so x*
-/// is closest in Q iff w . (y - x*) >= 0 for every y = a + s (b - a) + u h in Q (first-order
-/// optimality; Boyd and Vandenberghe, Convex Optimization, 2004, sec. 4.2.3). x* being closest
-/// along the axis already gives w . (u - u*) h >= 0, so the test is the one sign w . (b - a) >= 0:
-/// a push out moves along or away from the separation. Exact in rationals; the same decision as
-/// parallelogram_triangle_squared_distance_at_least against the axis's own squared distance.
-template <Number Q>
-bool capsule_move_no_closer(const Vec3<Q>& a, const Vec3<Q>& b, const Vec3<Q>& h, const Triangle<Q>& tri) {
-  const Vec3<Q> w = segment_triangle_separation(Vec3<Q>(a - h), Vec3<Q>(a + h), tri);
-  return num::sign(dot(w, Vec3<Q>(b - a))) >= 0;
-}
-
 /// segment_keeps_radius_exactly for a capsule of half axis `half_axis` (R3, in T): whether the
 /// capsule moving from `a` to `b` (R3) keeps at least its radius from every triangle of `stored`
 /// (R3), or, for a triangle the axis at `a` already comes closer to (an invalid start being
@@ -217,9 +201,10 @@ bool capsule_segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<R
       // Closer than r somewhere: refused, unless the axis at a itself is (an overlapping start).
       if (segment_terms_hold(decide, axis_at_a, inputs_triangle)) return false;
       // From a start whose axis overlaps the triangle: a push out, never deeper (level A's
-      // recovery), decided in rationals.
+      // recovery): the parallelogram no closer than the axis at a, one sign in rationals.
       const ExactTestInputs<Rational>& q = decide.exact();
-      if (!capsule_move_no_closer(q.a, q.b, q.h, q.tri)) return false;
+      if (!swept_segment_no_closer(Vec3<Rational>(q.a - q.h), Vec3<Rational>(q.a + q.h), Vec3<Rational>(q.b - q.a), q.tri))
+        return false;
       if (clear_end && !segment_terms_hold(decide, axis_at_b, inputs_triangle)) return false;
     }
     return true;

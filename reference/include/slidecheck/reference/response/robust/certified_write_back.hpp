@@ -80,10 +80,9 @@ bool segment_keeps_radius_exactly(const Vec3<T>& a, std::optional<Vec3<Rational>
       // Closer than 1 somewhere: refused, unless a itself is (an overlapping start).
       if (decide([](const auto& in) { return !(point_triangle_squared_distance(in.a, in.tri) < in.r2); })) return false;
       // From a start that overlaps the triangle, a segment that comes no closer to it than its
-      // start: a push out, never deeper (level A's recovery), decided in rationals.
+      // start: a push out, never deeper (level A's recovery), one sign in rationals.
       const ExactTestInputs<Rational>& q = decide.exact();
-      const Rational start_d2 = point_triangle_squared_distance(q.a, q.tri);
-      if (!segment_triangle_squared_distance_at_least(q.a, q.b, q.tri, start_d2)) return false;
+      if (!swept_segment_no_closer(q.a, q.a, Vec3<Rational>(q.b - q.a), q.tri)) return false;
       if (clear_end && !decide([](const auto& in) { return !(point_triangle_squared_distance(in.b, in.tri) < in.r2); }))
         return false;
     }

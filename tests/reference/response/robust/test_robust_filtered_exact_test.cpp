@@ -163,7 +163,7 @@ RC_BOOST_PROP(a_push_out_is_no_closer_by_one_sign_as_by_the_distances, ()) {
   const Vec3<Rational> a0(a - h), a1(a + h);
   const Rational start_d2 = segment_triangle_squared_distance(a0, a1, tri);
   const bool by_distances = sphere ? segment_triangle_squared_distance_at_least(a, b, tri, start_d2)
-                                      : robust::parallelogram_triangle_squared_distance_at_least(a, b, h, tri, start_d2);
+                                  : robust::parallelogram_triangle_squared_distance_at_least(a, b, h, tri, start_d2);
   const bool by_sign = swept_segment_no_closer(a0, a1, Vec3<Rational>(b - a), tri);
   RC_TAG(sphere ? "sphere" : "capsule");
   RC_TAG(by_distances ? "no closer" : "closer");

@@ -2,8 +2,8 @@
 # Every test: install what is missing, build everything, run the default ctest suite, then the
 # sanitizer suite and the fuzzers (labels sanitize and fuzz: one more build, with clang, ASan and
 # UBSan, in build/build-san; the unit suite there; 20 s of libFuzzer per reader). On 2 idle cores
-# and a cold build: about 18 min to build, 6-7 min of default suite, 15-20 min for the sanitizer
-# build, 10-11 min for the suite under the sanitizers, 1.5 min of fuzzing (docs/reliability.md).
+# and a cold build: about 18 min to build, 5-7 min of default suite, 15-20 min for the sanitizer
+# build, 7-10 min for the suite under the sanitizers, 1.5 min of fuzzing (docs/reliability.md).
 # Each phase's time is printed.
 # SLIDECHECK_WITH_SANITIZERS=0 skips the sanitize and fuzz labels (a quick local run).
 # Left out, behind its ctest label: campaign (long campaigns: ctest --test-dir build -L campaign).

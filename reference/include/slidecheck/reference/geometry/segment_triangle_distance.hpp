@@ -82,36 +82,21 @@ bool segment_crosses_triangle(const Vec3<T>& p0, const Vec3<T>& p1, const Triang
   return true;
 }
 
-/// dist([p0, p1], tri)^2: zero if the segment crosses the triangle, else the least of the
-/// endpoints' distances and the segment's distances to the three edges (the distance to the
-/// plane is linear along a segment not crossing it, so its minimum over the face lies at an
-/// endpoint or above an edge).
-template <Number T>
-T segment_triangle_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
-  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return T(0);
-  T best = point_triangle_squared_distance(p0, tri);
-  best = std::min(best, point_triangle_squared_distance(p1, tri));
-  best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p0, tri.p1));
-  best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p1, tri.p2));
-  best = std::min(best, segment_segment_squared_distance(p0, p1, tri.p2, tri.p0));
-  return best;
-}
+namespace segment_triangle_detail {
 
-/// x - y for a closest pair x on [p0, p1], y on `tri`: the same vector for every closest pair
-/// (the element of least norm of the convex set [p0, p1] - tri is unique), zero where they meet.
-/// Found as segment_triangle_squared_distance finds the distance: the least of the endpoints'
-/// and the edges' pairs, any of them where several tie.
+/// {x - y, |x - y|^2} for a closest pair x on [p0, p1], y on `tri` ({0, 0} where the segment
+/// crosses the triangle): the least of the endpoints' pairs and the edges' pairs, the first of
+/// them where several tie (the distance to the plane is linear along a segment not crossing it,
+/// so its minimum over the face lies at an endpoint or above an edge).
 template <Number T>
-Vec3<T> segment_triangle_separation(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
-  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return Vec3<T>(T(0), T(0), T(0));
-  Vec3<T> best = p0 - closest_point_on_triangle(p0, tri).point;
-  T best_d = length_squared(best);
-  const auto offer = [&](const Vec3<T>& w) {
+std::pair<Vec3<T>, T> closest_separation(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
+  if (!tri.is_degenerate() && segment_crosses_triangle(p0, p1, tri)) return {Vec3<T>(T(0), T(0), T(0)), T(0)};
+  Vec3<T> w0 = p0 - closest_point_on_triangle(p0, tri).point;
+  T d0 = length_squared(w0);
+  std::pair<Vec3<T>, T> best{std::move(w0), std::move(d0)};
+  const auto offer = [&](Vec3<T> w) {
     T d = length_squared(w);
-    if (d < best_d) {
-      best = w;
-      best_d = std::move(d);
-    }
+    if (d < best.second) best = {std::move(w), std::move(d)};
   };
   offer(p1 - closest_point_on_triangle(p1, tri).point);
   for (int i = 0; i < 3; ++i) {
@@ -119,6 +104,23 @@ Vec3<T> segment_triangle_separation(const Vec3<T>& p0, const Vec3<T>& p1, const 
     offer(x - y);
   }
   return best;
+}
+
+}  // namespace segment_triangle_detail
+
+/// dist([p0, p1], tri)^2: zero if the segment crosses the triangle, else the least of the
+/// endpoints' distances and the segment's distances to the three edges.
+template <Number T>
+T segment_triangle_squared_distance(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
+  return segment_triangle_detail::closest_separation(p0, p1, tri).second;
+}
+
+/// x - y for a closest pair x on [p0, p1], y on `tri`: the same vector for every closest pair
+/// (the element of least norm of the convex set [p0, p1] - tri is unique), zero where they meet.
+/// Found with the distance, from the pair that gives it.
+template <Number T>
+Vec3<T> segment_triangle_separation(const Vec3<T>& p0, const Vec3<T>& p1, const Triangle<T>& tri) {
+  return segment_triangle_detail::closest_separation(p0, p1, tri).first;
 }
 
 /// Whether the segment [p0, p1] translated by s d, s from 0 to 1, comes no closer to `tri` than

@@ -4,6 +4,7 @@
 #include <slidecheck/verify/level_c/certified.hpp>
 #include <slidecheck/reference/numbers/real.hpp>
 #include <slidecheck/formats/convert.hpp>
+#include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 #include <slidecheck/reference/response/robust/constraints.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -391,6 +392,62 @@ BOOST_AUTO_TEST_CASE(non_finite_inputs_are_refused) {
   // Braces: clang reads `Certified(std::numeric_limits<double>::infinity());` as a declaration.
   BOOST_CHECK_THROW(Certified{std::numeric_limits<double>::infinity()}, std::domain_error);
   BOOST_CHECK_THROW(Certified{std::nan("")}, std::domain_error);
+}
+
+// A double root (a sphere grazing an edge or a vertex at exactly r) is -b / 2a: one exact
+// decision, the discriminant's tie, and no comparison of q / a with c / q (equal there, a second
+// exact tie) nor a square root of zero in the value.
+BOOST_AUTO_TEST_CASE(a_double_root_is_valued_with_one_exact_decision) {
+  certified::Session session;
+  const Certified t0 = sqrt(Certified(2)) - Certified(1);  // in Q(sqrt 2): the field stage's
+  const QuadraticRoot<Certified> r = QuadraticRoot<Certified>::quadratic(
+      Certified(3), Certified(-6) * t0, Certified(3) * t0 * t0, RootKind::lower);  // 3 (t - t0)^2
+  const std::size_t before = session.decisions().size();
+  const Certified x = evaluate(r);
+  BOOST_REQUIRE_EQUAL(session.decisions().size(), before + 1);
+  BOOST_TEST(session.decisions().back().tie);
+  BOOST_TEST(session.decisions().back().method == Method::field);
+  BOOST_TEST((x - t0).sign() == 0);
+  // A simple root is still the lower one.
+  const QuadraticRoot<Certified> s =
+      QuadraticRoot<Certified>::quadratic(Certified(1), Certified(-3), Certified(2), RootKind::lower);
+  BOOST_TEST(evaluate(s) == Certified(1));
+}
+
+// The exact sweep decides in Certified as in CORE::Expr (hit, feature, index, and a time
+// enclosure that holds the exact time), on grazes: spheres at exactly r above a triangle's
+// plane moving parallel to it, which make edge and vertex double roots. Certified values its
+// roots once and a double root without a square root (sweep_decisions.hpp, quadratic_root.hpp).
+RC_BOOST_PROP(the_exact_sweep_decides_in_certified_as_in_real, ()) {
+  auto small = [] { return std::ldexp(static_cast<double>(*rc::gen::inRange(-8, 9)), -1); };
+  const bool graze = *rc::gen::arbitrary<bool>();
+  const double r = *rc::gen::element(0.5, 1.0, 0.75);
+  auto vertex = [&] { return Vec3<double>(small(), small(), graze ? 0.0 : small()); };
+  const Triangle<double> tri{vertex(), vertex(), vertex()};
+  const Vec3<double> c(small(), small(), graze ? r : small()), v(small(), small(), graze ? 0.0 : small());
+  exact::SweepOptions options;
+  options.cull_back_faces = false;
+  auto run = [&]<class T>(T) {
+    auto vec = [](const Vec3<double>& p) { return Vec3<T>(T(p.x), T(p.y), T(p.z)); };
+    const SweptSphere<T> sphere{vec(c), vec(v), T(r)};
+    const Triangle<T> t{vec(tri.p0), vec(tri.p1), vec(tri.p2)};
+    return std::pair(exact::sweep_sphere_triangle(sphere, t, options), exact::sweep_sphere_triangle_filtered(sphere, t, options));
+  };
+  certified::Session session;
+  const auto [x, xf] = run(Real(0));
+  const auto [y, yf] = run(Certified(0));
+  RC_TAG(graze ? "graze" : "general");
+  RC_TAG(!x.hit ? std::string("miss") : std::string(to_string(x.feature)));
+  for (const DetectionResult<Certified>* z : {&y, &yf}) {
+    RC_ASSERT(z->hit == x.hit);
+    if (!x.hit) continue;
+    RC_ASSERT(z->feature == x.feature);
+    RC_ASSERT(z->feature_index == x.feature_index);
+    RC_ASSERT(Real(z->time_value->lo()) <= *x.time_value);
+    RC_ASSERT(*x.time_value <= Real(z->time_value->hi()));
+  }
+  RC_ASSERT(xf.hit == x.hit);
+  RC_ASSERT(session.summary().undecided() == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

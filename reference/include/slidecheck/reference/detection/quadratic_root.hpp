@@ -102,12 +102,20 @@ int compare_by_sign_analysis(const QuadraticRoot<T>& r1, const QuadraticRoot<T>&
 /// q = -(b + sign(b) sqrt(d)) / 2 the roots are q / a and c / q, neither of which
 /// subtracts nearly equal numbers (Linahan; Numerical Recipes sec. 5.6). A discriminant
 /// that rounded below zero in an inexact type is taken as zero (a double root); exact types
-/// never see one, by the invariant.
+/// never see one, by the invariant. An exact type's double root (d = 0: a sphere grazing an
+/// edge or a vertex, as when it slides at exactly r along the plane they lie in) is -b / 2a,
+/// the same number without the square root of zero and without comparing q / a with c / q,
+/// which are then equal: a tie that lazy exact types (level C's Certified) can only prove
+/// exactly, and a radical every value computed from the time would carry.
 template <num::WithSqrt T>
 T evaluate(const QuadraticRoot<T>& r) {
   if (r.is_linear()) return -r.c / r.b;
   T d = r.discriminant();
-  if (num::sign(d) < 0) d = T(0);
+  const int sign_d = num::sign(d);
+  if constexpr (num::is_exact_v<T>) {
+    if (sign_d == 0) return -r.b / (T(2) * r.a);
+  }
+  if (sign_d < 0) d = T(0);
   const T sd = num::sqrt(d);
   const T q = num::sign(r.b) < 0 ? (sd - r.b) / T(2) : -(r.b + sd) / T(2);
   if (num::sign(q) == 0) return T(0);  // b == 0 and d == 0, so c == 0: the double root 0

@@ -36,12 +36,14 @@ bool sign_zero(const T& x) {
   else return num::sign(x) == 0;
 }
 
-/// IEEE types compare roots and take signs at a root by evaluating it (quadratic_root.hpp), and
-/// evaluate is a function of the root: the sweep evaluates each root once and compares the
-/// values, the same decisions without up to six more square roots and divisions per triangle
-/// (a tenth of robust's float sweep, callgrind). Other types keep the root's own comparisons.
+/// IEEE types and exact types with a square root compare roots and take signs at a root by
+/// evaluating it (quadratic_root.hpp), and evaluate is a function of the root: the sweep
+/// evaluates each root once and compares the values, the same decisions without up to six more
+/// square roots and divisions per triangle (a tenth of robust's float sweep, callgrind; for
+/// lazy exact types, six more copies of the root's expression to decide on). Other types
+/// (rationals, intervals, MPFR) keep the root's own comparisons.
 template <Number T>
-inline constexpr bool evaluates_once_v = num::is_ieee_binary_v<T>;
+inline constexpr bool evaluates_once_v = num::is_ieee_binary_v<T> || (num::is_exact_v<T> && num::has_sqrt_v<T>);
 
 struct NoValue {};
 

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace slidecheck;
@@ -431,7 +433,8 @@ RC_BOOST_PROP(the_exact_sweep_decides_in_certified_as_in_real, ()) {
     auto vec = [](const Vec3<double>& p) { return Vec3<T>(T(p.x), T(p.y), T(p.z)); };
     const SweptSphere<T> sphere{vec(c), vec(v), T(r)};
     const Triangle<T> t{vec(tri.p0), vec(tri.p1), vec(tri.p2)};
-    return std::pair(exact::sweep_sphere_triangle(sphere, t, options), exact::sweep_sphere_triangle_filtered(sphere, t, options));
+    return std::pair(exact::sweep_sphere_triangle(sphere, t, options),
+                     exact::sweep_sphere_triangle_filtered(sphere, t, options));
   };
   certified::Session session;
   const auto [x, xf] = run(Real(0));
@@ -447,6 +450,11 @@ RC_BOOST_PROP(the_exact_sweep_decides_in_certified_as_in_real, ()) {
     RC_ASSERT(*x.time_value <= Real(z->time_value->hi()));
   }
   RC_ASSERT(xf.hit == x.hit);
+  if (x.hit) {
+    RC_ASSERT(xf.feature == x.feature);
+    RC_ASSERT(xf.feature_index == x.feature_index);
+    RC_ASSERT(*xf.time_value == *x.time_value);
+  }
   RC_ASSERT(session.summary().undecided() == 0u);
 }
 

@@ -1,7 +1,8 @@
 // The ideal trajectory (level C) of all four seed algorithms on constructed cases whose exact
 // ties must be proven as ties: sliding exactly along a face at distance exactly r, hitting
-// two triangles at exactly the same time, touching a vertex exactly at r. Each ideal run is
-// checked against an independent whole-run evaluation in CORE::Expr.
+// two triangles at exactly the same time, touching a vertex exactly at r, robust sliding on from
+// an edge whose plane it holds. Each ideal run is checked against an independent whole-run
+// evaluation in CORE::Expr.
 #include "support/builtin_run.hpp"
 
 #include <slidecheck/reference/numbers/real.hpp>
@@ -188,6 +189,30 @@ BOOST_AUTO_TEST_CASE(touching_a_vertex_exactly_at_r_is_a_proven_double_root) {
     }
     check_agreement(ideal, real_run(tol, in, mesh), name);
   }
+}
+
+// robust lands on the quad's diagonal (triangle 0's edge) and slides on along the plane. Each later
+// sweep starts within the contact radius of both triangles, whose closest feature is that edge:
+// its plane is the one the slide's active constraint holds (shared_plane), so the move is known
+// not to approach it (start_plane_of in pass.hpp) and the start contact is not compared; testing
+// it, blocking_contact's approach would be an exact tie each time (37 exact ties, not 35).
+BOOST_AUTO_TEST_CASE(robust_does_not_test_a_start_contact_on_a_plane_the_move_holds) {
+  const IndexedMesh<double> mesh = tilted_quad();
+  const SlideInput<double> in = sphere({0.75, 0, 1}, {-0.25, 0.5, -1.375}, 0.5);
+  const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
+  const IdealTrajectory ideal = ideal_trajectory(tol, in, mesh);
+  BOOST_TEST(ideal.error.empty());
+  BOOST_TEST(ideal.fully_proven());
+  BOOST_TEST_REQUIRE(!ideal.passes.empty());
+  BOOST_TEST_REQUIRE(!ideal.passes[0].planes.empty());
+  BOOST_TEST(ideal.passes[0].planes[0].triangle == 0u);
+  BOOST_TEST(to_string(ideal.passes[0].planes[0].feature) == "edge");
+  // The end rests on the plane at exactly r: (3 x + 4 z) / 5 = 0.5.
+  BOOST_TEST(ideal.final_position.rounded.x == 0.8);
+  BOOST_TEST(ideal.final_position.rounded.y == 0.5);
+  BOOST_TEST(ideal.final_position.rounded.z == 0.025);
+  BOOST_TEST(exact_ties(ideal) <= 35u);
+  check_agreement(ideal, real_run(tol, in, mesh), "robust");
 }
 
 // A budget too small to prove a tie is reported, with where it happened, not hidden.

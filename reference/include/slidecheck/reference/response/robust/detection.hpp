@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -103,6 +104,19 @@ Vec3<T> across_degenerate(const Triangle<T>& tri, const HasUnit& has_unit) {
 /// from the edge's normal) and reference.response.robust.robust_response
 /// (float_ and double_random_moves_never_come_closer_than_r, over the canonical scenes, seams
 /// included).
+/// support_plane's plane in an exact type from the exact closest point cp of tri to x, when
+/// x != cp.point: the unit direction x - p and the support n . v of a vertex of p's feature (see
+/// support_plane's exact branch), for a caller that already holds cp.
+template <num::WithSqrt T>
+  requires num::is_exact_v<T>
+SupportPlane<T> support_plane_at(const Vec3<T>& x, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) {
+  SupportPlane<T> sp;
+  sp.normal = normalized(Vec3<T>(x - cp.point));
+  sp.support = dot(sp.normal, tri.vertex(cp.index));  // a face's index is 0
+  sp.plane_distance = dot(sp.normal, x) - sp.support;
+  return sp;
+}
+
 template <num::WithSqrt T>
 SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
   const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};
@@ -140,14 +154,7 @@ SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
     // A vertex, not p: the support stays as shallow as the mesh's numbers, and the constraints
     // built from it do too.
     const exact::ClosestPoint<T> cp = exact::closest_point(x, tri);
-    const Vec3<T> d = x - cp.point;
-    if (!is_zero(d)) {
-      SupportPlane<T> sp;
-      sp.normal = normalized(d);
-      sp.support = dot(sp.normal, tri.vertex(cp.index));  // a face's index is 0
-      sp.plane_distance = dot(sp.normal, x) - sp.support;
-      return sp;
-    }
+    if (!is_zero(Vec3<T>(x - cp.point))) return support_plane_at(x, tri, cp);
   } else {
     const Vec3<T> n = tri.normal_unnormalized();
     if (!is_zero(n)) offer(num::sign(dot(n, x - tri.p0)) < 0 ? -n : n);
@@ -247,7 +254,10 @@ struct SweepEveryTriangle {
 /// The supporting plane a contact at the start is judged by (blocking_contact): by default
 /// triangle i's own (support_plane). A pass on a mesh of convex cells (a capsule's prisms)
 /// gives the whole cell's instead (pass.hpp): the cell lies behind it too, and of a cell's
-/// triangles within the contact radius only the nearest one's own plane is the cell's.
+/// triangles within the contact radius only the nearest one's own plane is the cell's. A
+/// StartPlane may also return std::optional<SupportPlane<T>>, empty when the move is known not
+/// to approach the plane (an exact pass's plane that the move holds as an active constraint,
+/// pass.hpp): such a start contact does not block, and nothing is compared for it.
 struct TriangleStartPlane {
   template <num::WithSqrt T>
   SupportPlane<T> operator()(std::size_t, const Vec3<T>& center, const Triangle<T>& tri) const {
@@ -366,7 +376,15 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
   if (at_start) {
     // Does not block if the move does not approach the triangle's supporting plane: the
     // distance then stays above the plane's, which is the start distance up to round-off.
-    const SupportPlane<T> sp = start_plane(i, center, tri);
+    decltype(auto) plane = start_plane(i, center, tri);
+    const SupportPlane<T>* known = nullptr;
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(plane)>, std::optional<SupportPlane<T>>>) {
+      if (!plane) return std::nullopt;
+      known = &*plane;
+    } else {
+      known = &plane;
+    }
+    const SupportPlane<T>& sp = *known;
     const T approach = -dot(sp.normal, move);
     if (num::sign(approach) <= 0) return std::nullopt;
     // A rounded type's time-0 contact rests on a closest-feature choice that can be wrong by

@@ -334,11 +334,17 @@ class SlidePassSteps {
   /// contact at the start is judged by its cell's supporting plane (cell_support_plane, once per
   /// cell and sweep): the start constraints are the cells' (check_start), so a move that keeps
   /// them approaches no cell's plane, while a cell triangle's own plane, when it is not the
-  /// nearest of its cell, may point elsewhere and stop the move at once.
+  /// nearest of its cell, may point elsewhere and stop the move at once. In exact types it is
+  /// judged by start_plane_of's plane, none for a plane the move is known to hold.
   std::optional<BlockingContact<T>> sweep(const PassStep<T>& step, int iteration) {
     auto skip = [this](std::size_t i) { return is_locked(i) || in_inside_cell(i); };
     std::optional<BlockingContact<T>> hit;
-    if (!cell_planes()) {
+    if constexpr (num::is_exact_v<T>) {
+      const auto start_plane = [this, &step](std::size_t i, const Vec3<T>&, const Triangle<T>& tri) {
+        return start_plane_of(i, tri, step);
+      };
+      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, start_plane, frame_.cell_boxes);
+    } else if (!cell_planes()) {
       hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, TriangleStartPlane{},
                                    frame_.cell_boxes);
     } else {
@@ -400,6 +406,17 @@ class SlidePassSteps {
   }
 
  private:
+  /// A plane shared_plane keeps (exact types): the feature (an edge's or vertex's mesh vertices,
+  /// or a face and its side: shared_key), the position it was met from, its supporting plane and
+  /// constraint.
+  using SharedKey = std::array<std::uint32_t, 3>;
+  struct SharedPlane {
+    SharedKey key;
+    Vec3<T> at;
+    SupportPlane<T> plane;
+    Constraint<T> constraint;
+  };
+
   /// Whether the constraints and the start contacts' planes are the cells' (cell_support_plane)
   /// rather than each triangle's: on a mesh of cells, in a rounded type. In exact arithmetic,
   /// from a start clear of the mesh, the triangles of a cell within the contact radius (the skin
@@ -426,35 +443,76 @@ class SlidePassSteps {
   std::pair<SupportPlane<T>, Constraint<T>> shared_plane(std::size_t i, const Triangle<T>& tri,
                                                          const exact::ClosestPoint<T>& cp) {
     if constexpr (num::is_exact_v<T>) {
-      std::optional<std::array<std::uint32_t, 3>> key;  // {0, vertices} or {side 1 or 2, i, i}
-      if (cp.feature == Feature::edge || cp.feature == Feature::vertex) {
-        const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
-        const int k = cp.index;
-        key = {0, t[k], cp.feature == Feature::edge ? t[(k + 1) % 3] : t[k]};
-        if ((*key)[2] < (*key)[1]) std::swap((*key)[1], (*key)[2]);
-      } else if (cp.feature == Feature::face) {
-        const int side = num::sign(dot(tri.normal_unnormalized(), Vec3<T>(pos_ - tri.p0)));
-        if (side != 0) key = {side > 0 ? 1u : 2u, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)};
-      }
-      if (key) {
-        const bool anywhere = (*key)[0] != 0;
-        for (const SharedPlane& shared : shared_planes_)
-          if (shared.key == *key &&
-              (anywhere || (num::known_same(shared.at.x, pos_.x) && num::known_same(shared.at.y, pos_.y) &&
-                            num::known_same(shared.at.z, pos_.z)))) {
-            // The plane's distance is the current position's (a face's plane is shared from any).
-            SupportPlane<T> sp = shared.plane;
-            sp.plane_distance = dot(sp.normal, pos_) - sp.support;
-            return {sp, Constraint<T>{shared.constraint.normal, shared.constraint.offset, i}};
-          }
-      }
-      const SupportPlane<T> sp = support_plane(pos_, tri);
+      const std::optional<SharedKey> key = shared_key(i, tri, cp);
+      if (key)
+        if (const SharedPlane* shared = find_shared(*key)) {
+          // The plane's distance is the current position's (a face's plane is shared from any).
+          SupportPlane<T> sp = shared->plane;
+          sp.plane_distance = dot(sp.normal, pos_) - sp.support;
+          return {sp, Constraint<T>{shared->constraint.normal, shared->constraint.offset, i}};
+        }
+      const bool away = !is_zero(Vec3<T>(pos_ - cp.point));
+      const SupportPlane<T> sp = away ? support_plane_at(pos_, tri, cp) : support_plane(pos_, tri);
       const Constraint<T> c = plane_constraint(sp, i, skin_.skin);
-      if (key && ((*key)[0] != 0 || !is_zero(Vec3<T>(pos_ - cp.point)))) shared_planes_.push_back({*key, pos_, sp, c});
+      if (key && ((*key)[0] != 0 || away)) shared_planes_.push_back({*key, pos_, sp, c});
       return {sp, c};
     }
     const SupportPlane<T> sp = support_plane(pos_, tri);
     return {sp, plane_constraint(sp, i, skin_.skin)};
+  }
+
+  /// shared_plane's key of triangle i's closest feature cp (exact types): {0, the feature's mesh
+  /// vertices} for an edge or vertex, {1 or 2 (the side of its plane), i, i} for a face; none
+  /// for a position on the face's plane.
+  std::optional<SharedKey> shared_key(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) const {
+    if (cp.feature == Feature::edge || cp.feature == Feature::vertex) {
+      const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
+      const int k = cp.index;
+      SharedKey key{0, t[k], cp.feature == Feature::edge ? t[(k + 1) % 3] : t[k]};
+      if (key[2] < key[1]) std::swap(key[1], key[2]);
+      return key;
+    }
+    if (cp.feature == Feature::face) {
+      const int side = num::sign(dot(tri.normal_unnormalized(), Vec3<T>(pos_ - tri.p0)));
+      if (side != 0) return SharedKey{side > 0 ? 1u : 2u, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)};
+    }
+    return std::nullopt;
+  }
+
+  /// The plane kept for `key` that holds at the current position (an edge's or vertex's only
+  /// from the same position, a face's from any), or null.
+  const SharedPlane* find_shared(const SharedKey& key) const {
+    const bool anywhere = key[0] != 0;
+    for (const SharedPlane& shared : shared_planes_)
+      if (shared.key == key &&
+          (anywhere || (num::known_same(shared.at.x, pos_.x) && num::known_same(shared.at.y, pos_.y) &&
+                        num::known_same(shared.at.z, pos_.z))))
+        return &shared;
+    return nullptr;
+  }
+
+  /// The plane a start contact of triangle i is judged by in the sweep of `step` (exact types):
+  /// support_plane's, taken from shared_plane's planes when it is one of them, and none when that
+  /// plane is one an active constraint of the step's solve holds (same_plane). Such a move does
+  /// not approach it: d solves the active constraint n . (x + d) = n . v + 1 + s exactly, so the
+  /// approach -n . d = (n . x - n . v) - 1 - s, the plane's distance at x less 1 + s, and a start
+  /// contact has that distance <= 1 + h <= 1 + s; blocking_contact would find the approach <= 0
+  /// by an exact tie. Only without axis locks: a locked solve's constraints are projected ones.
+  std::optional<SupportPlane<T>> start_plane_of(std::size_t i, const Triangle<T>& tri, const PassStep<T>& step) const
+    requires num::is_exact_v<T>
+  {
+    const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
+    if (const std::optional<SharedKey> key = shared_key(i, tri, cp))
+      if (const SharedPlane* shared = find_shared(*key)) {
+        if (frame_.pinned_axes == 0 && step.solved)
+          for (const std::size_t j : step.solved->active)
+            if (constraints_detail::same_plane(shared->constraint, constraints_[j])) return std::nullopt;
+        SupportPlane<T> sp = shared->plane;
+        sp.plane_distance = dot(sp.normal, pos_) - sp.support;
+        return sp;
+      }
+    if (is_zero(Vec3<T>(pos_ - cp.point))) return support_plane(pos_, tri);
+    return support_plane_at(pos_, tri, cp);
   }
 
   bool lockable_on(std::size_t i, int axes) const { return axes != 0 && (frame_.lockable_axes(i) & axes) != 0; }
@@ -489,14 +547,7 @@ class SlidePassSteps {
   Vec3<T> pos_;
   Vec3<T> destination_;
   std::vector<Constraint<T>> constraints_;
-  /// shared_plane's planes (exact types): the feature (an edge's or vertex's mesh vertices, or a
-  /// face and its side), the position it was met from, its supporting plane and constraint.
-  struct SharedPlane {
-    std::array<std::uint32_t, 3> key;
-    Vec3<T> at;
-    SupportPlane<T> plane;
-    Constraint<T> constraint;
-  };
+  /// shared_plane's planes (exact types).
   std::vector<SharedPlane> shared_planes_;
   /// Where the pass started: an axis the centre has moved along can no longer be locked.
   Vec3<T> pass_start_ = pos_;

@@ -71,6 +71,15 @@ struct SweepOptions {
   /// decisions in integers (inputs scaled by the lcm of their denominators), where the
   /// interval run could not. Off: in T.
   bool scaled_integers = true;
+  /// The edges (bit i: from vertex i to vertex i + 1) whose cylinder of radius r the path is
+  /// known to meet only tangentially, because it lies in a plane tangent to that cylinder (robust's
+  /// exact pass knows such planes: SlidePassSteps::tangent_edges_of, response/robust/pass.hpp).
+  /// The distance to the edge's line then never falls below r, so the edge's quadratic has a
+  /// discriminant of exactly 0 wherever its leading coefficient is not 0: it is taken as 0, not
+  /// compared (for a lazy exact type an exact tie, which it can prove only exactly), and the
+  /// double root is taken as the root of 2a t + b. Every other decision is taken as without the
+  /// bit. The caller's duty: a bit set for an edge that is not tangent gives a wrong contact.
+  unsigned tangent_edges = 0;
 };
 
 namespace detail {
@@ -273,6 +282,7 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     const T ev = dot(e, v);
     const T ew = dot(e, w[i]);
     const auto [a, b, c] = detail::edge_quadratic(e, v, w[i], r2);
+    const bool tangent = (options.tangent_edges >> i & 1u) != 0;  // discriminant known 0
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
     detail::RootValue<T> x{};  // root_value(root) where root may be offered
@@ -281,14 +291,14 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
       x = detail::root_value(root);
       decision = (detail::sign_not_negative(ew) && detail::sign_not_positive(ew - ee)) ? trace::exact::RootDecision::in_contact_at_start
                                                                  : trace::exact::RootDecision::outside_segment;
-    } else if (detail::sign_zero(a) || detail::sign_negative(b * b - T(4) * a * c)) {
+    } else if (detail::sign_zero(a) || (!tangent && detail::sign_negative(b * b - T(4) * a * c))) {
       decision = trace::exact::RootDecision::no_root;
     } else if (detail::sign_not_negative(b)) {
       decision = trace::exact::RootDecision::moving_away;
     } else if (!detail::lower_root_at_most_one(a, b, c)) {
       decision = trace::exact::RootDecision::after_end;
     } else {
-      root = QuadraticRoot<T>::quadratic(a, b, c, RootKind::lower);
+      root = tangent ? QuadraticRoot<T>::linear(T(2) * a, b) : QuadraticRoot<T>::quadratic(a, b, c, RootKind::lower);
       x = detail::root_value(root);
       const bool on_segment = detail::sign_at_valued_root(ew, ev, root, x) >= 0 &&
                               detail::sign_at_valued_root(T(ew - ee), ev, root, x) <= 0;

@@ -60,14 +60,19 @@ DetectionResult<T> from_decisions(const DetectionResult<U>& decided, const Swept
   DetectionResult<T> out;
   out.triangle = index;
   if (!decided.hit) return out;
-  QuadraticRoot<T> time = QuadraticRoot<T>::value(T(0));  // the sweep's only linear root
-  if (!decided.time.is_linear()) {
+  // The sweep's linear roots: 0 at the start, and a tangent edge's double root, the root of
+  // 2a t + b (SweepOptions::tangent_edges), whose constant term b is < 0.
+  const bool double_root = decided.time.is_linear() && !sign_zero(decided.time.c);
+  QuadraticRoot<T> time = QuadraticRoot<T>::value(T(0));
+  if (!decided.time.is_linear() || double_root) {
     if constexpr (HasIntegerParts<T>) {
       const auto [si, ti] = scaled_to_integers(sphere, tri);
       const QuadraticRoot<IntegerPart<T>> r = entry_root(si, ti, decided.feature, decided.feature_index);
-      time = QuadraticRoot<T>::quadratic(T(r.a), T(r.b), T(r.c), r.which);
+      time = double_root ? QuadraticRoot<T>::linear(T(2) * T(r.a), T(r.b))
+                         : QuadraticRoot<T>::quadratic(T(r.a), T(r.b), T(r.c), r.which);
     } else {
       time = entry_root(sphere, tri, decided.feature, decided.feature_index);
+      if (double_root) time = QuadraticRoot<T>::linear(T(2) * time.a, time.b);
     }
   }
   fill_result(out, time, decided.feature, decided.feature_index, sphere, tri);

@@ -2,11 +2,14 @@
 // ideal run is exactly the one-frame ideal run from the k-th given start (the same rounded path
 // points, planes, stops and end), for every algorithm, relative to the start or not, on rotated
 // pushes into corners near and far from the origin; starts that do not match the frames are an
-// error, not a guess; and a rotated corner push far from the origin, whose continuous ideal run
-// over three frames takes minutes, is anchored at one-frame cost.
+// error, not a guess; a rotated corner push far from the origin, whose continuous ideal run
+// over three frames takes minutes, is anchored at one-frame cost; and a slide there that grazes
+// an edge in the plane tangent to it is proven over 8 anchored frames.
 #include "rotated_scripted_move.hpp"
 
 #include <slidecheck/verify/level_c/ideal_trajectory.hpp>
+#include <slidecheck/verify/level_c/travel_judgement.hpp>
+#include <slidecheck/verify/run/algorithms.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -136,6 +139,33 @@ BOOST_AUTO_TEST_CASE(a_far_corner_push_is_anchored_at_one_frame_cost) {
   BOOST_TEST(anchored.decisions.undecided() == 0u);
   BOOST_TEST_MESSAGE("robust " << c.label << ": one frame " << first.seconds * 1e3 << " ms, three anchored "
                                << anchored.seconds * 1e3 << " ms");
+}
+
+// robust in double sliding into the same far corner over 8 frames, anchored at the double run's
+// frame starts: its gravity passes slide in the plane of an edge contact with the floor's
+// diagonal, tangent to that edge's cylinder, and graze the diagonal again, an exact double root
+// in every frame whose discriminant no stage could prove within its budget (14 decisions were
+// left open, 75 s). The pass tells the sweep the edge is tangent (SweepOptions::tangent_edges),
+// and every decision is proven.
+BOOST_AUTO_TEST_CASE(a_far_corner_slide_grazing_an_edge_is_proven_over_eight_anchored_frames) {
+  const Case c = rotated("room_corner", 1, "slide-into-corner", 0.1, 1e4);
+  const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
+  std::vector<Vec3<double>> ends;
+  SlideInput<double> in = c.input;
+  for (int k = 0; k < 8; ++k) {
+    ends.push_back(run_slide<double>(tol, in, c.mesh).final_position);
+    in.start = ends.back();
+  }
+  IdealOptions o = options(true, 8);
+  o.numbers.exact_timeout_seconds = 0.5;
+  o.frame_starts = anchored_frame_starts(c.input.start, ends);
+  const IdealTrajectory anchored = ideal_trajectory(tol, c.input, c.mesh, o);
+  BOOST_TEST(anchored.error.empty(), anchored.error);
+  BOOST_TEST(anchored.anchored_frames);
+  BOOST_TEST(anchored.fully_proven());
+  BOOST_TEST(anchored.decisions.undecided() == 0u);
+  BOOST_TEST(anchored.frame_ends.size() == 8u);
+  BOOST_TEST_MESSAGE("robust double " << c.label << ": 8 anchored frames " << anchored.seconds * 1e3 << " ms");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -257,7 +257,8 @@ struct SweepEveryTriangle {
 /// triangles within the contact radius only the nearest one's own plane is the cell's. A
 /// StartPlane may also return std::optional<SupportPlane<T>>, empty when the move is known not
 /// to approach the plane (an exact pass's plane that the move holds as an active constraint,
-/// pass.hpp): such a start contact does not block, and nothing is compared for it.
+/// pass.hpp): such a start contact does not block, and nothing is compared for it. A StartPlane
+/// with a member tangent_edges(i) gives the sweep of triangle i its SweepOptions::tangent_edges.
 struct TriangleStartPlane {
   template <num::WithSqrt T>
   SupportPlane<T> operator()(std::size_t, const Vec3<T>& center, const Triangle<T>& tri) const {
@@ -366,6 +367,7 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
                                                    const StartPlane& start_plane = {}) {
   exact::SweepOptions options;
   options.cull_back_faces = false;
+  if constexpr (requires { start_plane.tangent_edges(i); }) options.tangent_edges = start_plane.tangent_edges(i);
   const Vec3<T>& center = sphere.center;
   const Vec3<T>& move = sphere.velocity;
   const T& radius = sphere.radius;

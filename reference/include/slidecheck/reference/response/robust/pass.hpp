@@ -81,6 +81,8 @@ class SlidePassSteps {
     frame_.max_deviation = skin_.max_deviation;
     frame_.skin = skin_;
     destination_ = pos_ + move;
+    // Exact types: s = min_skin and h = s / 2 (derive_skin), so h == s only without a skin.
+    tangent_planes_known_ = num::is_exact_v<T> && tol.min_skin == 0;
   }
 
   const Vec3<T>& position() const { return pos_; }
@@ -335,15 +337,14 @@ class SlidePassSteps {
   /// cell and sweep): the start constraints are the cells' (check_start), so a move that keeps
   /// them approaches no cell's plane, while a cell triangle's own plane, when it is not the
   /// nearest of its cell, may point elsewhere and stop the move at once. In exact types it is
-  /// judged by start_plane_of's plane, none for a plane the move is known to hold.
+  /// judged by start_plane_of's plane, none for a plane the move is known to hold, and the sweep
+  /// is told the edges whose cylinder the path is known to touch tangentially (tangent_edges_of).
   std::optional<BlockingContact<T>> sweep(const PassStep<T>& step, int iteration) {
     auto skip = [this](std::size_t i) { return is_locked(i) || in_inside_cell(i); };
     std::optional<BlockingContact<T>> hit;
     if constexpr (num::is_exact_v<T>) {
-      const auto start_plane = [this, &step](std::size_t i, const Vec3<T>&, const Triangle<T>& tri) {
-        return start_plane_of(i, tri, step);
-      };
-      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, start_plane, frame_.cell_boxes);
+      hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, KnownPlanes{this, &step},
+                                   frame_.cell_boxes);
     } else if (!cell_planes()) {
       hit = first_blocking_contact(pos_, step.d, skin_.contact_radius, mesh_, skip, TriangleStartPlane{},
                                    frame_.cell_boxes);
@@ -371,6 +372,7 @@ class SlidePassSteps {
 
   /// No contact: the whole displacement (a push-out's end traced as its near point).
   void move_all_the_way(const PassStep<T>& step, int iteration) {
+    keep_planes_held(step);
     pos_ = pos_ + step.d;
     pass_.path.push_back(pos_);
     if constexpr (tracing_enabled<Tracer>)
@@ -383,7 +385,9 @@ class SlidePassSteps {
   /// A contact at t: move to x + d t and add the triangle's constraint (go to 3).
   void move_to_contact(const BlockingContact<T>& hit, const PassStep<T>& step, int iteration) {
     namespace ev = trace::response;
-    if (num::sign(hit.time) > 0) pos_ = pos_ + step.d * hit.time;
+    const bool moved = num::sign(hit.time) > 0;
+    if (moved) keep_planes_held(step);
+    if (moved) pos_ = pos_ + step.d * hit.time;
     pass_.path.push_back(pos_);
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
@@ -393,6 +397,8 @@ class SlidePassSteps {
             ? plane_constraint(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
                                hit.triangle, skin_.skin)
             : shared_plane(hit.triangle, tri, cp).second;
+    if constexpr (num::is_exact_v<T>)
+      if (moved) note_tangent_plane(hit.triangle, tri, cp, c);
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);
@@ -491,6 +497,67 @@ class SlidePassSteps {
     return nullptr;
   }
 
+  /// The edge contacts' planes the position lies on exactly (exact types without a skin): a
+  /// sweep's contact at t > 0 is at exactly the contact radius R = 1 from the triangle, so with
+  /// its closest point p on an edge the constraint n . y >= n . p + 1 (n = (x - p) / |x - p|)
+  /// holds x on its plane, which is tangent to the cylinder of radius R about the edge's line.
+  void note_tangent_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp,
+                          const Constraint<T>& c) {
+    if (!tangent_planes_known_ || cp.feature != Feature::edge) return;
+    if (const std::optional<SharedKey> key = shared_key(i, tri, cp)) tangent_planes_.push_back({*key, c});
+  }
+
+  /// Before the position moves by a fraction of step.d: a plane the position lies on stays under
+  /// it only if an active constraint of the step holds it (same_plane): d solves that constraint
+  /// with equality, n . d = 0. The others are forgotten, and all of them under axis locks (the
+  /// locked solve's constraints are projected ones).
+  void keep_planes_held(const PassStep<T>& step) {
+    if constexpr (num::is_exact_v<T>) {
+      if (tangent_planes_.empty()) return;
+      if (frame_.pinned_axes != 0 || !step.solved) {
+        tangent_planes_.clear();
+        return;
+      }
+      std::erase_if(tangent_planes_, [&](const TangentPlane& p) { return !held_by(p.constraint, step); });
+    }
+  }
+
+  /// Whether an active constraint of the (unlocked) solve of `step` is known to be c's plane.
+  bool held_by(const Constraint<T>& c, const PassStep<T>& step) const {
+    if (frame_.pinned_axes != 0 || !step.solved) return false;
+    for (const std::size_t j : step.solved->active)
+      if (constraints_detail::same_plane(c, constraints_[j])) return true;
+    return false;
+  }
+
+  /// The edges of triangle i (SweepOptions::tangent_edges) whose cylinder of the contact radius
+  /// the path of `step` touches only tangentially: the position lies on the plane of a contact
+  /// with that mesh edge (tangent_planes_), and an active constraint holds the plane, so the
+  /// whole path x + t d lies in it (n . d = 0), and the plane is tangent to the edge's cylinder.
+  unsigned tangent_edges_of(std::size_t i, const PassStep<T>& step) const {
+    if (tangent_planes_.empty()) return 0;
+    const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
+    unsigned bits = 0;
+    for (int k = 0; k < 3; ++k) {
+      SharedKey key{0, t[k], t[(k + 1) % 3]};
+      if (key[2] < key[1]) std::swap(key[1], key[2]);
+      for (const TangentPlane& p : tangent_planes_)
+        if (p.key == key && held_by(p.constraint, step)) bits |= 1u << k;
+    }
+    return bits;
+  }
+
+  /// What the sweep of `step` knows of triangle i's planes in exact types: the plane a start
+  /// contact is judged by (start_plane_of) and the tangent edges (tangent_edges_of).
+  struct KnownPlanes {
+    const SlidePassSteps* steps;
+    const PassStep<T>* step;
+    std::optional<SupportPlane<T>> operator()(std::size_t i, const Vec3<T>&, const Triangle<T>& tri) const {
+      return steps->start_plane_of(i, tri, *step);
+    }
+    unsigned tangent_edges(std::size_t i) const { return steps->tangent_edges_of(i, *step); }
+  };
+
   /// The plane a start contact of triangle i is judged by in the sweep of `step` (exact types):
   /// support_plane's, taken from shared_plane's planes when it is one of them, and none when that
   /// plane is one an active constraint of the step's solve holds (same_plane). Such a move does
@@ -549,6 +616,13 @@ class SlidePassSteps {
   std::vector<Constraint<T>> constraints_;
   /// shared_plane's planes (exact types).
   std::vector<SharedPlane> shared_planes_;
+  /// note_tangent_plane's planes: an edge's key and its contact's constraint.
+  struct TangentPlane {
+    SharedKey key;
+    Constraint<T> constraint;
+  };
+  std::vector<TangentPlane> tangent_planes_;
+  bool tangent_planes_known_ = false;
   /// Where the pass started: an axis the centre has moved along can no longer be locked.
   Vec3<T> pass_start_ = pos_;
   /// What the locks took away (the locked contacts' constraints and start contacts), given back

@@ -143,10 +143,10 @@ BOOST_AUTO_TEST_CASE(a_far_corner_push_is_anchored_at_one_frame_cost) {
 
 // robust in double sliding into the same far corner over 8 frames, anchored at the double run's
 // frame starts: its gravity passes slide in the plane of an edge contact with the floor's
-// diagonal, tangent to that edge's cylinder, and graze the diagonal again, an exact double root
-// in every frame whose discriminant no stage could prove within its budget (14 decisions were
-// left open, 75 s). The pass tells the sweep the edge is tangent (SweepOptions::tangent_edges),
-// and every decision is proven.
+// diagonal, tangent to that edge's cylinder, and graze the diagonal again: an exact double root
+// in every frame whose zero discriminant no stage proves within its budget (14 decisions, over a
+// minute). The pass tells the sweep the edge is tangent (SweepOptions::tangent_edges), and every
+// decision is proven.
 BOOST_AUTO_TEST_CASE(a_far_corner_slide_grazing_an_edge_is_proven_over_eight_anchored_frames) {
   const Case c = rotated("room_corner", 1, "slide-into-corner", 0.1, 1e4);
   const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);

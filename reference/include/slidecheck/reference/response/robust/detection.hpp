@@ -80,6 +80,19 @@ Vec3<T> across_degenerate(const Triangle<T>& tri, const HasUnit& has_unit) {
 
 }  // namespace detection_detail
 
+/// support_plane's plane in an exact type from the exact closest point cp of tri to x, when
+/// x != cp.point: the unit direction x - p and the support n . v of a vertex of p's feature (see
+/// support_plane's exact branch), for a caller that already holds cp.
+template <num::WithSqrt T>
+  requires num::is_exact_v<T>
+SupportPlane<T> support_plane_at(const Vec3<T>& x, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) {
+  SupportPlane<T> sp;
+  sp.normal = normalized(Vec3<T>(x - cp.point));
+  sp.support = dot(sp.normal, tri.vertex(cp.index));  // a face's index is 0
+  sp.plane_distance = dot(sp.normal, x) - sp.support;
+  return sp;
+}
+
 /// The supporting half-space of `tri` that best bounds its distance from x. Why not simply the
 /// direction from the closest point: rounded types pick the closest feature by comparing squared
 /// distances, and near a boundary of the Voronoi regions a wrong feature (within round-off in
@@ -104,19 +117,6 @@ Vec3<T> across_degenerate(const Triangle<T>& tri, const HasUnit& has_unit) {
 /// from the edge's normal) and reference.response.robust.robust_response
 /// (float_ and double_random_moves_never_come_closer_than_r, over the canonical scenes, seams
 /// included).
-/// support_plane's plane in an exact type from the exact closest point cp of tri to x, when
-/// x != cp.point: the unit direction x - p and the support n . v of a vertex of p's feature (see
-/// support_plane's exact branch), for a caller that already holds cp.
-template <num::WithSqrt T>
-  requires num::is_exact_v<T>
-SupportPlane<T> support_plane_at(const Vec3<T>& x, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) {
-  SupportPlane<T> sp;
-  sp.normal = normalized(Vec3<T>(x - cp.point));
-  sp.support = dot(sp.normal, tri.vertex(cp.index));  // a face's index is 0
-  sp.plane_distance = dot(sp.normal, x) - sp.support;
-  return sp;
-}
-
 template <num::WithSqrt T>
 SupportPlane<T> support_plane(const Vec3<T>& x, const Triangle<T>& tri) {
   const Vec3<T>* v[3] = {&tri.p0, &tri.p1, &tri.p2};

@@ -386,8 +386,10 @@ class SlidePassSteps {
   void move_to_contact(const BlockingContact<T>& hit, const PassStep<T>& step, int iteration) {
     namespace ev = trace::response;
     const bool moved = num::sign(hit.time) > 0;
-    if (moved) keep_planes_held(step);
-    if (moved) pos_ = pos_ + step.d * hit.time;
+    if (moved) {
+      keep_planes_held(step);
+      pos_ = pos_ + step.d * hit.time;
+    }
     pass_.path.push_back(pos_);
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
@@ -467,6 +469,9 @@ class SlidePassSteps {
     return {sp, plane_constraint(sp, i, skin_.skin)};
   }
 
+  /// The key of the mesh edge (a, b), or of vertex a when b == a: {0, the lesser, the greater}.
+  static SharedKey edge_key(std::uint32_t a, std::uint32_t b) { return a < b ? SharedKey{0, a, b} : SharedKey{0, b, a}; }
+
   /// shared_plane's key of triangle i's closest feature cp (exact types): {0, the feature's mesh
   /// vertices} for an edge or vertex, {1 or 2 (the side of its plane), i, i} for a face; none
   /// for a position on the face's plane.
@@ -474,9 +479,7 @@ class SlidePassSteps {
     if (cp.feature == Feature::edge || cp.feature == Feature::vertex) {
       const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
       const int k = cp.index;
-      SharedKey key{0, t[k], cp.feature == Feature::edge ? t[(k + 1) % 3] : t[k]};
-      if (key[2] < key[1]) std::swap(key[1], key[2]);
-      return key;
+      return edge_key(t[k], cp.feature == Feature::edge ? t[(k + 1) % 3] : t[k]);
     }
     if (cp.feature == Feature::face) {
       const int side = num::sign(dot(tri.normal_unnormalized(), Vec3<T>(pos_ - tri.p0)));
@@ -539,8 +542,7 @@ class SlidePassSteps {
     const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
     unsigned bits = 0;
     for (int k = 0; k < 3; ++k) {
-      SharedKey key{0, t[k], t[(k + 1) % 3]};
-      if (key[2] < key[1]) std::swap(key[1], key[2]);
+      const SharedKey key = edge_key(t[k], t[(k + 1) % 3]);
       for (const TangentPlane& p : tangent_planes_)
         if (p.key == key && held_by(p.constraint, step)) bits |= 1u << k;
     }

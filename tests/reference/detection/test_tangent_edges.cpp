@@ -1,7 +1,8 @@
-// SweepOptions::tangent_edges (detection/swept_sphere_triangle.hpp): a path that lies in a plane
-// tangent to an edge's cylinder of radius r, swept with that edge's bit set, gives exactly the
-// contact the sweep gives without the bit (RapidCheck, in rationals and CORE::Expr, plain and
-// through the interval filter and scaled integers), and the bit takes no discriminant decision.
+// SweepOptions::tangent_edges and on_face_plane (detection/swept_sphere_triangle.hpp): a path that
+// lies in a plane tangent to an edge's cylinder of radius r, swept with that edge's bit set, or in
+// the plane parallel to the face at distance r, swept with on_face_plane, gives exactly the contact
+// the sweep gives without them (RapidCheck, in rationals and CORE::Expr, plain and through the
+// interval filter and scaled integers), and the bit takes no discriminant decision.
 #include <support/rapidcheck_runs.hpp>
 
 #include <slidecheck/reference/numbers/real.hpp>
@@ -100,19 +101,57 @@ Vec3<T> convert(const Vec3<Rational>& p) {
   return {convert<T>(p.x), convert<T>(p.y), convert<T>(p.z)};
 }
 
+/// A triangle in the plane {y : m.(y - a) = 0} and a sphere whose centre starts on the plane at
+/// distance r from it (either side) and moves within it.
+rc::Gen<TangentCase> gen_face_case() {
+  return rc::gen::exec([]() {
+    const auto small = [](int n) { return Rational(*rc::gen::inRange(-n, n + 1)); };
+    const auto vec = [&](int n) { return Vec3<Rational>(small(n), small(n), small(n)); };
+    const RationalLength& nl = kNormals[*rc::gen::inRange(0, static_cast<int>(std::size(kNormals)))];
+    const int sx = *rc::gen::element(1, -1), sy = *rc::gen::element(1, -1);
+    const Vec3<Rational> m(Rational(sx * nl.m[0]), Rational(sy * nl.m[1]), Rational(nl.m[2]));
+    Vec3<Rational> u = cross(m, vec(3));
+    while (is_zero(u)) u = cross(m, vec(3));
+    const Vec3<Rational> w = cross(m, u);  // u, w: the plane's directions
+    const auto in_plane = [&](int n, int d) {
+      return Vec3<Rational>(u * (Rational(*rc::gen::inRange(-n, n + 1)) / d) +
+                            w * (Rational(*rc::gen::inRange(-n, n + 1)) / d));
+    };
+    TangentCase k;
+    k.sphere.radius = Rational(*rc::gen::inRange(1, 9)) / 4;
+    const Vec3<Rational> a = vec(4);
+    Vec3<Rational> b = a + in_plane(4, 2), c = a + in_plane(4, 2);
+    while (b == a) b = a + in_plane(4, 2);
+    // Off the line ab: cross(m, b - a) lies in the plane, perpendicular to b - a.
+    while (is_zero(cross(Vec3<Rational>(b - a), Vec3<Rational>(c - a)))) c = c + cross(m, Vec3<Rational>(b - a));
+    k.tri = {a, b, c};
+    const Rational side = *rc::gen::element(Rational(1), Rational(-1));
+    // The centre above a point near the triangle (its vertices' span, a little beyond), moving
+    // mostly across it.
+    const Rational s = Rational(*rc::gen::inRange(-1, 5)) / 4, t = Rational(*rc::gen::inRange(-1, 5)) / 4;
+    k.sphere.center = a + (b - a) * s + (c - a) * t + m * (side * k.sphere.radius / Rational(nl.length));
+    k.sphere.velocity = in_plane(8, 4);
+    return k;
+  });
+}
+
 template <class T>
-DetectionResult<T> sweep(const TangentCase& k, unsigned bits, bool filtered) {
+DetectionResult<T> sweep(const TangentCase& k, unsigned bits, bool filtered, bool on_face_plane = false) {
   exact::SweepOptions o;
   o.cull_back_faces = false;
   o.tangent_edges = bits;
+  o.on_face_plane = on_face_plane;
   const SweptSphere<T> s{convert<T>(k.sphere.center), convert<T>(k.sphere.velocity), convert<T>(k.sphere.radius)};
   const Triangle<T> t{convert<T>(k.tri.p0), convert<T>(k.tri.p1), convert<T>(k.tri.p2)};
   return filtered ? exact::sweep_sphere_triangle_filtered(s, t, o) : exact::sweep_sphere_triangle(s, t, o);
 }
 
+/// A contact after the start (a double root is the root of 2a t + b, b < 0; the start's is 0).
+bool later(const QuadraticRoot<Rational>& t) { return !t.is_linear() || t.c != 0; }
+
 template <class T>
-void check_same(const TangentCase& k, bool filtered) {
-  const DetectionResult<T> with = sweep<T>(k, 1u << k.edge, filtered);
+void check_same(const TangentCase& k, bool filtered, bool on_face_plane = false) {
+  const DetectionResult<T> with = on_face_plane ? sweep<T>(k, 0, filtered, true) : sweep<T>(k, 1u << k.edge, filtered);
   const DetectionResult<T> without = sweep<T>(k, 0, false);
   RC_ASSERT(with.hit == without.hit);
   if (!without.hit) return;
@@ -133,12 +172,25 @@ BOOST_AUTO_TEST_CASE(a_tangent_edge_gives_the_sweep_s_own_contact) {
   check_with(600, [] {
     const TangentCase k = *gen_tangent_case();
     const DetectionResult<Rational> plain = sweep<Rational>(k, 0, false);
-    RC_CLASSIFY(plain.hit && plain.feature == Feature::edge && plain.feature_index == k.edge &&
-                    !plain.time.is_linear(),
+    RC_CLASSIFY(plain.hit && plain.feature == Feature::edge && plain.feature_index == k.edge && later(plain.time),
                 "grazes the tangent edge");
     check_same<Rational>(k, false);
     check_same<Rational>(k, true);
     check_same<Real>(k, false);
+  });
+}
+
+// The claim behind on_face_plane, checked the same way: a start over the face (at exactly r), a
+// graze of an edge or a vertex, or nothing.
+BOOST_AUTO_TEST_CASE(a_path_on_the_face_plane_gives_the_sweep_s_own_contact) {
+  check_with(600, [] {
+    const TangentCase k = *gen_face_case();
+    const DetectionResult<Rational> plain = sweep<Rational>(k, 0, false);
+    RC_CLASSIFY(plain.hit && plain.feature == Feature::face, "starts over the face");
+    RC_CLASSIFY(plain.hit && plain.feature == Feature::edge && later(plain.time), "grazes an edge later");
+    check_same<Rational>(k, false, true);
+    check_same<Rational>(k, true, true);
+    check_same<Real>(k, false, true);
   });
 }
 

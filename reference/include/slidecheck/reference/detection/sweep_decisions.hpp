@@ -36,6 +36,23 @@ bool sign_zero(const T& x) {
   else return num::sign(x) == 0;
 }
 
+/// Whether a quadratic's discriminant b^2 - 4ac is negative (no real root). Exact types also
+/// learn whether it is exactly 0 (`zero`), so the sweep takes the double root as -b / 2a: the
+/// root a later evaluate would otherwise decide the same discriminant again for (a second exact
+/// tie for a lazy exact type such as level C's Certified), and a value without a square root.
+/// Rounded types leave `zero` false: their discriminant's 0 is a rounded one.
+template <Number T>
+bool discriminant_negative(const T& a, const T& b, const T& c, bool& zero) {
+  const T d = b * b - T(4) * a * c;
+  if constexpr (num::is_exact_v<T>) {
+    const int s = num::sign(d);
+    zero = s == 0;
+    return s < 0;
+  } else {
+    return sign_negative(d);
+  }
+}
+
 /// IEEE types and exact types with a square root compare roots and take signs at a root by
 /// evaluating it (quadratic_root.hpp), and evaluate is a function of the root: the sweep
 /// evaluates each root once and compares the values, the same decisions without up to six more

@@ -80,6 +80,13 @@ struct SweepOptions {
   /// double root is taken as the root of 2a t + b. Every other decision is taken as without the
   /// bit. The caller's duty: a bit set for an edge that is not tangent gives a wrong contact.
   unsigned tangent_edges = 0;
+  /// The path is known to lie in the plane parallel to the triangle's face at distance exactly r
+  /// (robust's exact pass knows such planes too: SlidePassSteps::on_face_plane_of). Then the face
+  /// is parallel to the move at distance r (k = 0, c = 0: parallel_inside), every edge is tangent
+  /// as above (it lies in the face's plane: its line is at exactly r from the path's unless
+  /// parallel to it), and a start whose closest feature is the face is at exactly r (a contact).
+  /// None of these is compared; the caller's duty is as above.
+  bool on_face_plane = false;
 };
 
 namespace detail {
@@ -234,7 +241,8 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
   // t = 0: already within r? Then the impact is at 0 and the closest point is the contact
   // (several features may be within r; the closest one is reported).
   const detail::ClosestFeature<T> start = detail::closest_feature(sphere.center, tri);
-  const bool start_contact = detail::sign_not_positive(T(start.num - r2 * start.den));
+  const bool start_contact = (options.on_face_plane && start.feature == Feature::face) ||
+                             detail::sign_not_positive(T(start.num - r2 * start.den));
   if constexpr (tracing_enabled<Tracer>)
     tracer(trace::exact::StartContact<T>{index, T(start.num / start.den), start.feature, start.index, start_contact});
   if (start_contact) {
@@ -255,9 +263,10 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     const T c = dot(w[i], w[i]) - r2;
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
+    bool double_root = false;  // the discriminant is exactly 0 (exact types)
     if (detail::sign_not_positive(c)) {
       decision = trace::exact::RootDecision::in_contact_at_start;
-    } else if (detail::sign_zero(vv) || detail::sign_negative(b * b - T(4) * vv * c)) {
+    } else if (detail::sign_zero(vv) || detail::discriminant_negative(vv, b, c, double_root)) {
       decision = trace::exact::RootDecision::no_root;
     } else if (detail::sign_not_negative(b)) {
       decision = trace::exact::RootDecision::moving_away;
@@ -265,7 +274,7 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
       decision = trace::exact::RootDecision::after_end;
     } else {
       decision = trace::exact::RootDecision::candidate;
-      root = QuadraticRoot<T>::quadratic(vv, b, c, RootKind::lower);
+      root = double_root ? QuadraticRoot<T>::linear(T(2) * vv, b) : QuadraticRoot<T>::quadratic(vv, b, c, RootKind::lower);
     }
     const bool candidate = decision == trace::exact::RootDecision::in_contact_at_start ||
                            decision == trace::exact::RootDecision::candidate;
@@ -282,7 +291,8 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     const T ev = dot(e, v);
     const T ew = dot(e, w[i]);
     const auto [a, b, c] = detail::edge_quadratic(e, v, w[i], r2);
-    const bool tangent = (options.tangent_edges >> i & 1u) != 0;  // discriminant known 0
+    bool double_root = options.on_face_plane || (options.tangent_edges >> i & 1u) != 0;  // the discriminant is 0
+    const bool tangent = double_root;                               // known so, not compared
     trace::exact::RootDecision decision;
     QuadraticRoot<T> root = QuadraticRoot<T>::value(T(0));
     detail::RootValue<T> x{};  // root_value(root) where root may be offered
@@ -291,14 +301,14 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
       x = detail::root_value(root);
       decision = (detail::sign_not_negative(ew) && detail::sign_not_positive(ew - ee)) ? trace::exact::RootDecision::in_contact_at_start
                                                                  : trace::exact::RootDecision::outside_segment;
-    } else if (detail::sign_zero(a) || (!tangent && detail::sign_negative(b * b - T(4) * a * c))) {
+    } else if (detail::sign_zero(a) || (!tangent && detail::discriminant_negative(a, b, c, double_root))) {
       decision = trace::exact::RootDecision::no_root;
     } else if (detail::sign_not_negative(b)) {
       decision = trace::exact::RootDecision::moving_away;
     } else if (!detail::lower_root_at_most_one(a, b, c)) {
       decision = trace::exact::RootDecision::after_end;
     } else {
-      root = tangent ? QuadraticRoot<T>::linear(T(2) * a, b) : QuadraticRoot<T>::quadratic(a, b, c, RootKind::lower);
+      root = double_root ? QuadraticRoot<T>::linear(T(2) * a, b) : QuadraticRoot<T>::quadratic(a, b, c, RootKind::lower);
       x = detail::root_value(root);
       const bool on_segment = detail::sign_at_valued_root(ew, ev, root, x) >= 0 &&
                               detail::sign_at_valued_root(T(ew - ee), ev, root, x) <= 0;
@@ -318,7 +328,9 @@ DetectionResult<T> sweep_sphere_triangle(const SweptSphere<T>& sphere, const Tri
     const T c = s0 * s0 - r2 * nn;
     trace::exact::PlaneDecision decision;
     QuadraticRoot<T> entry = QuadraticRoot<T>::value(T(0));
-    if (detail::sign_zero(nn)) {
+    if (options.on_face_plane) {
+      decision = trace::exact::PlaneDecision::parallel_inside;
+    } else if (detail::sign_zero(nn)) {
       decision = trace::exact::PlaneDecision::degenerate;
     } else if (detail::sign_zero(k)) {
       decision = detail::sign_not_positive(c) ? trace::exact::PlaneDecision::parallel_inside

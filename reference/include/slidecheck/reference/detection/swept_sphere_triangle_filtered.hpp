@@ -60,8 +60,8 @@ DetectionResult<T> from_decisions(const DetectionResult<U>& decided, const Swept
   DetectionResult<T> out;
   out.triangle = index;
   if (!decided.hit) return out;
-  // The sweep's linear roots: 0 at the start, and a tangent edge's double root, the root of
-  // 2a t + b (SweepOptions::tangent_edges), whose constant term b is < 0.
+  // The sweep's linear roots: 0 at the start, and a double root, the root of 2a t + b (a tangent
+  // edge's, SweepOptions::tangent_edges, or one an exact run found), whose constant term b is < 0.
   const bool double_root = decided.time.is_linear() && !sign_zero(decided.time.c);
   QuadraticRoot<T> time = QuadraticRoot<T>::value(T(0));
   if (!decided.time.is_linear() || double_root) {

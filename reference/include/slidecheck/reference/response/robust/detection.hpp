@@ -258,7 +258,8 @@ struct SweepEveryTriangle {
 /// StartPlane may also return std::optional<SupportPlane<T>>, empty when the move is known not
 /// to approach the plane (an exact pass's plane that the move holds as an active constraint,
 /// pass.hpp): such a start contact does not block, and nothing is compared for it. A StartPlane
-/// with a member tangent_edges(i) gives the sweep of triangle i its SweepOptions::tangent_edges.
+/// with a member tangent_edges(i) gives the sweep of triangle i its SweepOptions::tangent_edges,
+/// and one with on_face_plane(i) its SweepOptions::on_face_plane.
 struct TriangleStartPlane {
   template <num::WithSqrt T>
   SupportPlane<T> operator()(std::size_t, const Vec3<T>& center, const Triangle<T>& tri) const {
@@ -368,6 +369,7 @@ std::optional<BlockingContact<T>> blocking_contact(const SweptSphere<T>& sphere,
   exact::SweepOptions options;
   options.cull_back_faces = false;
   if constexpr (requires { start_plane.tangent_edges(i); }) options.tangent_edges = start_plane.tangent_edges(i);
+  if constexpr (requires { start_plane.on_face_plane(i); }) options.on_face_plane = start_plane.on_face_plane(i);
   const Vec3<T>& center = sphere.center;
   const Vec3<T>& move = sphere.velocity;
   const T& radius = sphere.radius;

@@ -394,13 +394,12 @@ class SlidePassSteps {
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
     // On a mesh of cells the contact's constraint is its cell's (check_start's).
-    const Constraint<T> c =
-        cell_planes()
-            ? plane_constraint(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
-                               hit.triangle, skin_.skin)
-            : shared_plane(hit.triangle, tri, cp).second;
+    const auto [sp, c] =
+        cell_planes() ? planes_of(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
+                                  hit.triangle)
+                      : shared_plane(hit.triangle, tri, cp);
     if constexpr (num::is_exact_v<T>)
-      if (moved) note_tangent_plane(hit.triangle, tri, cp, c);
+      if (moved) note_tangent_plane(hit.triangle, tri, cp, sp, c);
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);
@@ -421,6 +420,14 @@ class SlidePassSteps {
   struct SharedPlane {
     SharedKey key;
     Vec3<T> at;
+    SupportPlane<T> plane;
+    Constraint<T> constraint;
+  };
+
+  /// note_tangent_plane's planes: an edge's or a face's key (shared_key), its contact's supporting
+  /// plane and constraint.
+  struct TangentPlane {
+    SharedKey key;
     SupportPlane<T> plane;
     Constraint<T> constraint;
   };
@@ -447,18 +454,22 @@ class SlidePassSteps {
   ///   one supporting plane, whose normal and support (n . v for any vertex of the feature, n
   ///   being normal to it) are the same values;
   /// - the same triangle's face met again from the same side of its plane, from any position:
-  ///   the normal is its unit normal towards that side, and the support n . p0.
+  ///   the normal is its unit normal towards that side, and the support n . p0;
+  /// - an edge or vertex that a plane of tangent_planes_ covers (covering_plane): that plane.
+  /// The callers' contacts are within the contact radius: cp is at distance <= R.
   std::pair<SupportPlane<T>, Constraint<T>> shared_plane(std::size_t i, const Triangle<T>& tri,
                                                          const exact::ClosestPoint<T>& cp) {
     if constexpr (num::is_exact_v<T>) {
       const std::optional<SharedKey> key = shared_key(i, tri, cp);
+      const auto from = [&](const SupportPlane<T>& plane, const Constraint<T>& c) {
+        // The plane's distance is the current position's (a face's plane is shared from any).
+        SupportPlane<T> sp = plane;
+        sp.plane_distance = dot(sp.normal, pos_) - sp.support;
+        return std::pair{sp, Constraint<T>{c.normal, c.offset, i}};
+      };
       if (key)
-        if (const SharedPlane* shared = find_shared(*key)) {
-          // The plane's distance is the current position's (a face's plane is shared from any).
-          SupportPlane<T> sp = shared->plane;
-          sp.plane_distance = dot(sp.normal, pos_) - sp.support;
-          return {sp, Constraint<T>{shared->constraint.normal, shared->constraint.offset, i}};
-        }
+        if (const SharedPlane* shared = find_shared(*key)) return from(shared->plane, shared->constraint);
+      if (const TangentPlane* covering = covering_plane(i, cp)) return from(covering->plane, covering->constraint);
       const bool away = !is_zero(Vec3<T>(pos_ - cp.point));
       const SupportPlane<T> sp = away ? support_plane_at(pos_, tri, cp) : support_plane(pos_, tri);
       const Constraint<T> c = plane_constraint(sp, i, skin_.skin);
@@ -467,6 +478,42 @@ class SlidePassSteps {
     }
     const SupportPlane<T> sp = support_plane(pos_, tri);
     return {sp, plane_constraint(sp, i, skin_.skin)};
+  }
+
+  /// The plane and constraint of a support plane sp of triangle i.
+  std::pair<SupportPlane<T>, Constraint<T>> planes_of(const SupportPlane<T>& sp, std::size_t i) const {
+    return {sp, plane_constraint(sp, i, skin_.skin)};
+  }
+
+  /// The plane of tangent_planes_ (all of which hold the position) that covers triangle i's
+  /// closest feature cp, an edge or a vertex (exact types without a skin): the plane of a face
+  /// contact with a triangle the feature belongs to, or of an edge contact with the feature's
+  /// edge or one of its vertices. Such a plane P lies at R from the plane or line Q the feature
+  /// lies in, so the position is at least R from the feature; within R (shared_plane's callers)
+  /// it is at exactly R, and cp, in Q at distance R, is the position's unique nearest point of Q:
+  /// the position less R times P's normal. cp's own supporting plane is then P.
+  const TangentPlane* covering_plane(std::size_t i, const exact::ClosestPoint<T>& cp) const {
+    if (tangent_planes_.empty() || (cp.feature != Feature::edge && cp.feature != Feature::vertex)) return nullptr;
+    const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
+    const std::uint32_t a = t[cp.index], b = cp.feature == Feature::edge ? t[(cp.index + 1) % 3] : a;
+    const SharedKey feature = edge_key(a, b);
+    for (const TangentPlane& p : tangent_planes_) {
+      if (p.key[0] == 0) {  // an edge's tangent plane: that edge and its two vertices
+        if (feature == p.key || (a == b && (a == p.key[1] || a == p.key[2]))) return &p;
+        continue;
+      }
+      const std::array<std::uint32_t, 3>& f = mesh_.triangles[p.key[1]];  // a face's: its edges and vertices
+      if (a == b ? std::ranges::find(f, a) != f.end() : has_edge(p.key[1], feature)) return &p;
+    }
+    return nullptr;
+  }
+
+  /// Whether mesh triangle j has the edge `edge` (an edge_key).
+  bool has_edge(std::size_t j, const SharedKey& edge) const {
+    const std::array<std::uint32_t, 3>& f = mesh_.triangles[j];
+    for (int m = 0; m < 3; ++m)
+      if (edge_key(f[m], f[(m + 1) % 3]) == edge) return true;
+    return false;
   }
 
   /// The key of the mesh edge (a, b), or of vertex a when b == a: {0, the lesser, the greater}.
@@ -500,14 +547,16 @@ class SlidePassSteps {
     return nullptr;
   }
 
-  /// The edge contacts' planes the position lies on exactly (exact types without a skin): a
-  /// sweep's contact at t > 0 is at exactly the contact radius R = 1 from the triangle, so with
-  /// its closest point p on an edge the constraint n . y >= n . p + 1 (n = (x - p) / |x - p|)
-  /// holds x on its plane, which is tangent to the cylinder of radius R about the edge's line.
+  /// The edge and face contacts' planes the position lies on exactly (exact types without a
+  /// skin): a sweep's contact at t > 0 is at exactly the contact radius R = 1 from the triangle,
+  /// so with its closest point p the constraint n . y >= n . p + 1 (n = (x - p) / |x - p|) holds
+  /// x on its plane. With p on an edge that plane is tangent to the cylinder of radius R about the
+  /// edge's line; with p on the face it is the face's plane moved by R along its normal (a face
+  /// plane shared from another position, shared_plane, is the same plane).
   void note_tangent_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp,
-                          const Constraint<T>& c) {
-    if (!tangent_planes_known_ || cp.feature != Feature::edge) return;
-    if (const std::optional<SharedKey> key = shared_key(i, tri, cp)) tangent_planes_.push_back({*key, c});
+                          const SupportPlane<T>& sp, const Constraint<T>& c) {
+    if (!tangent_planes_known_ || (cp.feature != Feature::edge && cp.feature != Feature::face)) return;
+    if (const std::optional<SharedKey> key = shared_key(i, tri, cp)) tangent_planes_.push_back({*key, sp, c});
   }
 
   /// Before the position moves by a fraction of step.d: a plane the position lies on stays under
@@ -534,23 +583,38 @@ class SlidePassSteps {
   }
 
   /// The edges of triangle i (SweepOptions::tangent_edges) whose cylinder of the contact radius
-  /// the path of `step` touches only tangentially: the position lies on the plane of a contact
-  /// with that mesh edge (tangent_planes_), and an active constraint holds the plane, so the
-  /// whole path x + t d lies in it (n . d = 0), and the plane is tangent to the edge's cylinder.
+  /// the path of `step` touches only tangentially: the position lies on a plane of tangent_planes_
+  /// and an active constraint holds it, so the whole path x + t d lies in it (n . d = 0), and the
+  /// plane is tangent to the edge's cylinder: the plane of a contact with that mesh edge, or of a
+  /// face contact with a triangle the edge belongs to (its face's plane, moved by R, holds the
+  /// edge's line at distance R; a neighbour sharing the edge sweeps the same line).
   unsigned tangent_edges_of(std::size_t i, const PassStep<T>& step) const {
     if (tangent_planes_.empty()) return 0;
     const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
     unsigned bits = 0;
-    for (int k = 0; k < 3; ++k) {
-      const SharedKey key = edge_key(t[k], t[(k + 1) % 3]);
-      for (const TangentPlane& p : tangent_planes_)
-        if (p.key == key && held_by(p.constraint, step)) bits |= 1u << k;
+    for (const TangentPlane& p : tangent_planes_) {
+      if (!held_by(p.constraint, step)) continue;
+      for (int k = 0; k < 3; ++k) {
+        const SharedKey key = edge_key(t[k], t[(k + 1) % 3]);
+        if (p.key[0] == 0 ? p.key == key : has_edge(p.key[1], key)) bits |= 1u << k;
+      }
     }
     return bits;
   }
 
+  /// Whether the path of `step` lies in the plane parallel to triangle i's face at distance R
+  /// (SweepOptions::on_face_plane): the position lies on the plane of a face contact with
+  /// triangle i (tangent_planes_), and an active constraint holds it, as in tangent_edges_of.
+  bool on_face_plane_of(std::size_t i, const PassStep<T>& step) const {
+    const auto index = static_cast<std::uint32_t>(i);
+    for (const TangentPlane& p : tangent_planes_)
+      if (p.key[0] != 0 && p.key[1] == index && held_by(p.constraint, step)) return true;
+    return false;
+  }
+
   /// What the sweep of `step` knows of triangle i's planes in exact types: the plane a start
-  /// contact is judged by (start_plane_of) and the tangent edges (tangent_edges_of).
+  /// contact is judged by (start_plane_of), the tangent edges (tangent_edges_of) and whether the
+  /// path lies on the face's plane at distance R (on_face_plane_of).
   struct KnownPlanes {
     const SlidePassSteps* steps;
     const PassStep<T>* step;
@@ -558,6 +622,7 @@ class SlidePassSteps {
       return steps->start_plane_of(i, tri, *step);
     }
     unsigned tangent_edges(std::size_t i) const { return steps->tangent_edges_of(i, *step); }
+    bool on_face_plane(std::size_t i) const { return steps->on_face_plane_of(i, *step); }
   };
 
   /// The plane a start contact of triangle i is judged by in the sweep of `step` (exact types):
@@ -618,11 +683,6 @@ class SlidePassSteps {
   std::vector<Constraint<T>> constraints_;
   /// shared_plane's planes (exact types).
   std::vector<SharedPlane> shared_planes_;
-  /// note_tangent_plane's planes: an edge's key and its contact's constraint.
-  struct TangentPlane {
-    SharedKey key;
-    Constraint<T> constraint;
-  };
   std::vector<TangentPlane> tangent_planes_;
   bool tangent_planes_known_ = false;
   /// Where the pass started: an axis the centre has moved along can no longer be locked.

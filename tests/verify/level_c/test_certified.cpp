@@ -172,12 +172,15 @@ BOOST_AUTO_TEST_CASE(a_plane_known_to_be_an_active_ones_is_not_tested_again) {
   auto g = [&](const robust::Constraint<Certified>& k) { return Certified(k.offset - dot(k.normal, position)); };
   const Vec3<Certified> d = c.normal * (g(c) / dot(c.normal, c.normal));  // on c's plane, exactly
   const std::size_t before = session.decisions().size();
-  BOOST_TEST(robust::constraints_detail::holds_all(d, {c, shared}, {g(c), g(shared)}, zero, {0}));
+  BOOST_TEST(robust::constraints_detail::holds_all(d, {c, shared}, {0, 1}, {g(c), g(shared)}, zero, {0}));
   BOOST_TEST(session.decisions().size() == before);  // nothing decided past the filter
   // The same plane built apart is tested: an exact tie, proven.
-  BOOST_TEST(robust::constraints_detail::holds_all(d, {c, rebuilt}, {g(c), g(rebuilt)}, zero, {0}));
+  BOOST_TEST(robust::constraints_detail::holds_all(d, {c, rebuilt}, {0, 1}, {g(c), g(rebuilt)}, zero, {0}));
   BOOST_REQUIRE(session.decisions().size() == before + 1);
   BOOST_TEST(session.decisions().back().tie);
+  // The solve keeps one constraint of each plane known to be one: the first.
+  BOOST_TEST(robust::constraints_detail::distinct_planes<Certified>({c, shared, rebuilt}) ==
+             (std::vector<std::size_t>{0, 2}));
 }
 
 BOOST_AUTO_TEST_CASE(sqrt2_squared_minus_2_is_a_proven_tie) {

@@ -66,16 +66,33 @@ bool same_plane(const Constraint<T>& a, const Constraint<T>& b) {
          num::known_same(a.normal.y, b.normal.y) && num::known_same(a.normal.z, b.normal.z);
 }
 
-/// Whether d keeps every constraint within the slack. In exact types the active ones are not
-/// tested: d solves their equalities exactly (n . d = g by construction, the slack >= 0), so the
-/// answer is the same, and each test would be an exact tie for level C's ideal run to prove
-/// (docs/level-c.md); nor a constraint known to be an active one's plane (same_plane), which d
-/// solves as well. Rounded types test them: their d is off the planes by round-off, which the
-/// slack covers.
+/// The constraints the solve works with: in exact types one of each plane, the first (a later
+/// constraint known to be an earlier one's plane, same_plane, is the same half-space: it changes
+/// neither the feasible set nor, as offers keep the first of equal distances, the active set
+/// chosen, and each pair of the two would be an exact tie, a zero Gram determinant, for level C's
+/// ideal run to prove); in rounded types all of them.
 template <Number T>
-bool holds_all(const Vec3<T>& d, const std::vector<Constraint<T>>& cs, const std::vector<T>& g, const T& slack,
-               const std::vector<std::size_t>& active) {
+std::vector<std::size_t> distinct_planes(const std::vector<Constraint<T>>& cs) {
+  std::vector<std::size_t> out;
+  out.reserve(cs.size());
   for (std::size_t i = 0; i < cs.size(); ++i) {
+    if constexpr (num::is_exact_v<T>)
+      if (std::any_of(out.begin(), out.end(), [&](std::size_t j) { return same_plane(cs[i], cs[j]); })) continue;
+    out.push_back(i);
+  }
+  return out;
+}
+
+/// Whether d keeps every constraint of `which` within the slack. In exact types the active ones
+/// are not tested: d solves their equalities exactly (n . d = g by construction, the slack >= 0),
+/// so the answer is the same, and each test would be an exact tie for level C's ideal run to
+/// prove (docs/level-c.md); nor a constraint known to be an active one's plane (same_plane),
+/// which d solves as well. Rounded types test them: their d is off the planes by round-off,
+/// which the slack covers.
+template <Number T>
+bool holds_all(const Vec3<T>& d, const std::vector<Constraint<T>>& cs, const std::vector<std::size_t>& which,
+               const std::vector<T>& g, const T& slack, const std::vector<std::size_t>& active) {
+  for (const std::size_t i : which) {
     if constexpr (num::is_exact_v<T>)
       if (std::any_of(active.begin(), active.end(), [&](std::size_t j) { return j == i || same_plane(cs[i], cs[j]); }))
         continue;
@@ -94,14 +111,15 @@ std::optional<ConstrainedMove<T>> solve_constraints(const Vec3<T>& position, con
                                                     const std::vector<Constraint<T>>& cs,
                                                     const SolveTolerances<T>& tol) {
   using constraints_detail::holds_all;
-  const std::size_t n = cs.size();
-  std::vector<T> g(n);  // required normal component of the displacement, per constraint
-  for (std::size_t i = 0; i < n; ++i) g[i] = cs[i].offset - dot(cs[i].normal, position);
+  const std::vector<std::size_t> planes = constraints_detail::distinct_planes(cs);
+  const std::size_t n = planes.size();
+  std::vector<T> g(cs.size());  // required normal component of the displacement, per constraint
+  for (const std::size_t i : planes) g[i] = cs[i].offset - dot(cs[i].normal, position);
 
   std::optional<ConstrainedMove<T>> best;
   T best_distance{};
   auto offer = [&](const Vec3<T>& d, std::vector<std::size_t> active) {
-    if (!holds_all(d, cs, g, tol.feasibility_slack, active)) return;
+    if (!holds_all(d, cs, planes, g, tol.feasibility_slack, active)) return;
     const T dist = length_squared(Vec3<T>(d - wanted));
     if (!best || dist < best_distance) {
       best = ConstrainedMove<T>{d, std::move(active)};
@@ -112,15 +130,17 @@ std::optional<ConstrainedMove<T>> solve_constraints(const Vec3<T>& position, con
   // No active constraint: the wanted displacement itself.
   offer(wanted, {});
   // One: project onto the plane n . d = g (multiplier g - n . wanted >= 0).
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t x = 0; x < n; ++x) {
+    const std::size_t i = planes[x];
     const Vec3<T>& a = cs[i].normal;
     const T lambda = (g[i] - dot(a, wanted)) / dot(a, a);
     if (num::sign(lambda) < 0) continue;
     offer(Vec3<T>(wanted + a * lambda), {i});
   }
   // Two: d = wanted + la a + lb b on the line where both planes hold with equality.
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) {
+  for (std::size_t x = 0; x < n; ++x)
+    for (std::size_t y = x + 1; y < n; ++y) {
+      const std::size_t i = planes[x], j = planes[y];
       const Vec3<T>& a = cs[i].normal;
       const Vec3<T>& b = cs[j].normal;
       const T aa = dot(a, a), ab = dot(a, b), bb = dot(b, b);
@@ -133,9 +153,10 @@ std::optional<ConstrainedMove<T>> solve_constraints(const Vec3<T>& position, con
       offer(Vec3<T>(wanted + a * la + b * lb), {i, j});
     }
   // Three: the corner point where all three planes hold with equality.
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j)
-      for (std::size_t k = j + 1; k < n; ++k) {
+  for (std::size_t x = 0; x < n; ++x)
+    for (std::size_t y = x + 1; y < n; ++y)
+      for (std::size_t z = y + 1; z < n; ++z) {
+        const std::size_t i = planes[x], j = planes[y], k = planes[z];
         const Vec3<T>& a = cs[i].normal;
         const Vec3<T>& b = cs[j].normal;
         const Vec3<T>& c = cs[k].normal;

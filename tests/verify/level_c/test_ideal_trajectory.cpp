@@ -96,6 +96,19 @@ std::size_t exact_ties(const IdealTrajectory& t) {
   return n;
 }
 
+/// robust's ideal run of `in` on the tilted quad, fully proven, whose first contact is `feature`
+/// of `triangle`.
+IdealTrajectory robust_on_tilted_quad(const SlideInput<double>& in, std::size_t triangle, const std::string& feature) {
+  IdealTrajectory ideal = ideal_trajectory(make_tolerances(Algorithm::robust), in, tilted_quad());
+  BOOST_TEST(ideal.error.empty());
+  BOOST_TEST(ideal.fully_proven());
+  BOOST_TEST_REQUIRE(!ideal.passes.empty());
+  BOOST_TEST_REQUIRE(!ideal.passes[0].planes.empty());
+  BOOST_TEST(ideal.passes[0].planes[0].triangle == triangle);
+  BOOST_TEST(to_string(ideal.passes[0].planes[0].feature) == feature);
+  return ideal;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(ideal_trajectory_cases)
@@ -197,42 +210,26 @@ BOOST_AUTO_TEST_CASE(touching_a_vertex_exactly_at_r_is_a_proven_double_root) {
 // not to approach it (start_plane_of in pass.hpp) and the start contact is not compared; testing
 // it, blocking_contact's approach would be an exact tie each time (37 exact ties, not 35).
 BOOST_AUTO_TEST_CASE(robust_does_not_test_a_start_contact_on_a_plane_the_move_holds) {
-  const IndexedMesh<double> mesh = tilted_quad();
   const SlideInput<double> in = sphere({0.75, 0, 1}, {-0.25, 0.5, -1.375}, 0.5);
   const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
-  const IdealTrajectory ideal = ideal_trajectory(tol, in, mesh);
-  BOOST_TEST(ideal.error.empty());
-  BOOST_TEST(ideal.fully_proven());
-  BOOST_TEST_REQUIRE(!ideal.passes.empty());
-  BOOST_TEST_REQUIRE(!ideal.passes[0].planes.empty());
-  BOOST_TEST(ideal.passes[0].planes[0].triangle == 0u);
-  BOOST_TEST(to_string(ideal.passes[0].planes[0].feature) == "edge");
+  const IdealTrajectory ideal = robust_on_tilted_quad(in, 0, "edge");
   // The end rests on the plane at exactly r: (3 x + 4 z) / 5 = 0.5.
   BOOST_TEST(ideal.final_position.rounded.x == 0.8);
   BOOST_TEST(ideal.final_position.rounded.y == 0.5);
   BOOST_TEST(ideal.final_position.rounded.z == 0.025);
   BOOST_TEST(exact_ties(ideal) <= 35u);
-  check_agreement(ideal, real_run(tol, in, mesh), "robust");
+  check_agreement(ideal, real_run(tol, in, tilted_quad()), "robust");
 }
 
 // robust lands on the tilted quad's triangle 1 inside its face (a face contact at t > 0, so the
 // centre lies on the face's plane moved by r) and slides on along it, across the diagonal over
-// triangle 0. The pass knows the path lies on that plane: the
-// diagonal, triangle 1's edge, is only grazed in triangle 0's sweeps (its discriminant known 0),
-// triangle 1's own sweeps start over its face at exactly r, and a contact with the diagonal or
-// its vertices from there is that plane (covering_plane in pass.hpp), one constraint with the
-// face's, so the solve and holds_all do not compare the two (distinct_planes).
+// triangle 0. The pass knows the path lies on that plane: the diagonal, triangle 1's edge, is
+// only grazed in triangle 0's sweeps (its discriminant known 0), triangle 1's own sweeps start
+// over its face at exactly r, and a contact with the diagonal or its vertices from there is that
+// plane (covering_plane in pass.hpp), one constraint with the face's, so the solve and holds_all
+// do not compare the two (distinct_planes).
 BOOST_AUTO_TEST_CASE(robust_knows_a_slide_on_a_face_plane_grazes_the_face_s_edges) {
-  const IndexedMesh<double> mesh = tilted_quad();
-  const SlideInput<double> in = sphere({-1.5, 1, 2}, {2, -2, -2}, 0.5);
-  const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
-  const IdealTrajectory ideal = ideal_trajectory(tol, in, mesh);
-  BOOST_TEST(ideal.error.empty());
-  BOOST_TEST(ideal.fully_proven());
-  BOOST_TEST_REQUIRE(!ideal.passes.empty());
-  BOOST_TEST_REQUIRE(!ideal.passes[0].planes.empty());
-  BOOST_TEST(ideal.passes[0].planes[0].triangle == 1u);
-  BOOST_TEST(to_string(ideal.passes[0].planes[0].feature) == "face");
+  const IdealTrajectory ideal = robust_on_tilted_quad(sphere({-1.5, 1, 2}, {2, -2, -2}, 0.5), 1, "face");
   // 22 exact ties; 34 when a face contact's plane is not known to hold the centre. (Not checked
   // against the CORE::Expr run: it takes minutes on this slide's nested radicals.)
   BOOST_TEST(exact_ties(ideal) <= 22u);

@@ -476,8 +476,7 @@ class SlidePassSteps {
       if (key && ((*key)[0] != 0 || away)) shared_planes_.push_back({*key, pos_, sp, c});
       return {sp, c};
     }
-    const SupportPlane<T> sp = support_plane(pos_, tri);
-    return {sp, plane_constraint(sp, i, skin_.skin)};
+    return planes_of(support_plane(pos_, tri), i);
   }
 
   /// The plane and constraint of a support plane sp of triangle i.

@@ -235,6 +235,16 @@ BOOST_AUTO_TEST_CASE(robust_knows_a_slide_on_a_face_plane_grazes_the_face_s_edge
   BOOST_TEST(exact_ties(ideal) <= 22u);
 }
 
+// A landing on triangle 1's face along its normal, then gravity along the plane: the gravity pass
+// starts where the move pass ended, on the face's plane moved by r, and is handed that plane (LocalFrame::start_planes), so
+// its start check, deep-start test and sweeps know it instead of proving it again.
+BOOST_AUTO_TEST_CASE(robust_hands_the_move_pass_s_planes_to_the_gravity_pass) {
+  const IdealTrajectory ideal =
+      robust_on_tilted_quad(sphere({-1.5, 1, 2}, {-1.5, 0, -2}, 0.5, {0.5, -0.5, -0.5}), 1, "face");
+  BOOST_TEST_REQUIRE(ideal.passes.size() == 2u);
+  BOOST_TEST(exact_ties(ideal) <= 8u);  // 11 when the gravity pass is handed nothing
+}
+
 // A budget too small to prove a tie is reported, with where it happened, not hidden.
 BOOST_AUTO_TEST_CASE(an_unprovable_tie_is_listed_with_its_place) {
   IdealOptions tight;

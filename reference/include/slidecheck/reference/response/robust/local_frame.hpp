@@ -21,12 +21,23 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
 
 namespace slidecheck::robust {
+
+/// A plane an exact pass without a skin knows its position lies on (pass.hpp's tangent planes):
+/// the key of the contact's feature (an edge's mesh vertices, or a face and its side), the
+/// contact's supporting plane and its constraint.
+template <Number T>
+struct KnownPlane {
+  std::array<std::uint32_t, 3> key;
+  SupportPlane<T> plane;
+  Constraint<T> constraint;
+};
 
 /// What a pass needs to know of its local frame and tells it back.
 template <Number T>
@@ -72,6 +83,10 @@ struct LocalFrame {
   /// The cells' boxes (cell_boxes.hpp), by which the pass's mesh loops skip whole cells (IEEE
   /// types; the same results); null: every triangle is tested.
   const CellBoxes* cell_boxes = nullptr;
+  /// Exact types without a skin: the planes the pass's start lies on, handed over by the frame
+  /// from the pass before when this one starts at its end unchanged; and those the pass's end
+  /// lies on, set by the pass.
+  std::vector<KnownPlane<T>> start_planes{}, end_planes{};
 
   /// Cell j's box on `mesh` (the pass's mesh of cells): from `cell_boxes` when set, else
   /// computed (the same box, cell_boxes.hpp).
@@ -104,6 +119,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
   const Vec3<W> espace_origin = to_espace(origin, radii);
   const W origin_magnitude = robust::origin_magnitude(origin, radii);
   SlideResult<T> out;
+  std::vector<KnownPlane<W>> carried;  // the move pass's end planes, for a gravity pass from its end
   auto pass_from = [&](const Vec3<W>& local_start, const Vec3<T>& r3_velocity, int index) {
     SlidePass<W> pass;
     pass.path.push_back(local_start);
@@ -127,6 +143,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
         return src->capsule ? capsule_lockable_axes(src->mesh->triangle(i), *src->centre, *src->capsule)
                             : lockable_axes(src->mesh->triangle(i), *src->centre, *src->radii);
       };
+    frame.start_planes = std::exchange(carried, {});
     Vec3<W> end = run_pass(local_start, to_espace(convert_to<W>(r3_velocity), radii), local, frame, pass, index);
     const std::array<int, 3> side = response_detail_robust::rounding_sides(frame.contacts);
     std::array<std::optional<T>, 3> fixed;
@@ -196,6 +213,7 @@ SlideResult<T> slide_in_local_espace(const SlideInput<T>& in, const IndexedMesh<
         escaped = true;
       }
     if (held || escaped) end = to_local_espace(convert_to<W>(previous), origin, radii);
+    else carried = std::move(frame.end_planes);
     stored.planes.reserve(pass.planes.size());
     for (const SlidingPlaneHit<W>& h : pass.planes)
       stored.planes.push_back({h.triangle, h.feature, h.feature_index, convert_to<T>(Vec3<W>(espace_origin + h.origin)),

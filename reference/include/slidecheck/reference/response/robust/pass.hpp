@@ -83,9 +83,12 @@ class SlidePassSteps {
     destination_ = pos_ + move;
     // Exact types: s = min_skin and h = s / 2 (derive_skin), so h == s only without a skin.
     tangent_planes_known_ = num::is_exact_v<T> && tol.min_skin == 0;
+    if (tangent_planes_known_) tangent_planes_ = frame.start_planes;
   }
 
   const Vec3<T>& position() const { return pos_; }
+  /// The planes the position lies on exactly (exact types without a skin; LocalFrame::end_planes).
+  const std::vector<KnownPlane<T>>& kept_planes() const { return tangent_planes_; }
 
   /// The state the iteration starts from, offered to the tracer (trace/iteration_start.hpp): the
   /// position, the destination and the pass's start, which the unmoved-axis test compares the
@@ -113,7 +116,7 @@ class SlidePassSteps {
       if (!exact::may_touch(here, tri)) continue;
       const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
       if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
-      if (!(cp.squared_distance <= band)) continue;
+      if (!on_kept_face_plane(i, tri, cp) && !(cp.squared_distance <= band)) continue;
       if (!cell_planes()) {
         const auto [sp, c] = shared_plane(i, tri, cp);
         add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal}, c);
@@ -288,6 +291,7 @@ class SlidePassSteps {
     if (constraints_.empty()) return;
     T deepest(0);  // the largest shortfall (offset - n . pos) of a constraint at the start
     for (const Constraint<T>& c : constraints_) {
+      if (on_kept_plane(c)) continue;  // shortfall exactly 0
       const T shortfall = c.offset - dot(c.normal, pos_);
       if (shortfall > deepest) deepest = shortfall;
     }
@@ -426,11 +430,7 @@ class SlidePassSteps {
 
   /// note_tangent_plane's planes: an edge's or a face's key (shared_key), its contact's supporting
   /// plane and constraint.
-  struct TangentPlane {
-    SharedKey key;
-    SupportPlane<T> plane;
-    Constraint<T> constraint;
-  };
+  using TangentPlane = KnownPlane<T>;
 
   /// Whether the constraints and the start contacts' planes are the cells' (cell_support_plane)
   /// rather than each triangle's: on a mesh of cells, in a rounded type. In exact arithmetic,
@@ -469,7 +469,7 @@ class SlidePassSteps {
       };
       if (key)
         if (const SharedPlane* shared = find_shared(*key)) return from(shared->plane, shared->constraint);
-      if (const TangentPlane* covering = covering_plane(i, cp)) return from(covering->plane, covering->constraint);
+      if (const TangentPlane* covering = covering_plane(i, tri, cp)) return from(covering->plane, covering->constraint);
       const bool away = !is_zero(Vec3<T>(pos_ - cp.point));
       const SupportPlane<T> sp = away ? support_plane_at(pos_, tri, cp) : support_plane(pos_, tri);
       const Constraint<T> c = plane_constraint(sp, i, skin_.skin);
@@ -477,6 +477,18 @@ class SlidePassSteps {
       return {sp, c};
     }
     return planes_of(support_plane(pos_, tri), i);
+  }
+
+  /// Whether cp, triangle i's closest point, lies on its face and the position on a kept plane of
+  /// that face (tangent_planes_): the face's plane moved by R, so cp is at exactly R.
+  bool on_kept_face_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) const {
+    return cp.feature == Feature::face && covering_plane(i, tri, cp) != nullptr;
+  }
+
+  /// Whether constraint c is known to hold the position on its plane: a kept plane's.
+  bool on_kept_plane(const Constraint<T>& c) const {
+    return std::any_of(tangent_planes_.begin(), tangent_planes_.end(),
+                       [&](const TangentPlane& p) { return constraints_detail::same_plane(c, p.constraint); });
   }
 
   /// The plane and constraint of a support plane sp of triangle i.
@@ -491,8 +503,15 @@ class SlidePassSteps {
   /// lies in, so the position is at least R from the feature; within R (shared_plane's callers)
   /// it is at exactly R, and cp, in Q at distance R, is the position's unique nearest point of Q:
   /// the position less R times P's normal. cp's own supporting plane is then P.
-  const TangentPlane* covering_plane(std::size_t i, const exact::ClosestPoint<T>& cp) const {
-    if (tangent_planes_.empty() || (cp.feature != Feature::edge && cp.feature != Feature::vertex)) return nullptr;
+  const TangentPlane* covering_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) const {
+    if (tangent_planes_.empty()) return nullptr;
+    if (cp.feature == Feature::face) {
+      const std::optional<SharedKey> key = shared_key(i, tri, cp);
+      for (const TangentPlane& p : tangent_planes_)
+        if (key && p.key == *key) return &p;
+      return nullptr;
+    }
+    if (cp.feature != Feature::edge && cp.feature != Feature::vertex) return nullptr;
     const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
     const std::uint32_t a = t[cp.index], b = cp.feature == Feature::edge ? t[(cp.index + 1) % 3] : a;
     const SharedKey feature = edge_key(a, b);
@@ -719,9 +738,14 @@ class SlidePassSteps {
 template <num::WithSqrt T, class Tracer = NullTracer>
 Vec3<T> slide_pass(Vec3<T> pos, const Vec3<T>& move, const IndexedMesh<T>& espace_mesh, const Tolerances& tol,
                    LocalFrame<T>& frame, SlidePass<T>& pass, int pass_index = 0, Tracer&& tracer = {}) {
-  const auto stop = response_detail::pass_stopper(pass, pass_index, tracer);
+  const auto stop_here = response_detail::pass_stopper(pass, pass_index, tracer);
   response_detail_robust::SlidePassSteps<T, std::remove_reference_t<Tracer>> steps(pos, move, espace_mesh, tol, frame,
                                                                                   pass, pass_index, tracer);
+  // The pass ends here: the planes its end lies on go to the frame (a next pass from it).
+  const auto stop = [&](StopReason why, const Vec3<T>& end, int iterations) {
+    frame.end_planes = steps.kept_planes();
+    return stop_here(why, end, iterations);
+  };
   steps.check_start();
   for (int iteration = 0;; ++iteration) {
     steps.offer_start(iteration);

@@ -29,6 +29,15 @@ IndexedMesh<double> tilted_quad() {
   return m;
 }
 
+/// Two triangles meeting at a ridge along the y axis at z = 1, sloping down to z = 0 at x = -2 and
+/// x = 2: the ridge is their shared edge (vertices 0 and 1).
+IndexedMesh<double> ridge() {
+  IndexedMesh<double> m;
+  m.vertices = {{0, -2, 1}, {0, 2, 1}, {-2, 0, 0}, {2, 0, 0}};
+  m.triangles = {{0, 1, 2}, {1, 0, 3}};
+  return m;
+}
+
 /// One vertical triangle in the plane x = 1, facing -x, hanging below its top vertex (1, 0, 0).
 IndexedMesh<double> hanging_triangle() {
   IndexedMesh<double> m;
@@ -243,6 +252,24 @@ BOOST_AUTO_TEST_CASE(robust_hands_the_move_pass_s_planes_to_the_gravity_pass) {
       robust_on_tilted_quad(sphere({-1.5, 1, 2}, {-1.5, 0, -2}, 0.5, {0.5, -0.5, -0.5}), 1, "face");
   BOOST_TEST_REQUIRE(ideal.passes.size() == 2u);
   BOOST_TEST(exact_ties(ideal) <= 8u);  // 11 when the gravity pass is handed nothing
+}
+
+// robust falls onto a ridge: both triangles are met first at their shared edge, at one irrational
+// time (the centre (0.1 t, 0, 3 - 2 t) at 0.5 from the ridge's line: 4.01 t^2 - 8 t + 3.75 = 0).
+// The search knows two contacts with one mesh edge are one time (one_feature_after_start in
+// detection.hpp) and takes the lower index without comparing the two roots.
+BOOST_AUTO_TEST_CASE(robust_knows_two_triangles_met_at_their_shared_edge_are_met_at_once) {
+  const AlgorithmTolerances tol = make_tolerances(Algorithm::robust);
+  const SlideInput<double> in = sphere({0, 0, 3}, {0.1, 0, -2}, 0.5);
+  const IdealTrajectory ideal = ideal_trajectory(tol, in, ridge());
+  BOOST_TEST(ideal.error.empty());
+  BOOST_TEST(ideal.fully_proven());
+  BOOST_TEST_REQUIRE(!ideal.passes.empty());
+  BOOST_TEST_REQUIRE(!ideal.passes[0].planes.empty());
+  BOOST_TEST(ideal.passes[0].planes[0].triangle == 0u);
+  BOOST_TEST(to_string(ideal.passes[0].planes[0].feature) == "edge");
+  BOOST_TEST(exact_ties(ideal) <= 9u);  // 10 when the two times are compared
+  check_agreement(ideal, real_run(tol, in, ridge()), "robust");
 }
 
 // A budget too small to prove a tie is reported, with where it happened, not hidden.

@@ -25,6 +25,7 @@
 #include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -527,6 +528,28 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry(const Vec3<T>&
                                          start_plane);
 }
 
+namespace detection_detail {
+
+/// Whether contacts x and y of `mesh`'s triangles, neither at the start, touch one mesh edge (the
+/// same two vertex indices; edge k runs from vertex k to k + 1) or one mesh vertex. Their times
+/// are then one number: an edge's contact time is the entry root of the cylinder about its line,
+/// |e x (w + t v)|^2 = r^2 |e|^2, the same quadratic from either end and either direction (w less
+/// e, e negated), a vertex's the entry root of its ball; and an exact type's blocking_contact
+/// keeps the sweep's time for a contact not at the start. Triangles sharing an edge (a ridge, a
+/// crease, a capsule's prism triangles meeting at a rim) are met there at once.
+template <Number T>
+bool one_feature_after_start(const IndexedMesh<T>& mesh, const BlockingContact<T>& x, const BlockingContact<T>& y) {
+  if (x.at_start || y.at_start || x.feature != y.feature) return false;
+  const std::array<std::uint32_t, 3>& a = mesh.triangles[x.triangle];
+  const std::array<std::uint32_t, 3>& b = mesh.triangles[y.triangle];
+  const auto i = static_cast<std::size_t>(x.feature_index), j = static_cast<std::size_t>(y.feature_index);
+  if (x.feature == Feature::vertex) return a[i] == b[j];
+  if (x.feature != Feature::edge) return false;
+  return std::minmax(a[i], a[(i + 1) % 3]) == std::minmax(b[j], b[(j + 1) % 3]);
+}
+
+}  // namespace detection_detail
+
 /// first_blocking_contact_in_index_order's contact for exact types, the triangles visited in
 /// order of a lower bound of their box entry (detection_detail::entry_lower_bound), then index,
 /// and the search stopped at the first bound above the best time so far: an exact contact
@@ -556,7 +579,10 @@ std::optional<BlockingContact<T>> first_blocking_contact_by_entry_bound(const Ve
     const std::optional<BlockingContact<T>> c = blocking_contact(sphere, mesh.triangle(i), i, T(0), start_plane);
     if (!c) continue;
     // The least (time, index), as the index order finds it: an equal time wins with a lower index.
-    if (!best || c->time < best->time || (i < best->triangle && !(best->time < c->time))) {
+    // Two contacts with one mesh edge or vertex are one time, known without comparing.
+    const bool one_time = best && detection_detail::one_feature_after_start(mesh, *c, *best);
+    if (!best || (one_time ? i < best->triangle
+                           : c->time < best->time || (i < best->triangle && !(best->time < c->time)))) {
       best = c;
       best_hi = num::enclose(best->time).hi;
     }

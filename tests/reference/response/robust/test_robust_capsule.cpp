@@ -211,6 +211,31 @@ BOOST_AUTO_TEST_CASE(sliding_planes_name_the_mesh_triangles) {
   BOOST_TEST(any);
 }
 
+// In exact types the prism mesh has the same triangles with the same points, each point with one
+// index (v + h at 2j, v - h at 2j + 1), so prism triangles meeting at an edge or a vertex share
+// its indices: within each prism, two corners with one point have one index.
+BOOST_AUTO_TEST_CASE(an_exact_prism_mesh_shares_its_points_indices) {
+  const IndexedMesh<Rational> m =
+      convert_mesh<Rational>(corner_mesh(), [](double x) { return Rational(x); });
+  const Vec3<Rational> h{Rational(0.25), Rational(-0.125), Rational(0.5)};
+  const IndexedMesh<Rational> prism = robust::prism_mesh(m, h);
+  BOOST_TEST(prism.triangle_count() == m.triangle_count() * robust::prism_triangles);
+  BOOST_TEST(prism.vertices.size() == 2 * m.vertices.size());
+  for (std::size_t i = 0; i < m.triangle_count(); ++i) {
+    std::vector<std::pair<std::uint32_t, Vec3<Rational>>> corners;
+    for (int k = 0; k < int(robust::prism_triangles); ++k) {
+      const std::size_t t = i * robust::prism_triangles + std::size_t(k);
+      const Triangle<Rational> want = exact::capsule_detail::prism_triangle(m.triangle(i), h, k);
+      const Triangle<Rational> got = prism.triangle(t);
+      BOOST_TEST((got.p0 == want.p0 && got.p1 == want.p1 && got.p2 == want.p2), "triangle " << i << " prism " << k);
+      for (std::size_t c = 0; c < 3; ++c) corners.emplace_back(prism.triangles[t][c], prism.vertices[prism.triangles[t][c]]);
+    }
+    for (const auto& [a, p] : corners)
+      for (const auto& [b, q] : corners)
+        BOOST_TEST(((a == b) == (p == q)), "triangle " << i << ": indices " << a << " and " << b);
+  }
+}
+
 // Found by `slidecheck search --algorithm robust --shape capsule --precision double --seed 1`
 // (attempt 61, shrunk): a capsule lying along y falls by gravity onto a triangle one of whose
 // edges is parallel to its axis but for a subnormal x (5e-324). The prism's side along that edge

@@ -45,6 +45,7 @@
 #include <slidecheck/reference/response/slide_result.hpp>
 #include <slidecheck/reference/trace/trace.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -59,16 +60,40 @@ namespace slidecheck::robust {
 inline constexpr std::size_t prism_triangles = 8;
 
 /// The prism mesh of `mesh` for the half axis `h` (the same space): for every triangle, in
-/// order, its eight prism triangles (exact::capsule_detail::prism_triangle's order), each with
-/// vertices of its own. The six points v +- h of a triangle are computed once and copied into
-/// its eight (prism_triangle computes each where it uses it: the same values), since fast/
-/// builds a prism mesh for every update.
+/// order, its eight prism triangles (exact::capsule_detail::prism_triangle's order). The six
+/// points v +- h of a triangle are computed once (prism_triangle computes each where it uses it:
+/// the same values), since fast/ builds a prism mesh for every update.
+/// Rounded types give each prism triangle vertices of its own. Exact types give every point one
+/// index, v + h at 2j and v - h at 2j + 1 for mesh vertex j, so prism triangles meeting at an
+/// edge or a vertex, in one prism or two neighbours', share its indices as a mesh's triangles do,
+/// and the pass's exact keys (pass.hpp's shared planes and tangent edges, detection.hpp's
+/// one_feature_after_start) know them one. The same triangles with the same points in the same
+/// order either way; rounded types keep their own copies so their planes stay the cells'
+/// (cell_planes in pass.hpp) and fast/'s results unchanged.
 template <Number T>
 IndexedMesh<T> prism_mesh(const IndexedMesh<T>& mesh, const Vec3<T>& h) {
   IndexedMesh<T> out;
   const std::size_t n = mesh.triangle_count();
-  out.vertices.reserve(n * prism_triangles * 3);
   out.triangles.resize(n * prism_triangles);
+  if constexpr (num::is_exact_v<T>) {
+    out.vertices.reserve(2 * mesh.vertices.size());
+    for (const Vec3<T>& v : mesh.vertices) out.vertices.insert(out.vertices.end(), {v + h, v - h});
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::array<std::uint32_t, 3>& t = mesh.triangles[i];
+      const auto up = [&t](int k) { return 2 * t[static_cast<std::size_t>(k)]; };
+      const auto down = [&t](int k) { return 2 * t[static_cast<std::size_t>(k)] + 1; };
+      std::array<std::uint32_t, 3>* prism = &out.triangles[i * prism_triangles];
+      prism[0] = {up(0), up(1), up(2)};
+      prism[1] = {down(0), down(1), down(2)};
+      for (int e = 0; e < 3; ++e) {  // as below
+        const int f = (e + 1) % 3;
+        prism[2 + 2 * e] = {down(e), down(f), up(f)};
+        prism[3 + 2 * e] = {down(e), up(f), up(e)};
+      }
+    }
+    return out;
+  }
+  out.vertices.reserve(n * prism_triangles * 3);
   for (std::size_t i = 0; i < n; ++i) {
     const Triangle<T> tri = mesh.triangle(i);
     const Vec3<T> up[3] = {tri.p0 + h, tri.p1 + h, tri.p2 + h};

@@ -245,8 +245,9 @@ BOOST_AUTO_TEST_CASE(robust_knows_a_slide_on_a_face_plane_grazes_the_face_s_edge
 }
 
 // A landing on triangle 1's face along its normal, then gravity along the plane: the gravity pass
-// starts where the move pass ended, on the face's plane moved by r, and is handed that plane (LocalFrame::start_planes), so
-// its start check, deep-start test and sweeps know it instead of proving it again.
+// starts where the move pass ended, on the face's plane moved by r, and is handed that plane
+// (LocalFrame::start_planes), so its start check, deep-start test and sweeps know it instead of
+// proving it again.
 BOOST_AUTO_TEST_CASE(robust_hands_the_move_pass_s_planes_to_the_gravity_pass) {
   const IdealTrajectory ideal =
       robust_on_tilted_quad(sphere({-1.5, 1, 2}, {-1.5, 0, -2}, 0.5, {0.5, -0.5, -0.5}), 1, "face");

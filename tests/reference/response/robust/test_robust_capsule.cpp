@@ -215,8 +215,7 @@ BOOST_AUTO_TEST_CASE(sliding_planes_name_the_mesh_triangles) {
 // index (v + h at 2j, v - h at 2j + 1), so prism triangles meeting at an edge or a vertex share
 // its indices: within each prism, two corners with one point have one index.
 BOOST_AUTO_TEST_CASE(an_exact_prism_mesh_shares_its_points_indices) {
-  const IndexedMesh<Rational> m =
-      convert_mesh<Rational>(corner_mesh(), [](double x) { return Rational(x); });
+  const IndexedMesh<Rational> m = convert_mesh<Rational>(corner_mesh(), [](double x) { return Rational(x); });
   const Vec3<Rational> h{Rational(0.25), Rational(-0.125), Rational(0.5)};
   const IndexedMesh<Rational> prism = robust::prism_mesh(m, h);
   BOOST_TEST(prism.triangle_count() == m.triangle_count() * robust::prism_triangles);
@@ -228,7 +227,7 @@ BOOST_AUTO_TEST_CASE(an_exact_prism_mesh_shares_its_points_indices) {
       const Triangle<Rational> want = exact::capsule_detail::prism_triangle(m.triangle(i), h, k);
       const Triangle<Rational> got = prism.triangle(t);
       BOOST_TEST((got.p0 == want.p0 && got.p1 == want.p1 && got.p2 == want.p2), "triangle " << i << " prism " << k);
-      for (std::size_t c = 0; c < 3; ++c) corners.emplace_back(prism.triangles[t][c], prism.vertices[prism.triangles[t][c]]);
+      for (const std::uint32_t v : prism.triangles[t]) corners.emplace_back(v, prism.vertices[v]);
     }
     for (const auto& [a, p] : corners)
       for (const auto& [b, q] : corners)

@@ -497,12 +497,14 @@ class SlidePassSteps {
   }
 
   /// The plane of tangent_planes_ (all of which hold the position) that covers triangle i's
-  /// closest feature cp, an edge or a vertex (exact types without a skin): the plane of a face
-  /// contact with a triangle the feature belongs to, or of an edge contact with the feature's
-  /// edge or one of its vertices. Such a plane P lies at R from the plane or line Q the feature
-  /// lies in, so the position is at least R from the feature; within R (shared_plane's callers)
-  /// it is at exactly R, and cp, in Q at distance R, is the position's unique nearest point of Q:
-  /// the position less R times P's normal. cp's own supporting plane is then P.
+  /// closest feature cp (exact types without a skin). For a face, a face contact's plane with the
+  /// same key (that face, that side): cp is at exactly R, and its plane is P. For an edge or a
+  /// vertex, the plane of a face contact with a triangle the feature belongs to, or of an edge
+  /// contact with the feature's edge or one of its vertices. Such a plane P lies at R from the
+  /// plane or line Q the feature lies in, so the position is at least R from the feature; within
+  /// R (shared_plane's callers) it is at exactly R, and cp, in Q at distance R, is the position's
+  /// unique nearest point of Q: the position less R times P's normal. cp's own supporting plane
+  /// is then P.
   const TangentPlane* covering_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) const {
     if (tangent_planes_.empty()) return nullptr;
     if (cp.feature == Feature::face) {

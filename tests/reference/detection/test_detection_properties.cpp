@@ -8,6 +8,7 @@
 
 #include <slidecheck/reference/numbers/interval.hpp>
 #include <slidecheck/reference/detection/swept_sphere_triangle_filtered.hpp>
+#include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck.h>
@@ -345,6 +346,31 @@ BOOST_AUTO_TEST_CASE(interval_decides_only_when_certain) {
   // Products of points enclose the exact product.
   const Interval p = Interval::point(0.1) * Interval::point(0.3);
   BOOST_TEST((Rational(p.lo) < Rational(0.1) * Rational(0.3) && Rational(0.1) * Rational(0.3) < Rational(p.hi)));
+}
+
+// exact::closest_point against Ericson's closest_point_on_triangle (segment_triangle_distance.hpp)
+// in rationals, half the points put on the bisector plane of two vertices (a distance tie that
+// closest_feature decides by the lower index): the same squared distance, and a vertex named only
+// where no vertex of lower index is as close.
+BOOST_AUTO_TEST_CASE(closest_point_is_the_nearest_and_a_tie_names_the_lower_vertex) {
+  check_with(1000, [] {
+    const Case k = *gen_case();
+    const Triangle<Rational> tri = triangle_of<Rational>(k);
+    Vec3<Rational> x = Vec3<Rational>::from_double(k.c[0], k.c[1], k.c[2]);
+    const bool bisector = *rc::gen::arbitrary<bool>();
+    if (bisector) {
+      const int i = *rc::gen::inRange(0, 3), j = (i + 1 + *rc::gen::inRange(0, 2)) % 3;
+      const Vec3<Rational> a = tri.vertex(i), b = tri.vertex(j);
+      x = (a + b) * (Rational(1) / 2) + cross(Vec3<Rational>(b - a), x);  // |x - a| = |x - b|
+    }
+    const exact::ClosestPoint<Rational> cp = exact::closest_point(x, tri);
+    RC_CLASSIFY(bisector, "on a bisector plane");
+    RC_CLASSIFY(cp.feature == Feature::vertex, "vertex");
+    RC_ASSERT(cp.squared_distance == point_triangle_squared_distance(x, tri));
+    if (cp.feature == Feature::vertex)
+      for (int m = 0; m < cp.index; ++m)
+        RC_ASSERT(length_squared(Vec3<Rational>(x - tri.vertex(m))) > cp.squared_distance);
+  });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -116,9 +116,21 @@ class SlidePassSteps {
       if (!exact::may_touch(here, tri)) continue;
       const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
       if (!nearest || cp.squared_distance < nearest_d2) nearest = i, nearest_d2 = cp.squared_distance;
-      if (!on_kept_face_plane(i, tri, cp) && !(cp.squared_distance <= band)) continue;
+      if constexpr (num::is_exact_v<T>) {
+        // A face contact on a kept plane of that face is at exactly R: no band test. Its key's
+        // side of the face is decided once, for that test and for the contact's plane.
+        std::optional<SharedKey> key;
+        const bool keyed = cp.feature == Feature::face && !tangent_planes_.empty();
+        if (keyed) key = shared_key(i, tri, cp);
+        if (!(keyed && covering_plane(key)) && !(cp.squared_distance <= band)) continue;
+        if (!keyed) key = shared_key(i, tri, cp);
+        const auto [sp, c] = shared_plane(i, tri, cp, key);
+        add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal}, c);
+        continue;
+      }
+      if (!(cp.squared_distance <= band)) continue;
       if (!cell_planes()) {
-        const auto [sp, c] = shared_plane(i, tri, cp);
+        const auto [sp, c] = planes_of(support_plane(pos_, tri), i);
         add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal}, c);
       } else if (cells_near.empty() || cells_near.back().triangle / frame_.cell_size != i / frame_.cell_size) {
         cells_near.push_back({i, cp.feature, cp.index, cp.point, Vec3<T>()});
@@ -397,13 +409,15 @@ class SlidePassSteps {
     pass_.path.push_back(pos_);
     const Triangle<T> tri = mesh_.triangle(hit.triangle);
     const exact::ClosestPoint<T> cp = exact::closest_point(pos_, tri);
+    std::optional<SharedKey> key;
+    if constexpr (num::is_exact_v<T>) key = shared_key(hit.triangle, tri, cp);
     // On a mesh of cells the contact's constraint is its cell's (check_start's).
     const auto [sp, c] =
         cell_planes() ? planes_of(cell_support_plane(mesh_, hit.triangle / frame_.cell_size, frame_.cell_size, pos_),
                                   hit.triangle)
-                      : shared_plane(hit.triangle, tri, cp);
+                      : shared_plane(hit.triangle, tri, cp, key);
     if constexpr (num::is_exact_v<T>)
-      if (moved) note_tangent_plane(hit.triangle, tri, cp, sp, c);
+      if (moved) note_tangent_plane(cp, key, sp, c);
     constraints_.push_back(c);
     met_since_lock_ = frame_.pinned_axes != 0;
     frame_.contacts.push_back(c);
@@ -456,11 +470,12 @@ class SlidePassSteps {
   /// - the same triangle's face met again from the same side of its plane, from any position:
   ///   the normal is its unit normal towards that side, and the support n . p0;
   /// - an edge or vertex that a plane of tangent_planes_ covers (covering_plane): that plane.
-  /// The callers' contacts are within the contact radius: cp is at distance <= R.
+  /// The callers' contacts are within the contact radius: cp is at distance <= R. key is cp's
+  /// shared_key in exact types (unused in rounded ones).
   std::pair<SupportPlane<T>, Constraint<T>> shared_plane(std::size_t i, const Triangle<T>& tri,
-                                                         const exact::ClosestPoint<T>& cp) {
+                                                         const exact::ClosestPoint<T>& cp,
+                                                         const std::optional<SharedKey>& key) {
     if constexpr (num::is_exact_v<T>) {
-      const std::optional<SharedKey> key = shared_key(i, tri, cp);
       const auto from = [&](const SupportPlane<T>& plane, const Constraint<T>& c) {
         // The plane's distance is the current position's (a face's plane is shared from any).
         SupportPlane<T> sp = plane;
@@ -469,7 +484,7 @@ class SlidePassSteps {
       };
       if (key)
         if (const SharedPlane* shared = find_shared(*key)) return from(shared->plane, shared->constraint);
-      if (const TangentPlane* covering = covering_plane(i, tri, cp)) return from(covering->plane, covering->constraint);
+      if (const TangentPlane* covering = covering_plane(key)) return from(covering->plane, covering->constraint);
       const bool away = !is_zero(Vec3<T>(pos_ - cp.point));
       const SupportPlane<T> sp = away ? support_plane_at(pos_, tri, cp) : support_plane(pos_, tri);
       const Constraint<T> c = plane_constraint(sp, i, skin_.skin);
@@ -477,12 +492,6 @@ class SlidePassSteps {
       return {sp, c};
     }
     return planes_of(support_plane(pos_, tri), i);
-  }
-
-  /// Whether cp, triangle i's closest point, lies on its face and the position on a kept plane of
-  /// that face (tangent_planes_): the face's plane moved by R, so cp is at exactly R.
-  bool on_kept_face_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) const {
-    return cp.feature == Feature::face && covering_plane(i, tri, cp) != nullptr;
   }
 
   /// Whether constraint c is known to hold the position on its plane: a kept plane's.
@@ -496,34 +505,30 @@ class SlidePassSteps {
     return {sp, plane_constraint(sp, i, skin_.skin)};
   }
 
-  /// The plane of tangent_planes_ (all of which hold the position) that covers triangle i's
-  /// closest feature cp (exact types without a skin). For a face, a face contact's plane with the
-  /// same key (that face, that side): cp is at exactly R, and its plane is P. For an edge or a
-  /// vertex, the plane of a face contact with a triangle the feature belongs to, or of an edge
-  /// contact with the feature's edge or one of its vertices. Such a plane P lies at R from the
-  /// plane or line Q the feature lies in, so the position is at least R from the feature; within
-  /// R (shared_plane's callers) it is at exactly R, and cp, in Q at distance R, is the position's
-  /// unique nearest point of Q: the position less R times P's normal. cp's own supporting plane
-  /// is then P.
-  const TangentPlane* covering_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp) const {
-    if (tangent_planes_.empty()) return nullptr;
-    if (cp.feature == Feature::face) {
-      const std::optional<SharedKey> key = shared_key(i, tri, cp);
+  /// The plane of tangent_planes_ (all of which hold the position) that covers the closest
+  /// feature whose shared_key is key (exact types without a skin). For a face, a face contact's
+  /// plane with the same key (that face, that side): the feature's point is at exactly R, and its
+  /// plane is P. For an edge or a vertex, the plane of a face contact with a triangle the feature
+  /// belongs to, or of an edge contact with the feature's edge or one of its vertices. Such a
+  /// plane P lies at R from the plane or line Q the feature lies in, so the position is at least
+  /// R from the feature; within R (shared_plane's callers) it is at exactly R, and the closest
+  /// point, in Q at distance R, is the position's unique nearest point of Q: the position less R
+  /// times P's normal. Its own supporting plane is then P.
+  const TangentPlane* covering_plane(const std::optional<SharedKey>& key) const {
+    if (tangent_planes_.empty() || !key) return nullptr;
+    if ((*key)[0] != 0) {  // a face
       for (const TangentPlane& p : tangent_planes_)
-        if (key && p.key == *key) return &p;
+        if (p.key == *key) return &p;
       return nullptr;
     }
-    if (cp.feature != Feature::edge && cp.feature != Feature::vertex) return nullptr;
-    const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
-    const std::uint32_t a = t[cp.index], b = cp.feature == Feature::edge ? t[(cp.index + 1) % 3] : a;
-    const SharedKey feature = edge_key(a, b);
+    const std::uint32_t a = (*key)[1], b = (*key)[2];  // an edge (a, b), or vertex a when b == a
     for (const TangentPlane& p : tangent_planes_) {
       if (p.key[0] == 0) {  // an edge's tangent plane: that edge and its two vertices
-        if (feature == p.key || (a == b && (a == p.key[1] || a == p.key[2]))) return &p;
+        if (*key == p.key || (a == b && (a == p.key[1] || a == p.key[2]))) return &p;
         continue;
       }
       const std::array<std::uint32_t, 3>& f = mesh_.triangles[p.key[1]];  // a face's: its edges and vertices
-      if (a == b ? std::ranges::find(f, a) != f.end() : has_edge(p.key[1], feature)) return &p;
+      if (a == b ? std::ranges::find(f, a) != f.end() : has_edge(p.key[1], *key)) return &p;
     }
     return nullptr;
   }
@@ -573,10 +578,10 @@ class SlidePassSteps {
   /// x on its plane. With p on an edge that plane is tangent to the cylinder of radius R about the
   /// edge's line; with p on the face it is the face's plane moved by R along its normal (a face
   /// plane shared from another position, shared_plane, is the same plane).
-  void note_tangent_plane(std::size_t i, const Triangle<T>& tri, const exact::ClosestPoint<T>& cp,
+  void note_tangent_plane(const exact::ClosestPoint<T>& cp, const std::optional<SharedKey>& key,
                           const SupportPlane<T>& sp, const Constraint<T>& c) {
     if (!tangent_planes_known_ || (cp.feature != Feature::edge && cp.feature != Feature::face)) return;
-    if (const std::optional<SharedKey> key = shared_key(i, tri, cp)) tangent_planes_.push_back({*key, sp, c});
+    if (key) tangent_planes_.push_back({*key, sp, c});
   }
 
   /// Before the position moves by a fraction of step.d: a plane the position lies on stays under

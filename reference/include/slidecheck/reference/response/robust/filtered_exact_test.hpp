@@ -6,7 +6,7 @@
 /// Why per term: a body resting on a floor touches it exactly, so the term for the position
 /// written back before (the start of every candidate's segment) is a tie no enclosure decides.
 /// Taking the whole test to rationals then also recomputed every other term there, each a
-/// closest-point computation in GMP: a capsule's test has up to 60 of them, and pushes into
+/// closest-point computation in GMP: a capsule's test has up to 32 of them, and pushes into
 /// corners spent most of a float run in them.
 
 #include <slidecheck/reference/geometry/segment_triangle_distance.hpp>
@@ -60,13 +60,18 @@ class FilteredExactTest {
   std::optional<ExactTestInputs<Rational>> exact_;
 };
 
+/// Every term of segment_triangle_term_at_least, as a mask (bit k: term k).
+inline constexpr unsigned all_segment_terms = (1u << segment_triangle_terms) - 1;
+
 /// segment_triangle_squared_distance(p0, p1, tri) >= r2 for the segment `ends(inputs)` (a pair
 /// of points), the triangle `triangle(inputs)` and the inputs' r2, each term decided by
 /// `decide` (a FilteredExactTest, or any callable applying a term to one set of inputs).
+/// `terms` (bit k: term k) leaves out terms the caller has decided already: then it is only
+/// those terms.
 template <class Decide, class Ends, class TriangleOf>
-bool segment_terms_hold(Decide& decide, const Ends& ends, const TriangleOf& triangle) {
+bool segment_terms_hold(Decide& decide, const Ends& ends, const TriangleOf& triangle, unsigned terms = all_segment_terms) {
   for (int k = 0; k < segment_triangle_terms; ++k)
-    if (!decide([&ends, &triangle, k](const auto& in) {
+    if ((terms >> k & 1u) != 0 && !decide([&ends, &triangle, k](const auto& in) {
           const auto [p0, p1] = ends(in);
           const auto& tri = triangle(in);
           return segment_triangle_term_at_least(k, p0, p1, tri, in.r2);

@@ -162,6 +162,22 @@ BOOST_AUTO_TEST_CASE(a_capsule_pushed_into_a_room_corner_rests_on_three_planes) 
   check_robust_double(in, mesh, t.final_position.rounded, {-1, -1, 1}, {true, true, true});
 }
 
+BOOST_AUTO_TEST_CASE(a_lying_capsule_lands_and_slides_off_the_floor_over_its_edge) {
+  const IndexedMesh<double> mesh = corner_room();
+  // Down onto the floor and on towards its edge y = -4: it lands after half the move at z = 1/4
+  // and slides on, over the edge (nothing beyond it), to (-3/2, -5, 1/4). Its axis along x lies in
+  // the floor's plane, so the floor's prism is flat: the prism triangles of the floor's edge along
+  // x are degenerate and lie in the plane it slides on. Their edges are tangent to its path, but
+  // they have no face: taken as faces in that plane, they stopped the slide at the edge.
+  const SlideInput<double> in = capsule_input(lying, {-2, -2, 1}, {0.5, -3, -1.5});
+  const IdealTrajectory t = ideal_trajectory(make_tolerances(Algorithm::robust), in, mesh, in_process());
+  check_proven(t, mesh);
+  BOOST_TEST((t.final_position.rounded == Vec3<double>(-1.5, -5, 0.25)));
+  for (const std::size_t k : plane_triangles(t)) BOOST_TEST(k <= 1u);  // the floor's
+  BOOST_TEST_REQUIRE(t.passes.size() == 1u);
+  BOOST_TEST(t.passes[0].stop == StopReason::reached_destination);
+}
+
 BOOST_AUTO_TEST_CASE(a_capsule_sliding_along_a_plane_of_non_binary_normal_at_exactly_r) {
   const IndexedMesh<double> mesh = tilted_quad();
   // The axis's lower end (0, 0, 5/16) lies at exactly r = 1/4 from 3x + 4z = 0 ((3 0 + 4 5/16) / 5);

@@ -611,8 +611,8 @@ class SlidePassSteps {
   /// the path of `step` touches only tangentially: the position lies on a plane of tangent_planes_
   /// and an active constraint holds it, so the whole path x + t d lies in it (n . d = 0), and the
   /// plane is tangent to the edge's cylinder: the plane of a contact with that mesh edge, or of a
-  /// face contact with a triangle the edge belongs to (its face's plane, moved by R, holds the
-  /// edge's line at distance R; a neighbour sharing the edge sweeps the same line).
+  /// face contact with a triangle whose plane holds the edge (in_face_plane: that plane, moved by
+  /// R, holds the edge's line at distance R; its own edges, and a coplanar neighbour's).
   unsigned tangent_edges_of(std::size_t i, const PassStep<T>& step) const {
     if (tangent_planes_.empty()) return 0;
     const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
@@ -620,21 +620,55 @@ class SlidePassSteps {
     for (const TangentPlane& p : tangent_planes_) {
       if (!held_by(p.constraint, step)) continue;
       for (int k = 0; k < 3; ++k) {
-        const SharedKey key = edge_key(t[k], t[(k + 1) % 3]);
-        if (p.key[0] == 0 ? p.key == key : has_edge(p.key[1], key)) bits |= 1u << k;
+        if ((bits >> k & 1u) != 0) continue;
+        const std::uint32_t a = t[k], b = t[(k + 1) % 3];
+        if (p.key[0] == 0 ? p.key == edge_key(a, b) : in_face_plane(p.key[1], a) && in_face_plane(p.key[1], b))
+          bits |= 1u << k;
       }
     }
     return bits;
   }
 
+  /// Whether mesh vertex v lies exactly in the plane of mesh triangle f, a face contact's
+  /// triangle (exact types): f's own vertices do; another's is one sign, decided once per pass
+  /// and kept. A face contact's kept plane lies at R from f's plane, so from every edge in it,
+  /// a neighbour's in a flat floor or wall as well as f's own: the tangent edges and the face
+  /// planes of the sweeps (tangent_edges_of, on_face_plane_of) take them all.
+  bool in_face_plane(std::uint32_t f, std::uint32_t v) const {
+    const std::array<std::uint32_t, 3>& t = mesh_.triangles[f];
+    if (v == t[0] || v == t[1] || v == t[2]) return true;
+    for (const InFacePlane& known : in_face_plane_)
+      if (known.face == f && known.vertex == v) return known.in;
+    const Triangle<T> tri = mesh_.triangle(f);
+    const bool in = num::sign(dot(tri.normal_unnormalized(), Vec3<T>(mesh_.vertices[v] - tri.p0))) == 0;
+    in_face_plane_.push_back({f, v, in});
+    return in;
+  }
+
   /// Whether the path of `step` lies in the plane parallel to triangle i's face at distance R
   /// (SweepOptions::on_face_plane): the position lies on the plane of a face contact with
-  /// triangle i (tangent_planes_), and an active constraint holds it, as in tangent_edges_of.
+  /// triangle i, or with a triangle whose plane holds i's vertices (in_face_plane), of
+  /// tangent_planes_, and an active constraint holds it, as in tangent_edges_of.
   bool on_face_plane_of(std::size_t i, const PassStep<T>& step) const {
     const auto index = static_cast<std::uint32_t>(i);
+    const std::array<std::uint32_t, 3>& t = mesh_.triangles[i];
     for (const TangentPlane& p : tangent_planes_)
-      if (p.key[0] != 0 && p.key[1] == index && held_by(p.constraint, step)) return true;
+      if (p.key[0] != 0 && held_by(p.constraint, step) &&
+          (p.key[1] == index ||
+           (std::ranges::all_of(t, [&](std::uint32_t v) { return in_face_plane(p.key[1], v); }) && has_face(index))))
+        return true;
     return false;
+  }
+
+  /// Whether mesh triangle i has a face (is not degenerate; exact types), decided once per pass
+  /// and kept. A flat capsule prism (its axis in the triangle's plane) has degenerate side
+  /// triangles in that plane: their edges are tangent, but they have no face to slide on.
+  bool has_face(std::uint32_t i) const {
+    for (const auto& [j, face] : has_face_)
+      if (j == i) return face;
+    const bool face = num::sign(length_squared(mesh_.triangle(i).normal_unnormalized())) != 0;
+    has_face_.emplace_back(i, face);
+    return face;
   }
 
   /// What the sweep of `step` knows of triangle i's planes in exact types: the plane a start
@@ -709,6 +743,14 @@ class SlidePassSteps {
   /// shared_plane's planes (exact types).
   std::vector<SharedPlane> shared_planes_;
   std::vector<TangentPlane> tangent_planes_;
+  /// in_face_plane's answers: vertex `vertex` in the plane of triangle `face`.
+  struct InFacePlane {
+    std::uint32_t face, vertex;
+    bool in;
+  };
+  mutable std::vector<InFacePlane> in_face_plane_;
+  /// has_face's answers: a triangle and whether it has a face.
+  mutable std::vector<std::pair<std::uint32_t, bool>> has_face_;
   bool tangent_planes_known_ = false;
   /// Where the pass started: an axis the centre has moved along can no longer be locked.
   Vec3<T> pass_start_ = pos_;

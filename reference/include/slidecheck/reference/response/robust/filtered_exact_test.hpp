@@ -66,8 +66,8 @@ inline constexpr unsigned all_segment_terms = (1u << segment_triangle_terms) - 1
 /// segment_triangle_squared_distance(p0, p1, tri) >= r2 for the segment `ends(inputs)` (a pair
 /// of points), the triangle `triangle(inputs)` and the inputs' r2, each term decided by
 /// `decide` (a FilteredExactTest, or any callable applying a term to one set of inputs).
-/// `terms` (bit k: term k) leaves out terms the caller has decided already: then it is only
-/// those terms.
+/// `terms` (bit k: term k) names the terms to decide: a caller leaves out those it has decided
+/// already, and the answer is then that of the terms named.
 template <class Decide, class Ends, class TriangleOf>
 bool segment_terms_hold(Decide& decide, const Ends& ends, const TriangleOf& triangle, unsigned terms = all_segment_terms) {
   for (int k = 0; k < segment_triangle_terms; ++k)

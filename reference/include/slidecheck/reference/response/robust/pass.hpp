@@ -130,7 +130,7 @@ class SlidePassSteps {
       }
       if (!(cp.squared_distance <= band)) continue;
       if (!cell_planes()) {
-        const auto [sp, c] = planes_of(support_plane(pos_, tri), i);
+        const auto [sp, c] = shared_plane(i, tri, cp, std::nullopt);
         add_start_contact(sp, {i, cp.feature, cp.index, cp.point, sp.normal}, c);
       } else if (cells_near.empty() || cells_near.back().triangle / frame_.cell_size != i / frame_.cell_size) {
         cells_near.push_back({i, cp.feature, cp.index, cp.point, Vec3<T>()});
